@@ -1,0 +1,48 @@
+#!/usr/bin/env node
+// The `petkit` command: picks the subcommand and hands it the rest of the arguments. Nothing else.
+import { readFileSync } from 'node:fs';
+
+const HELP = `petkit: a mock server and contract-testing kit for the Pet Adoption API (openapi.yaml)
+
+Usage:
+  petkit mock [options]       serve a fake Pet Adoption API at http://127.0.0.1:4010/v1
+  petkit contract [options]   check a server against openapi.yaml, check by check
+  petkit help [command]       this text, or a command's options
+  petkit --version
+
+Run 'petkit <command> --help' for a command's options.
+`;
+
+interface Command {
+  run(argv: string[]): Promise<number>;
+}
+
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  mock: () => import('./mock.js'),
+  contract: () => import('./contract.js'),
+};
+
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || (name === 'help' && rest.length === 0)) {
+    process.stdout.write(HELP);
+    return 0;
+  }
+  if (name === '--version' || name === '-v') {
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      version: string;
+    };
+    process.stdout.write(`${pkg.version}\n`);
+    return 0;
+  }
+  const wanted = name === 'help' ? rest[0] : name;
+  const load = wanted === undefined ? undefined : COMMANDS[wanted];
+  if (load === undefined) {
+    process.stderr.write(`petkit: unknown command "${wanted}".\n\n${HELP}`);
+    return 2;
+  }
+  const command = await load();
+  return command.run(name === 'help' ? ['--help'] : rest);
+}
+
+process.exitCode = await main(process.argv.slice(2));

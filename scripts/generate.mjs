@@ -1,0 +1,29 @@
+#!/usr/bin/env node
+// Writes the two files generated from openapi.yaml (`npm run generate`):
+//   spec/api-types.gen.ts  the API's TypeScript types, by openapi-typescript
+//   spec/document.gen.ts   the parsed document as a module, so the spec loads without fs or a YAML
+//                          parser (in the browser too, for the MSW worker)
+// spec/generated.test.ts fails when either file is stale.
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { parse } from 'yaml';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const document = parse(readFileSync(`${root}openapi.yaml`, 'utf8'));
+writeFileSync(
+  `${root}spec/document.gen.ts`,
+  `// Generated from openapi.yaml by \`npm run generate\`. Do not edit.\n` +
+    `import type { OpenApiDocument } from './openapi-types.js';\n\n` +
+    `export const document: OpenApiDocument = ${JSON.stringify(document, null, 2)};\n`,
+);
+execFileSync(
+  process.execPath,
+  [
+    `${root}node_modules/openapi-typescript/bin/cli.js`,
+    `${root}openapi.yaml`,
+    '-o',
+    `${root}spec/api-types.gen.ts`,
+  ],
+  { stdio: 'inherit' },
+);

@@ -1,0 +1,343 @@
+import type { Ajv2020, ValidateFunction } from 'ajv/dist/2020.js';
+import { createAjv } from './ajv.js';
+import { coerceString } from './coerce.js';
+import { type Fault, underPath } from './faults.js';
+import type {
+  HeaderObject,
+  HttpMethod,
+  JsonSchema,
+  OpenApiDocument,
+  OperationObject,
+  ParameterObject,
+  Reference,
+  RequestBodyObject,
+  ResponseObject,
+} from './openapi-types.js';
+
+/** Checks a value; an empty list means it is valid. */
+export type Validator = (value: unknown) => Fault[];
+
+export interface ParameterSpec {
+  readonly name: string;
+  readonly in: ParameterObject['in'];
+  readonly required: boolean;
+  /** The parameter's schema, `$ref`s resolved at the top level. */
+  readonly schema: JsonSchema;
+  /**
+   * Reads the raw string (undefined when absent) as its schema says and validates it. Faults point
+   * at `/name`. An absent optional parameter gives its schema's default (or undefined).
+   */
+  parse(raw: string | undefined): { value: unknown; faults: Fault[] };
+}
+
+export interface HeaderSpec {
+  /** As written in the document; HTTP header names are case-insensitive. */
+  readonly name: string;
+  readonly required: boolean;
+  readonly schema: JsonSchema;
+  /** Validates a header's raw value (null when absent). */
+  validate(raw: string | null): Fault[];
+}
+
+export interface BodySpec {
+  readonly mediaType: string;
+  readonly schema: JsonSchema;
+  readonly validate: Validator;
+  /** The example given for this body in the document, if any. */
+  readonly example: unknown;
+}
+
+export interface ResponseSpec {
+  /** The key under `responses`: `200`, `4XX` or `default`. */
+  readonly status: string;
+  readonly description: string;
+  readonly headers: readonly HeaderSpec[];
+  /** Bodies by media type. */
+  readonly content: ReadonlyMap<string, BodySpec>;
+}
+
+export interface OperationSpec {
+  readonly id: string;
+  /** Upper case: `GET`, `POST`. */
+  readonly method: string;
+  /** The path template under the server's base path: `/pets/{petId}`. */
+  readonly path: string;
+  readonly deprecated: boolean;
+  readonly requiresAuth: boolean;
+  readonly parameters: readonly ParameterSpec[];
+  readonly requestBody:
+    | { readonly required: boolean; readonly content: ReadonlyMap<string, BodySpec> }
+    | undefined;
+  readonly responses: ReadonlyMap<string, ResponseSpec>;
+  /** The documented response for a status: the exact code, then its `4XX` range, then `default`. */
+  response(status: number): ResponseSpec | undefined;
+  /** The path parameters when `pathname` (without the base path) is this operation's path, else null. */
+  match(pathname: string): Record<string, string> | null;
+  /** The path with its parameters filled in (each percent-encoded). */
+  expand(params: Readonly<Record<string, string | number>>): string;
+}
+
+export interface Spec {
+  readonly document: OpenApiDocument;
+  /** The path of the first server's URL: `/v1`. */
+  readonly basePath: string;
+  readonly operations: readonly OperationSpec[];
+  /** The operation by its operationId; throws for an unknown id. */
+  operation(id: string): OperationSpec;
+  /** A validator for a named schema under `components.schemas`; throws for an unknown name. */
+  schema(name: string): Validator;
+}
+
+const METHODS: readonly HttpMethod[] = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+const DOCUMENT_ID = 'petkit-openapi';
+
+function isReference(value: unknown): value is Reference {
+  return typeof value === 'object' && value !== null && typeof (value as Reference).$ref === 'string';
+}
+
+function decodePointerToken(token: string): string {
+  return decodeURIComponent(token).replaceAll('~1', '/').replaceAll('~0', '~');
+}
+
+function escapePointerToken(token: string): string {
+  return token.replaceAll('~', '~0').replaceAll('/', '~1');
+}
+
+function pointerOf(ref: string): string {
+  if (!ref.startsWith('#')) throw new Error(`Only local $refs are supported, got "${ref}".`);
+  return ref.slice(1);
+}
+
+function valueAt(document: OpenApiDocument, pointer: string): unknown {
+  let node: unknown = document;
+  for (const token of pointer.split('/').slice(1)) {
+    if (typeof node !== 'object' || node === null) return undefined;
+    node = (node as Record<string, unknown>)[decodePointerToken(token)];
+  }
+  return node;
+}
+
+function basePathOf(document: OpenApiDocument): string {
+  const url = document.servers?.[0]?.url ?? '/';
+  const path = /^[a-z][a-z0-9+.-]*:\/\//i.test(url) ? new URL(url.replace(/[{}]/g, '')).pathname : url;
+  return path.replace(/\/+$/, '');
+}
+
+function compilePathTemplate(template: string): { regex: RegExp; names: string[] } {
+  const names: string[] = [];
+  const source = template
+    .split(/(\{[^}]+\})/)
+    .map((part) => {
+      const name = /^\{([^}]+)\}$/.exec(part)?.[1];
+      if (name === undefined) return part.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
+      names.push(name);
+      return '([^/]+)';
+    })
+    .join('');
+  return { regex: new RegExp(`^${source}$`), names };
+}
+
+/** Reads a whole document once: every validator is compiled here, never per request. */
+export function buildSpec(document: OpenApiDocument): Spec {
+  const ajv: Ajv2020 = createAjv();
+  ajv.addSchema(document as object, DOCUMENT_ID);
+  const compiled = new Map<string, ValidateFunction>();
+
+  /** A validator for the schema at a JSON Pointer in the document, so its `$ref`s resolve. */
+  const validatorAt = (pointer: string): Validator => {
+    let validate = compiled.get(pointer);
+    if (validate === undefined) {
+      validate = ajv.compile({ $ref: `${DOCUMENT_ID}#${pointer}` });
+      compiled.set(pointer, validate);
+    }
+    const fn = validate;
+    return (value) => (fn(value) ? [] : [...(fn.errors ?? [])]);
+  };
+
+  /** Follows `$ref`s from a pointer; answers the object and the pointer it really lives at. */
+  const resolve = <T>(pointer: string): { node: T; pointer: string } => {
+    let current = pointer;
+    for (let hops = 0; hops < 32; hops += 1) {
+      const node = valueAt(document, current);
+      if (!isReference(node)) {
+        if (node === undefined) throw new Error(`Nothing at ${current} in the OpenAPI document.`);
+        return { node: node as T, pointer: current };
+      }
+      current = pointerOf(node.$ref);
+    }
+    throw new Error(`$ref cycle at ${pointer} in the OpenAPI document.`);
+  };
+
+  /** The schema at a pointer with top-level `$ref`s followed: what coercion reads `type` from. */
+  const schemaAt = (pointer: string): JsonSchema => resolve<JsonSchema>(pointer).node;
+
+  const headerSpec = (name: string, pointer: string): HeaderSpec => {
+    const { node, pointer: at } = resolve<HeaderObject>(pointer);
+    const schemaPointer = `${at}/schema`;
+    const schema = node.schema === undefined ? {} : schemaAt(schemaPointer);
+    const validate = node.schema === undefined ? () => [] : validatorAt(schemaPointer);
+    const required = node.required === true;
+    return {
+      name,
+      required,
+      schema,
+      validate(raw) {
+        if (raw === null) {
+          return required
+            ? [
+                {
+                  instancePath: '',
+                  schemaPath: '#/required',
+                  keyword: 'required',
+                  params: {},
+                  message: `${name} header is required`,
+                },
+              ]
+            : [];
+        }
+        const coerced = coerceString(raw, schema);
+        return coerced.ok ? validate(coerced.value) : [coerced.fault];
+      },
+    };
+  };
+
+  const bodies = (
+    pointer: string,
+    content: Readonly<Record<string, { example?: unknown; schema?: JsonSchema }>>,
+  ) =>
+    new Map<string, BodySpec>(
+      Object.entries(content).map(([mediaType, media]) => {
+        const schemaPointer = `${pointer}/${escapePointerToken(mediaType)}/schema`;
+        const hasSchema = media.schema !== undefined;
+        return [
+          mediaType,
+          {
+            mediaType,
+            schema: hasSchema ? schemaAt(schemaPointer) : {},
+            validate: hasSchema ? validatorAt(schemaPointer) : () => [],
+            example: media.example,
+          },
+        ];
+      }),
+    );
+
+  const parameterSpec = (pointer: string): ParameterSpec => {
+    const { node, pointer: at } = resolve<ParameterObject>(pointer);
+    const schemaPointer = `${at}/schema`;
+    const schema = node.schema === undefined ? {} : schemaAt(schemaPointer);
+    const validate = node.schema === undefined ? () => [] : validatorAt(schemaPointer);
+    const required = node.required === true || node.in === 'path';
+    const path = `/${escapePointerToken(node.name)}`;
+    return {
+      name: node.name,
+      in: node.in,
+      required,
+      schema,
+      parse(raw) {
+        if (raw === undefined) {
+          const faults: Fault[] = required
+            ? [
+                {
+                  instancePath: path,
+                  schemaPath: '#/required',
+                  keyword: 'required',
+                  params: {},
+                  message: 'is required',
+                },
+              ]
+            : [];
+          return { value: schema.default, faults };
+        }
+        const coerced = coerceString(raw, schema);
+        if (!coerced.ok) return { value: raw, faults: underPath(path, [coerced.fault]) };
+        return { value: coerced.value, faults: underPath(path, validate(coerced.value)) };
+      },
+    };
+  };
+
+  const operationSpec = (template: string, method: HttpMethod, operation: OperationObject): OperationSpec => {
+    const opPointer = `/paths/${escapePointerToken(template)}/${method}`;
+    const pathItem = document.paths[template];
+    const shared = (pathItem?.parameters ?? []).map(
+      (_, i) => `/paths/${escapePointerToken(template)}/parameters/${i}`,
+    );
+    const own = (operation.parameters ?? []).map((_, i) => `${opPointer}/parameters/${i}`);
+    const parameters = [...shared, ...own].map(parameterSpec);
+
+    let requestBody: OperationSpec['requestBody'];
+    if (operation.requestBody !== undefined) {
+      const { node, pointer } = resolve<RequestBodyObject>(`${opPointer}/requestBody`);
+      requestBody = { required: node.required === true, content: bodies(`${pointer}/content`, node.content) };
+    }
+
+    const responses = new Map<string, ResponseSpec>(
+      Object.keys(operation.responses).map((status) => {
+        const { node, pointer } = resolve<ResponseObject>(`${opPointer}/responses/${status}`);
+        const headers = Object.keys(node.headers ?? {}).map((name) =>
+          headerSpec(name, `${pointer}/headers/${escapePointerToken(name)}`),
+        );
+        const content = bodies(`${pointer}/content`, node.content ?? {});
+        return [status, { status, description: node.description, headers, content }];
+      }),
+    );
+
+    const { regex, names } = compilePathTemplate(template);
+    const security = operation.security ?? document.security ?? [];
+    return {
+      id: operation.operationId,
+      method: method.toUpperCase(),
+      path: template,
+      deprecated: operation.deprecated === true,
+      requiresAuth:
+        security.length > 0 && security.every((requirement) => Object.keys(requirement).length > 0),
+      parameters,
+      requestBody,
+      responses,
+      response: (status) =>
+        responses.get(String(status)) ?? responses.get(`${String(status)[0]}XX`) ?? responses.get('default'),
+      match(pathname) {
+        const found = regex.exec(pathname);
+        if (found === null) return null;
+        const params: Record<string, string> = {};
+        names.forEach((name, i) => {
+          params[name] = decodeURIComponent(found[i + 1] ?? '');
+        });
+        return params;
+      },
+      expand: (params) =>
+        template.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(String(params[name] ?? ''))),
+    };
+  };
+
+  const operations: OperationSpec[] = [];
+  for (const [template, pathItem] of Object.entries(document.paths)) {
+    for (const method of METHODS) {
+      const operation = pathItem[method];
+      if (operation !== undefined) operations.push(operationSpec(template, method, operation));
+    }
+  }
+  const byId = new Map(operations.map((operation) => [operation.id, operation]));
+  const schemaValidators = new Map<string, Validator>();
+
+  return {
+    document,
+    basePath: basePathOf(document),
+    operations,
+    operation(id) {
+      const found = byId.get(id);
+      if (found === undefined) throw new Error(`No operation "${id}" in the OpenAPI document.`);
+      return found;
+    },
+    schema(name) {
+      let validator = schemaValidators.get(name);
+      if (validator === undefined) {
+        if (document.components?.schemas?.[name] === undefined) {
+          throw new Error(`No schema "${name}" under components.schemas in the OpenAPI document.`);
+        }
+        validator = validatorAt(`/components/schemas/${escapePointerToken(name)}`);
+        schemaValidators.set(name, validator);
+      }
+      return validator;
+    },
+  };
+}

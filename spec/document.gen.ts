@@ -1,0 +1,879 @@
+// Generated from openapi.yaml by `npm run generate`. Do not edit.
+import type { OpenApiDocument } from './openapi-types.js';
+
+export const document: OpenApiDocument = {
+  "openapi": "3.1.0",
+  "info": {
+    "title": "Pet Adoption API",
+    "version": "1.0.0",
+    "summary": "Browse, filter, add and fetch animals available for adoption.",
+    "description": "An HTTP JSON interface for browsing and managing individual animals available for adoption.\n\nThis document is petkit's machine-checked reading of the service's own description. Where the\nsource leaves a point open (\"not shown\"), petkit decides, and marks the decision in place with\n`x-petkit-decision`, so a reader can tell the source's contract from petkit's.\n\nEvery operation requires a bearer API key. Every response carries the `X-RateLimit-Limit`,\n`X-RateLimit-Remaining` and `X-RateLimit-Reset` headers. Error responses carry an `Error` body\nwhose `status` repeats the HTTP status and whose `code` is one of: `missing_api_key`,\n`invalid_api_key`, `validation_failed`, `malformed_json`, `unsupported_media_type`,\n`payload_too_large`, `not_found`, `route_not_found`, `method_not_allowed`, `rate_limited`,\n`api_key_banned`, `store_full`, `internal_error`.\n\nRate limits by plan (requests per minute / per day): Free 60 / 1,000; Pro 300 / 10,000;\nBusiness 1,000 / 100,000; Enterprise custom. Repeated requests while limited lead to a temporary\nban of the key: clients back off exponentially and wait for `Retry-After`.\n",
+    "contact": {
+      "name": "petkit maintainers",
+      "url": "https://github.com/petkit/petkit"
+    },
+    "license": {
+      "name": "MIT",
+      "identifier": "MIT"
+    }
+  },
+  "servers": [
+    {
+      "url": "http://127.0.0.1:4010/v1",
+      "description": "The local petkit mock (`npm start`)."
+    },
+    {
+      "url": "https://{productionHost}/v1",
+      "description": "Production. The source names it `{base_url}` and gives no host.",
+      "variables": {
+        "productionHost": {
+          "default": "api.pet-adoption.invalid",
+          "description": "Host of the production service (not given by the source)."
+        }
+      }
+    },
+    {
+      "url": "https://{stagingHost}/v1",
+      "description": "Staging. The source names it `{staging_base_url}` and gives no host.",
+      "variables": {
+        "stagingHost": {
+          "default": "staging.api.pet-adoption.invalid",
+          "description": "Host of the staging service (not given by the source)."
+        }
+      }
+    }
+  ],
+  "security": [
+    {
+      "bearerAuth": []
+    }
+  ],
+  "tags": [
+    {
+      "name": "pets",
+      "description": "Animals available for adoption."
+    }
+  ],
+  "paths": {
+    "/pets": {
+      "get": {
+        "operationId": "listPets",
+        "tags": [
+          "pets"
+        ],
+        "summary": "List animals",
+        "description": "Returns at most `limit` animals in ascending `id` order, optionally filtered by `status`.\n",
+        "x-petkit-decision": "The source shows no paging beyond `limit`; the list is in ascending `id` order.",
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/Limit"
+          },
+          {
+            "$ref": "#/components/parameters/StatusFilter"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "A bare array of at most `limit` animals.",
+            "headers": {
+              "X-RateLimit-Limit": {
+                "$ref": "#/components/headers/X-RateLimit-Limit"
+              },
+              "X-RateLimit-Remaining": {
+                "$ref": "#/components/headers/X-RateLimit-Remaining"
+              },
+              "X-RateLimit-Reset": {
+                "$ref": "#/components/headers/X-RateLimit-Reset"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Pets"
+                },
+                "example": [
+                  {
+                    "id": 1,
+                    "name": "Biscuit",
+                    "categoryId": 3,
+                    "status": "available"
+                  },
+                  {
+                    "id": 2,
+                    "name": "Mochi",
+                    "categoryId": 1,
+                    "status": "pending"
+                  }
+                ]
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/InvalidQuery"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          }
+        }
+      },
+      "post": {
+        "operationId": "createPet",
+        "tags": [
+          "pets"
+        ],
+        "summary": "Add an animal",
+        "description": "Adds an animal. The service assigns its `id`; no `id` is sent.",
+        "requestBody": {
+          "required": true,
+          "description": "The animal to add. `name` and `categoryId` are required; unknown properties are rejected.",
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/NewPet"
+              },
+              "example": {
+                "name": "Biscuit",
+                "categoryId": 3,
+                "status": "available"
+              }
+            }
+          }
+        },
+        "responses": {
+          "201": {
+            "description": "The created animal, with its assigned `id`.",
+            "headers": {
+              "Location": {
+                "$ref": "#/components/headers/Location"
+              },
+              "X-RateLimit-Limit": {
+                "$ref": "#/components/headers/X-RateLimit-Limit"
+              },
+              "X-RateLimit-Remaining": {
+                "$ref": "#/components/headers/X-RateLimit-Remaining"
+              },
+              "X-RateLimit-Reset": {
+                "$ref": "#/components/headers/X-RateLimit-Reset"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Pet"
+                },
+                "example": {
+                  "id": 51,
+                  "name": "Biscuit",
+                  "categoryId": 3,
+                  "status": "available"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/InvalidBody"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "413": {
+            "$ref": "#/components/responses/PayloadTooLarge"
+          },
+          "415": {
+            "$ref": "#/components/responses/UnsupportedMediaType"
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          },
+          "507": {
+            "$ref": "#/components/responses/StoreFull"
+          }
+        }
+      }
+    },
+    "/pets/{petId}": {
+      "get": {
+        "operationId": "getPet",
+        "tags": [
+          "pets"
+        ],
+        "summary": "Get an animal (deprecated)",
+        "description": "Returns one animal by its `id`.\n\nDeprecated: this operation is removed on 5 December 2030. The replacement is `GET /pets` with\nthe `status` filter. Every response of this operation carries `Sunset`, `Deprecation` and a\n`Link` to the successor.\n",
+        "deprecated": true,
+        "x-petkit-decision": "Every getPet response carries Sunset (RFC 8594), Deprecation (RFC 9745) and Link rel=successor-version, so clients can find the removal date whatever the status.",
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/PetId"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The animal.",
+            "headers": {
+              "Sunset": {
+                "$ref": "#/components/headers/Sunset"
+              },
+              "Deprecation": {
+                "$ref": "#/components/headers/Deprecation"
+              },
+              "Link": {
+                "$ref": "#/components/headers/Link"
+              },
+              "X-RateLimit-Limit": {
+                "$ref": "#/components/headers/X-RateLimit-Limit"
+              },
+              "X-RateLimit-Remaining": {
+                "$ref": "#/components/headers/X-RateLimit-Remaining"
+              },
+              "X-RateLimit-Reset": {
+                "$ref": "#/components/headers/X-RateLimit-Reset"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Pet"
+                },
+                "example": {
+                  "id": 1,
+                  "name": "Biscuit",
+                  "categoryId": 3,
+                  "status": "available"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/InvalidPetId"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          },
+          "404": {
+            "description": "No animal has this `id`.",
+            "headers": {
+              "Sunset": {
+                "$ref": "#/components/headers/Sunset"
+              },
+              "Deprecation": {
+                "$ref": "#/components/headers/Deprecation"
+              },
+              "Link": {
+                "$ref": "#/components/headers/Link"
+              },
+              "X-RateLimit-Limit": {
+                "$ref": "#/components/headers/X-RateLimit-Limit"
+              },
+              "X-RateLimit-Remaining": {
+                "$ref": "#/components/headers/X-RateLimit-Remaining"
+              },
+              "X-RateLimit-Reset": {
+                "$ref": "#/components/headers/X-RateLimit-Reset"
+              }
+            },
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                },
+                "example": {
+                  "code": "not_found",
+                  "message": "No pet has id 4242.",
+                  "status": 404
+                }
+              }
+            }
+          },
+          "429": {
+            "$ref": "#/components/responses/TooManyRequests"
+          },
+          "500": {
+            "$ref": "#/components/responses/InternalError"
+          }
+        }
+      }
+    }
+  },
+  "components": {
+    "securitySchemes": {
+      "bearerAuth": {
+        "type": "http",
+        "scheme": "bearer",
+        "description": "An API key sent as a bearer token: `Authorization: Bearer <API_KEY>`. The scheme name is\ncase-insensitive. A missing or invalid key gives `401` with an `Error` body.\n",
+        "x-petkit-decision": "A 401 carries WWW-Authenticate (RFC 6750) and auth is checked before validation and lookup, so a 401 leaks nothing about the request."
+      }
+    },
+    "parameters": {
+      "Limit": {
+        "name": "limit",
+        "in": "query",
+        "required": false,
+        "description": "Maximum number of animals returned, from 1 to 100.",
+        "x-petkit-decision": "A limit that is not an integer from 1 to 100 (0, 101, -1, 1.5, abc) is a 400, not silently clamped.",
+        "schema": {
+          "type": "integer",
+          "minimum": 1,
+          "maximum": 100,
+          "default": 20
+        },
+        "example": 20
+      },
+      "StatusFilter": {
+        "name": "status",
+        "in": "query",
+        "required": false,
+        "description": "Only animals with this availability status.",
+        "x-petkit-decision": "A status outside PetStatus (such as adopted) is a 400, not an empty list.",
+        "schema": {
+          "$ref": "#/components/schemas/PetStatus"
+        },
+        "example": "available"
+      },
+      "PetId": {
+        "name": "petId",
+        "in": "path",
+        "required": true,
+        "description": "The identifier of the animal.",
+        "x-petkit-decision": "A petId that is not an int64 (abc, 1.5, 99999999999999999999) is a 400.",
+        "schema": {
+          "type": "integer",
+          "format": "int64"
+        },
+        "example": 1
+      }
+    },
+    "headers": {
+      "X-RateLimit-Limit": {
+        "description": "The limit in force, in requests per window, for the window with fewer requests remaining.",
+        "required": true,
+        "schema": {
+          "type": "integer",
+          "minimum": 0
+        },
+        "example": 60
+      },
+      "X-RateLimit-Remaining": {
+        "description": "Requests remaining in that window. Never more than `X-RateLimit-Limit`.",
+        "required": true,
+        "schema": {
+          "type": "integer",
+          "minimum": 0
+        },
+        "example": 59
+      },
+      "X-RateLimit-Reset": {
+        "description": "Unix time, in seconds, at which that window ends.",
+        "required": true,
+        "x-petkit-decision": "Of the minute and day windows, the headers describe the one with fewer requests remaining.",
+        "schema": {
+          "type": "integer",
+          "minimum": 0
+        },
+        "example": 1795435260
+      },
+      "Retry-After": {
+        "description": "Seconds to wait before retrying (RFC 9110 delay-seconds), at least 1.",
+        "required": true,
+        "x-petkit-decision": "The source does not give the unit or format of Retry-After; it is whole delay-seconds, at least 1.",
+        "schema": {
+          "type": "integer",
+          "minimum": 1
+        },
+        "example": 42
+      },
+      "WWW-Authenticate": {
+        "description": "The authentication challenge (RFC 6750).",
+        "required": true,
+        "schema": {
+          "type": "string"
+        },
+        "example": "Bearer realm=\"pets\", error=\"invalid_token\""
+      },
+      "Location": {
+        "description": "The path of the created animal.",
+        "required": true,
+        "x-petkit-decision": "A 201 points at the created animal.",
+        "schema": {
+          "type": "string"
+        },
+        "example": "/v1/pets/51"
+      },
+      "Sunset": {
+        "description": "When the operation is removed (RFC 8594), an HTTP-date.",
+        "required": true,
+        "schema": {
+          "type": "string",
+          "const": "Thu, 05 Dec 2030 00:00:00 GMT"
+        },
+        "example": "Thu, 05 Dec 2030 00:00:00 GMT"
+      },
+      "Deprecation": {
+        "description": "That the operation is deprecated, as an RFC 9745 date (`@` and Unix seconds).",
+        "required": true,
+        "x-petkit-decision": "The source gives no date for the deprecation itself; petkit uses 1 January 2025.",
+        "schema": {
+          "type": "string",
+          "pattern": "^@-?[0-9]+$"
+        },
+        "example": "@1735689600"
+      },
+      "Link": {
+        "description": "The successor of the deprecated operation.",
+        "required": true,
+        "schema": {
+          "type": "string"
+        },
+        "example": "</v1/pets>; rel=\"successor-version\""
+      }
+    },
+    "responses": {
+      "InvalidQuery": {
+        "description": "A query parameter is not valid (`limit` not an integer from 1 to 100, or an unknown `status`).",
+        "headers": {
+          "X-RateLimit-Limit": {
+            "$ref": "#/components/headers/X-RateLimit-Limit"
+          },
+          "X-RateLimit-Remaining": {
+            "$ref": "#/components/headers/X-RateLimit-Remaining"
+          },
+          "X-RateLimit-Reset": {
+            "$ref": "#/components/headers/X-RateLimit-Reset"
+          }
+        },
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/Error"
+            },
+            "example": {
+              "code": "validation_failed",
+              "message": "Invalid query: /limit must be <= 100.",
+              "status": 400,
+              "details": [
+                {
+                  "path": "/limit",
+                  "message": "must be <= 100"
+                }
+              ]
+            }
+          }
+        }
+      },
+      "InvalidPetId": {
+        "description": "`petId` is not an int64.",
+        "headers": {
+          "Sunset": {
+            "$ref": "#/components/headers/Sunset"
+          },
+          "Deprecation": {
+            "$ref": "#/components/headers/Deprecation"
+          },
+          "Link": {
+            "$ref": "#/components/headers/Link"
+          },
+          "X-RateLimit-Limit": {
+            "$ref": "#/components/headers/X-RateLimit-Limit"
+          },
+          "X-RateLimit-Remaining": {
+            "$ref": "#/components/headers/X-RateLimit-Remaining"
+          },
+          "X-RateLimit-Reset": {
+            "$ref": "#/components/headers/X-RateLimit-Reset"
+          }
+        },
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/Error"
+            },
+            "example": {
+              "code": "validation_failed",
+              "message": "Invalid path: /petId must be an int64 integer.",
+              "status": 400,
+              "details": [
+                {
+                  "path": "/petId",
+                  "message": "must be an int64 integer"
+                }
+              ]
+            }
+          }
+        }
+      },
+      "InvalidBody": {
+        "description": "The body is missing required fields, holds invalid values or unknown properties\n(`validation_failed`), or is not JSON at all (`malformed_json`).\n",
+        "x-petkit-decision": "Malformed JSON and an empty body are a 400 with code malformed_json; unknown properties (an id among them) are rejected.",
+        "headers": {
+          "X-RateLimit-Limit": {
+            "$ref": "#/components/headers/X-RateLimit-Limit"
+          },
+          "X-RateLimit-Remaining": {
+            "$ref": "#/components/headers/X-RateLimit-Remaining"
+          },
+          "X-RateLimit-Reset": {
+            "$ref": "#/components/headers/X-RateLimit-Reset"
+          }
+        },
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/Error"
+            },
+            "example": {
+              "code": "validation_failed",
+              "message": "Invalid body: /categoryId is required.",
+              "status": 400,
+              "details": [
+                {
+                  "path": "/categoryId",
+                  "message": "is required"
+                }
+              ]
+            }
+          }
+        }
+      },
+      "Unauthorized": {
+        "description": "The API key is missing, not a `Bearer` token, or not a valid key.",
+        "headers": {
+          "WWW-Authenticate": {
+            "$ref": "#/components/headers/WWW-Authenticate"
+          },
+          "X-RateLimit-Limit": {
+            "$ref": "#/components/headers/X-RateLimit-Limit"
+          },
+          "X-RateLimit-Remaining": {
+            "$ref": "#/components/headers/X-RateLimit-Remaining"
+          },
+          "X-RateLimit-Reset": {
+            "$ref": "#/components/headers/X-RateLimit-Reset"
+          }
+        },
+        "x-petkit-decision": "Requests without a valid key are counted in an anonymous bucket per client address with Free limits, so 401s carry real rate-limit headers and key guessing is throttled.",
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/Error"
+            },
+            "example": {
+              "code": "invalid_api_key",
+              "message": "The API key is not valid.",
+              "status": 401
+            }
+          }
+        }
+      },
+      "PayloadTooLarge": {
+        "description": "The body is larger than 16 KiB.",
+        "x-petkit-decision": "The source sets no body size limit; petkit's is 16 KiB.",
+        "headers": {
+          "X-RateLimit-Limit": {
+            "$ref": "#/components/headers/X-RateLimit-Limit"
+          },
+          "X-RateLimit-Remaining": {
+            "$ref": "#/components/headers/X-RateLimit-Remaining"
+          },
+          "X-RateLimit-Reset": {
+            "$ref": "#/components/headers/X-RateLimit-Reset"
+          }
+        },
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/Error"
+            },
+            "example": {
+              "code": "payload_too_large",
+              "message": "The body is larger than 16384 bytes.",
+              "status": 413
+            }
+          }
+        }
+      },
+      "UnsupportedMediaType": {
+        "description": "The body is not `application/json`.",
+        "x-petkit-decision": "A body sent with another Content-Type is a 415, not parsed anyway.",
+        "headers": {
+          "X-RateLimit-Limit": {
+            "$ref": "#/components/headers/X-RateLimit-Limit"
+          },
+          "X-RateLimit-Remaining": {
+            "$ref": "#/components/headers/X-RateLimit-Remaining"
+          },
+          "X-RateLimit-Reset": {
+            "$ref": "#/components/headers/X-RateLimit-Reset"
+          }
+        },
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/Error"
+            },
+            "example": {
+              "code": "unsupported_media_type",
+              "message": "The body must be application/json.",
+              "status": 415
+            }
+          }
+        }
+      },
+      "TooManyRequests": {
+        "description": "The rate limit is exceeded (`rate_limited`), or the key is temporarily banned after too many\nrequests while limited (`api_key_banned`). Wait `Retry-After` seconds.\n",
+        "x-petkit-decision": "More than 10 requests while limited within one window ban the key for 5 minutes (code api_key_banned, Retry-After until the ban ends).",
+        "headers": {
+          "Retry-After": {
+            "$ref": "#/components/headers/Retry-After"
+          },
+          "X-RateLimit-Limit": {
+            "$ref": "#/components/headers/X-RateLimit-Limit"
+          },
+          "X-RateLimit-Remaining": {
+            "$ref": "#/components/headers/X-RateLimit-Remaining"
+          },
+          "X-RateLimit-Reset": {
+            "$ref": "#/components/headers/X-RateLimit-Reset"
+          }
+        },
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/Error"
+            },
+            "example": {
+              "code": "rate_limited",
+              "message": "Rate limit of 60 requests per minute exceeded. Retry in 42 s.",
+              "status": 429
+            }
+          }
+        }
+      },
+      "InternalError": {
+        "description": "The server failed. The mock sends it only when forced with `Prefer: code=500`.",
+        "x-petkit-decision": "Every operation documents a 500 with an Error body, so a client can be built for it.",
+        "headers": {
+          "X-RateLimit-Limit": {
+            "$ref": "#/components/headers/X-RateLimit-Limit"
+          },
+          "X-RateLimit-Remaining": {
+            "$ref": "#/components/headers/X-RateLimit-Remaining"
+          },
+          "X-RateLimit-Reset": {
+            "$ref": "#/components/headers/X-RateLimit-Reset"
+          }
+        },
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/Error"
+            },
+            "example": {
+              "code": "internal_error",
+              "message": "The server failed to answer the request.",
+              "status": 500
+            }
+          }
+        }
+      },
+      "StoreFull": {
+        "description": "The store holds as many animals as it can; nothing already stored is dropped.",
+        "x-petkit-decision": "A bounded store answers 507 rather than growing without end or dropping data.",
+        "headers": {
+          "X-RateLimit-Limit": {
+            "$ref": "#/components/headers/X-RateLimit-Limit"
+          },
+          "X-RateLimit-Remaining": {
+            "$ref": "#/components/headers/X-RateLimit-Remaining"
+          },
+          "X-RateLimit-Reset": {
+            "$ref": "#/components/headers/X-RateLimit-Reset"
+          }
+        },
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/Error"
+            },
+            "example": {
+              "code": "store_full",
+              "message": "The store is full (100000 pets).",
+              "status": 507
+            }
+          }
+        }
+      }
+    },
+    "schemas": {
+      "PetStatus": {
+        "type": "string",
+        "description": "Availability of an animal.",
+        "enum": [
+          "available",
+          "pending",
+          "sold"
+        ],
+        "example": "available"
+      },
+      "Pet": {
+        "type": "object",
+        "description": "An animal. `id` is assigned by the service on creation.",
+        "required": [
+          "id",
+          "name",
+          "categoryId"
+        ],
+        "properties": {
+          "id": {
+            "type": "integer",
+            "format": "int64",
+            "minimum": 1,
+            "description": "Assigned by the service on creation.",
+            "x-petkit-decision": "Ids are positive."
+          },
+          "name": {
+            "$ref": "#/components/schemas/PetName"
+          },
+          "categoryId": {
+            "$ref": "#/components/schemas/CategoryId"
+          },
+          "status": {
+            "$ref": "#/components/schemas/PetStatus"
+          }
+        },
+        "example": {
+          "id": 1,
+          "name": "Biscuit",
+          "categoryId": 3,
+          "status": "available"
+        }
+      },
+      "NewPet": {
+        "type": "object",
+        "description": "The body that creates an animal. No `id` is sent.",
+        "required": [
+          "name",
+          "categoryId"
+        ],
+        "additionalProperties": false,
+        "x-petkit-decision": "Unknown properties, an id among them, are rejected with 400 rather than silently dropped.",
+        "properties": {
+          "name": {
+            "$ref": "#/components/schemas/PetName"
+          },
+          "categoryId": {
+            "$ref": "#/components/schemas/CategoryId"
+          },
+          "status": {
+            "$ref": "#/components/schemas/PetStatus"
+          }
+        },
+        "example": {
+          "name": "Biscuit",
+          "categoryId": 3,
+          "status": "available"
+        }
+      },
+      "PetName": {
+        "type": "string",
+        "description": "The animal's name, stored exactly as sent (no trimming).",
+        "minLength": 1,
+        "maxLength": 100,
+        "x-petkit-decision": "The source gives no length bounds; a name is 1 to 100 characters.",
+        "example": "Biscuit"
+      },
+      "CategoryId": {
+        "type": "integer",
+        "format": "int64",
+        "minimum": 1,
+        "description": "Identifier of the category the animal belongs to.",
+        "x-petkit-decision": "Category ids are positive int64 integers.",
+        "example": 3
+      },
+      "Pets": {
+        "type": "array",
+        "description": "A bare JSON array of animals.",
+        "items": {
+          "$ref": "#/components/schemas/Pet"
+        },
+        "example": [
+          {
+            "id": 1,
+            "name": "Biscuit",
+            "categoryId": 3,
+            "status": "available"
+          }
+        ]
+      },
+      "Error": {
+        "type": "object",
+        "description": "The body of every error response. `status` repeats the HTTP status.",
+        "required": [
+          "code",
+          "message",
+          "status"
+        ],
+        "properties": {
+          "code": {
+            "type": "string",
+            "minLength": 1,
+            "description": "Machine-readable error code (the values are listed in the API description).",
+            "x-petkit-decision": "The source does not list the codes; petkit's set is fixed and listed in the API description."
+          },
+          "message": {
+            "type": "string",
+            "description": "Human-readable description."
+          },
+          "status": {
+            "type": "integer",
+            "minimum": 100,
+            "maximum": 599,
+            "description": "The HTTP status code."
+          },
+          "details": {
+            "type": "array",
+            "description": "What was wrong, one entry per fault, on validation errors.",
+            "x-petkit-decision": "Validation errors list their faults with JSON Pointer paths.",
+            "items": {
+              "$ref": "#/components/schemas/ErrorDetail"
+            }
+          }
+        },
+        "example": {
+          "code": "not_found",
+          "message": "No pet has id 4242.",
+          "status": 404
+        }
+      },
+      "ErrorDetail": {
+        "type": "object",
+        "description": "One fault in a request.",
+        "required": [
+          "path",
+          "message"
+        ],
+        "properties": {
+          "path": {
+            "type": "string",
+            "description": "JSON Pointer to the faulty value (in the body, or `/name` of the parameter)."
+          },
+          "message": {
+            "type": "string",
+            "description": "What is wrong with it."
+          }
+        },
+        "example": {
+          "path": "/categoryId",
+          "message": "is required"
+        }
+      }
+    }
+  }
+};

@@ -1,0 +1,30 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { document } from './document.gen.js';
+
+const root = new URL('..', import.meta.url);
+
+describe('generated files', () => {
+  it('spec/document.gen.ts holds exactly what openapi.yaml says (run `npm run generate`)', () => {
+    expect(document).toEqual(parse(readFileSync(new URL('openapi.yaml', root), 'utf8')));
+  });
+
+  it('spec/api-types.gen.ts is what openapi-typescript makes of openapi.yaml (run `npm run generate`)', () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'petkit-gen-')), 'api-types.gen.ts');
+    execFileSync(
+      process.execPath,
+      [
+        new URL('node_modules/openapi-typescript/bin/cli.js', root).pathname,
+        new URL('openapi.yaml', root).pathname,
+        '-o',
+        out,
+      ],
+      { stdio: 'ignore' },
+    );
+    expect(readFileSync(out, 'utf8')).toBe(readFileSync(new URL('spec/api-types.gen.ts', root), 'utf8'));
+  });
+});

@@ -1,0 +1,133 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { buildSpec, loadSpec, type OpenApiDocument, type Spec } from './index.js';
+
+const spec = loadSpec();
+const RATE_LIMIT_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'];
+
+/** Every example the document gives, with the validator it must pass: bodies, headers, parameters. */
+function examplesOf(target: Spec): { where: string; faults: () => unknown[] }[] {
+  const found: { where: string; faults: () => unknown[] }[] = [];
+  for (const operation of target.operations) {
+    for (const parameter of operation.parameters) {
+      const example = (parameter.schema as { example?: unknown }).example;
+      if (example !== undefined) {
+        found.push({
+          where: `${operation.id} ${parameter.name}`,
+          faults: () => parameter.parse(String(example)).faults,
+        });
+      }
+    }
+    for (const body of operation.requestBody?.content.values() ?? []) {
+      found.push({ where: `${operation.id} request body`, faults: () => body.validate(body.example) });
+    }
+    for (const response of operation.responses.values()) {
+      for (const body of response.content.values()) {
+        found.push({
+          where: `${operation.id} ${response.status} body`,
+          faults: () => body.validate(body.example),
+        });
+      }
+    }
+  }
+  const schemas = (target.document.components?.schemas ?? {}) as Record<string, { example?: unknown }>;
+  for (const [name, schema] of Object.entries(schemas)) {
+    if (schema.example !== undefined) {
+      found.push({ where: `schema ${name}`, faults: () => target.schema(name)(schema.example) });
+    }
+  }
+  const headers = (target.document.components?.headers ?? {}) as Record<string, { example?: unknown }>;
+  for (const operation of target.operations) {
+    for (const response of operation.responses.values()) {
+      for (const header of response.headers) {
+        const example = headers[header.name]?.example;
+        if (example !== undefined) {
+          found.push({
+            where: `${operation.id} ${response.status} ${header.name}`,
+            faults: () => header.validate(String(example)),
+          });
+        }
+      }
+    }
+  }
+  return found;
+}
+
+describe('openapi.yaml', () => {
+  it('gives every response body of every operation an example', () => {
+    for (const operation of spec.operations) {
+      for (const response of operation.responses.values()) {
+        for (const body of response.content.values()) {
+          expect(body.example, `${operation.id} ${response.status}`).toBeDefined();
+        }
+      }
+    }
+  });
+
+  it('has examples that validate against their own schemas', () => {
+    const examples = examplesOf(spec);
+    expect(examples.length).toBeGreaterThan(30);
+    for (const { where, faults } of examples) expect(faults(), where).toEqual([]);
+  });
+
+  it('catches a deliberately broken example', () => {
+    // A copy of the document whose listPets 200 example has an id given as a string.
+    const broken = structuredClone(spec.document) as { paths: Record<string, Record<string, unknown>> };
+    const list = broken.paths['/pets']?.get as {
+      responses: Record<string, { content: Record<string, { example: { id: unknown }[] }> }>;
+    };
+    const example = list.responses['200']?.content['application/json']?.example[1];
+    if (example === undefined) throw new Error('the listPets 200 example has changed shape');
+    example.id = '2';
+    const failing = examplesOf(buildSpec(broken as unknown as OpenApiDocument)).filter(
+      ({ faults }) => faults().length > 0,
+    );
+    expect(failing.map(({ where }) => where)).toEqual(['listPets 200 body']);
+  });
+
+  it('declares the three rate-limit headers, required, on every response of every operation', () => {
+    for (const operation of spec.operations) {
+      for (const response of operation.responses.values()) {
+        const declared = response.headers.filter((h) => h.required).map((h) => h.name);
+        expect(declared, `${operation.id} ${response.status}`).toEqual(
+          expect.arrayContaining(RATE_LIMIT_HEADERS),
+        );
+      }
+    }
+  });
+
+  it('declares Retry-After on every 429, and gives every operation a 401 and a 429', () => {
+    for (const operation of spec.operations) {
+      expect(operation.responses.has('401'), operation.id).toBe(true);
+      const tooMany = operation.responses.get('429');
+      expect(
+        tooMany?.headers.map((h) => h.name),
+        operation.id,
+      ).toContain('Retry-After');
+    }
+  });
+
+  it('documents the statuses DESIGN.md decides for each operation', () => {
+    const statuses = Object.fromEntries(spec.operations.map((o) => [o.id, [...o.responses.keys()].sort()]));
+    expect(statuses).toEqual({
+      listPets: ['200', '400', '401', '429', '500'],
+      createPet: ['201', '400', '401', '413', '415', '429', '500', '507'],
+      getPet: ['200', '400', '401', '404', '429', '500'],
+    });
+  });
+
+  it('signals getPet deprecation on every one of its responses', () => {
+    for (const response of spec.operation('getPet').responses.values()) {
+      if (response.status === '401' || response.status === '429' || response.status === '500') continue;
+      expect(
+        response.headers.map((h) => h.name),
+        response.status,
+      ).toEqual(expect.arrayContaining(['Sunset', 'Deprecation', 'Link']));
+    }
+  });
+
+  it('marks the decisions it takes on the source with x-petkit-decision', () => {
+    const text = readFileSync(new URL('../openapi.yaml', import.meta.url), 'utf8');
+    expect(text.match(/x-petkit-decision: /g)?.length).toBeGreaterThanOrEqual(20);
+  });
+});
