@@ -8,6 +8,7 @@ export default defineConfig({
       'contract-tests/**/*.test.ts',
       'cli/**/*.test.ts',
       'fixtures/**/*.test.ts',
+      'bench/**/*.test.ts',
       'test/**/*.test.ts',
     ],
     // The live contract run (contract-tests/live.test.ts) only runs when CONTRACT_BASE_URL is set.

@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { BenchArgsError, parseBenchArgs } from './args.js';
+
+describe('parseBenchArgs', () => {
+  it('defaults to 50 connections, 10 s per scenario, every server and scenario, and the contract run', () => {
+    const options = parseBenchArgs([]);
+    expect(options).toMatchObject({ connections: 50, duration: 10, warmup: 2, contract: true });
+    expect(options.servers).toEqual(['petkit', 'prism', 'prism-silent', 'ceiling']);
+    expect(options.scenarios).toHaveLength(8);
+  });
+
+  it('makes --quick a 1 s run that an explicit --duration still overrides', () => {
+    expect(parseBenchArgs(['--quick'])).toMatchObject({ duration: 1, warmup: 0.5 });
+    expect(parseBenchArgs(['--quick', '--duration', '3'])).toMatchObject({ duration: 3 });
+  });
+
+  it('keeps the servers and scenarios asked for, in the bench’s order', () => {
+    const options = parseBenchArgs([
+      '--servers',
+      'ceiling,petkit',
+      '--scenarios',
+      'mixed,get',
+      '--no-contract',
+    ]);
+    expect(options.servers).toEqual(['petkit', 'ceiling']);
+    expect(options.scenarios).toEqual(['get', 'mixed']);
+    expect(options.contract).toBe(false);
+  });
+
+  it.each([
+    [['--servers', 'fastify']],
+    [['--duration', '0']],
+    [['--connections', '2.5']],
+    [['--frobnicate']],
+  ])('rejects %j with a BenchArgsError', (argv) => {
+    expect(() => parseBenchArgs(argv)).toThrow(BenchArgsError);
+  });
+});

@@ -1,0 +1,111 @@
+// The bench's flags, normalised once.
+import { parseArgs } from 'node:util';
+import { SCENARIOS, type ScenarioId } from './scenarios.js';
+import { SERVERS, type ServerId } from './servers.js';
+
+export interface BenchOptions {
+  /** Concurrent connections. Default 50. */
+  readonly connections: number;
+  /** Seconds per scenario. Default 10; `--quick` makes it 1. */
+  readonly duration: number;
+  /** Seconds of the mixed workload sent to each server before measuring. Default 2; `--quick` 0.5. */
+  readonly warmup: number;
+  /** Which servers to run. Default all. */
+  readonly servers: readonly ServerId[];
+  /** Which scenarios to run. Default all. */
+  readonly scenarios: readonly ScenarioId[];
+  /** Whether to time a full `petkit contract` run against `petkit mock`. Default true. */
+  readonly contract: boolean;
+  /** Where to write the JSON results. Default `bench-results/bench-<date>.json`. */
+  readonly output: string | undefined;
+  readonly help: boolean;
+}
+
+export const HELP = `npm run bench -- [options]
+
+  --duration S        seconds per scenario (default 10)
+  --quick             1 s per scenario and a 0.5 s warm-up, to try the bench out
+  --warmup S          seconds of warm-up per server (default 2)
+  --connections N     concurrent connections (default 50)
+  --servers a,b       among ${SERVERS.map((s) => s.id).join(', ')} (default all)
+  --scenarios a,b     among ${SCENARIOS.map((s) => s.id).join(', ')} (default all)
+  --no-contract       skip timing a full petkit contract run
+  --output FILE       where to write the JSON (default bench-results/bench-<date>.json)
+`;
+
+/** Thrown on a flag the bench does not know or a value it cannot use. */
+export class BenchArgsError extends Error {
+  override readonly name = 'BenchArgsError';
+}
+
+function positive(name: string, raw: string | undefined, fallback: number): number {
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0)
+    throw new BenchArgsError(`--${name} must be a positive number, not "${raw}"`);
+  return value;
+}
+
+function pick<T extends string>(name: string, raw: string | undefined, known: readonly T[]): readonly T[] {
+  if (raw === undefined) return known;
+  const wanted = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+  const unknown = wanted.filter((w) => !known.includes(w as T));
+  if (unknown.length > 0 || wanted.length === 0) {
+    throw new BenchArgsError(
+      `--${name}: unknown ${unknown.join(', ') || '(none given)'}; known: ${known.join(', ')}`,
+    );
+  }
+  return known.filter((k) => wanted.includes(k));
+}
+
+export function parseBenchArgs(argv: readonly string[]): BenchOptions {
+  let values: ReturnType<typeof parse>['values'];
+  try {
+    values = parse(argv).values;
+  } catch (error) {
+    throw new BenchArgsError((error as Error).message, { cause: error });
+  }
+  const quick = values.quick === true;
+  const connections = positive('connections', values.connections, 50);
+  if (!Number.isInteger(connections)) throw new BenchArgsError('--connections must be a whole number');
+  return {
+    connections,
+    duration: positive('duration', values.duration, quick ? 1 : 10),
+    warmup: positive('warmup', values.warmup, quick ? 0.5 : 2),
+    servers: pick(
+      'servers',
+      values.servers,
+      SERVERS.map((s) => s.id),
+    ),
+    scenarios: pick(
+      'scenarios',
+      values.scenarios,
+      SCENARIOS.map((s) => s.id),
+    ),
+    contract: values['no-contract'] !== true,
+    output: values.output,
+    help: values.help === true,
+  };
+}
+
+function parse(argv: readonly string[]) {
+  return parseArgs({
+    args: [...argv],
+    strict: true,
+    allowPositionals: false,
+    options: {
+      duration: { type: 'string' },
+      quick: { type: 'boolean' },
+      warmup: { type: 'string' },
+      connections: { type: 'string' },
+      servers: { type: 'string' },
+      scenarios: { type: 'string' },
+      'no-contract': { type: 'boolean' },
+      output: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+}

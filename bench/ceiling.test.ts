@@ -1,0 +1,104 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describeFault, loadSpec } from '../spec/index.js';
+import { createCeilingListener } from './ceiling.js';
+import { type BenchRequest, SCENARIOS } from './scenarios.js';
+
+let server: Server;
+let origin: string;
+
+beforeEach(async () => {
+  server = createServer(createCeilingListener({ limit: 1000, resetAt: 1_900_000_000 }));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterEach(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+function send(r: BenchRequest): Promise<Response> {
+  return fetch(`${origin}/v1${r.path}`, {
+    method: r.method,
+    headers: r.headers,
+    ...(r.body === undefined ? {} : { body: r.body }),
+  });
+}
+
+/** Every fault between a response and what openapi.yaml documents for its operation and status. */
+async function conformance(r: BenchRequest, response: Response): Promise<string[]> {
+  const spec = loadSpec();
+  const pathname = new URL(`http://x${r.path}`).pathname;
+  const operation = spec.operations.find((o) => o.method === r.method && o.match(pathname) !== null);
+  if (operation === undefined) return [`no operation for ${r.method} ${pathname}`];
+  const documented = operation.response(response.status);
+  if (documented === undefined) return [`${response.status} is not documented for ${operation.id}`];
+  const faults: string[] = [];
+  for (const header of documented.headers) {
+    for (const f of header.validate(response.headers.get(header.name))) {
+      faults.push(`header ${header.name}: ${describeFault(f).message}`);
+    }
+  }
+  const body = documented.content.get('application/json');
+  if (body !== undefined) {
+    expect(response.headers.get('content-type')).toBe('application/json');
+    for (const f of body.validate(await response.json())) faults.push(`body: ${describeFault(f).message}`);
+  }
+  return faults;
+}
+
+const distinct = [...new Set(SCENARIOS.flatMap((s) => s.requests))];
+
+describe('the ceiling server', () => {
+  it.each(distinct.map((r) => [`${r.method} ${r.path} (${r.expect})`, r] as const))(
+    'answers %s with the expected status and the documented headers and body',
+    async (_name, r) => {
+      const response = await send(r);
+      expect(response.status).toBe(r.expect);
+      expect(await conformance(r, response)).toEqual([]);
+    },
+  );
+
+  it('sends petkit’s extras: Location on 201, the deprecation headers on getPet, a Bearer challenge on 401', async () => {
+    const byExpect = (status: number, path: string) => {
+      const found = distinct.find((r) => r.expect === status && r.path === path);
+      if (found === undefined) throw new Error(`no ${status} request for ${path}`);
+      return send(found);
+    };
+    expect((await byExpect(201, '/pets')).headers.get('location')).toBe('/v1/pets/101');
+    const get = await byExpect(200, '/pets/1');
+    expect(get.headers.get('sunset')).toBe('Thu, 05 Dec 2030 00:00:00 GMT');
+    expect(get.headers.get('link')).toBe('</v1/pets>; rel="successor-version"');
+    expect((await byExpect(401, '/pets?limit=20')).headers.get('www-authenticate')).toBe(
+      'Bearer realm="pets"',
+    );
+  });
+
+  it('counts X-RateLimit-Remaining down from the limit, request by request', async () => {
+    const r = distinct[0];
+    if (r === undefined) throw new Error('no request');
+    const first = await send(r);
+    const second = await send(r);
+    expect(first.headers.get('x-ratelimit-limit')).toBe('1000');
+    expect(first.headers.get('x-ratelimit-remaining')).toBe('999');
+    expect(second.headers.get('x-ratelimit-remaining')).toBe('998');
+    expect(second.headers.get('x-ratelimit-reset')).toBe('1900000000');
+  });
+
+  it('answers as many pets as the limit asks, and only available ones under the status filter', async () => {
+    const auth = { authorization: 'Bearer petkit-bench' };
+    const list100 = (await (
+      await fetch(`${origin}/v1/pets?limit=100`, { headers: auth })
+    ).json()) as unknown[];
+    const available = (await (
+      await fetch(`${origin}/v1/pets?status=available`, { headers: auth })
+    ).json()) as {
+      status: string;
+    }[];
+    expect(list100).toHaveLength(100);
+    expect(available).toHaveLength(20);
+    expect(available.every((p) => p.status === 'available')).toBe(true);
+  });
+});

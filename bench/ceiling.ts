@@ -1,0 +1,137 @@
+// The ceiling: a bare node:http server that answers the bench's scenarios with precomputed bodies and
+// the same headers petkit sends (rate-limit headers on every answer, Location on 201, the deprecation
+// headers on getPet, WWW-Authenticate on 401). It validates nothing beyond what tells the scenarios
+// apart, so it is what node:http alone costs on this machine: no mock can be faster.
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { BENCH_KEY } from './scenarios.js';
+
+export interface CeilingOptions {
+  /** The key answered with 200/201; any other Authorization gets a 401. Default: the bench key. */
+  readonly key?: string;
+  /** The rate-limit window's size, shown in X-RateLimit-Limit. Default 1,000,000,000. */
+  readonly limit?: number;
+  /** Unix seconds, for X-RateLimit-Reset. Default: now plus a day, read once. */
+  readonly resetAt?: number;
+  /** How many pets the precomputed store holds. Default 100. */
+  readonly pets?: number;
+}
+
+interface Answer {
+  readonly status: number;
+  readonly body: Buffer;
+  /** Header name/value pairs besides the rate-limit ones. */
+  readonly headers: readonly string[];
+}
+
+const STATUSES = ['available', 'pending', 'sold'] as const;
+const DEPRECATION = [
+  'Sunset',
+  'Thu, 05 Dec 2030 00:00:00 GMT',
+  'Deprecation',
+  '@1735689600',
+  'Link',
+  '</v1/pets>; rel="successor-version"',
+];
+
+function json(status: number, value: unknown, extra: readonly string[] = []): Answer {
+  const body = Buffer.from(JSON.stringify(value));
+  return {
+    status,
+    body,
+    headers: ['Content-Type', 'application/json', 'Content-Length', String(body.length), ...extra],
+  };
+}
+
+function error(status: number, code: string, message: string, extra: readonly string[] = []): Answer {
+  return json(status, { code, message, status }, extra);
+}
+
+/** A `node:http` request listener: `http.createServer(createCeilingListener())`. */
+export function createCeilingListener(options: CeilingOptions = {}): RequestListener {
+  const auth = `Bearer ${options.key ?? BENCH_KEY}`;
+  const limit = options.limit ?? 1_000_000_000;
+  const limitValue = String(limit);
+  const resetValue = String(options.resetAt ?? Math.floor(Date.now() / 1000) + 86_400);
+  const pets = Array.from({ length: options.pets ?? 100 }, (_, i) => ({
+    id: i + 1,
+    name: `Pet number ${i + 1}`,
+    categoryId: (i % 7) + 1,
+    status: STATUSES[i % 3],
+  }));
+  const gets = new Map<string, Answer>([
+    ['/v1/pets', json(200, pets.slice(0, 20))],
+    ['/v1/pets?status=available', json(200, pets.filter((p) => p.status === 'available').slice(0, 20))],
+    ['/v1/pets/1', json(200, pets[0], DEPRECATION)],
+  ]);
+  for (let limit = 1; limit <= 100; limit += 1)
+    gets.set(`/v1/pets?limit=${limit}`, json(200, pets.slice(0, limit)));
+  const created = json(201, { id: pets.length + 1, name: 'Biscuit', categoryId: 3, status: 'available' }, [
+    'Location',
+    `/v1/pets/${pets.length + 1}`,
+  ]);
+  const invalid = error(
+    400,
+    'validation_failed',
+    'Invalid body: /name must NOT have fewer than 1 characters.',
+  );
+  const malformed = error(400, 'malformed_json', 'The body is not valid JSON.');
+  const unauthorized = error(401, 'missing_api_key', 'An API key is required.', [
+    'WWW-Authenticate',
+    'Bearer realm="pets"',
+  ]);
+  const notFound = error(404, 'route_not_found', 'No route matches.');
+  let remaining = limit;
+
+  function send(res: ServerResponse, answer: Answer): void {
+    remaining = remaining > 0 ? remaining - 1 : 0;
+    res.writeHead(answer.status, [
+      ...answer.headers,
+      'X-RateLimit-Limit',
+      limitValue,
+      'X-RateLimit-Remaining',
+      String(remaining),
+      'X-RateLimit-Reset',
+      resetValue,
+    ]);
+    res.end(answer.body);
+  }
+
+  function create(req: IncomingMessage, res: ServerResponse): void {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      let body: unknown;
+      try {
+        body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      } catch {
+        send(res, malformed);
+        return;
+      }
+      send(res, isNewPet(body) ? created : invalid);
+    });
+  }
+
+  return (req, res) => {
+    const url = req.url ?? '/';
+    if (req.headers.authorization !== auth) {
+      req.resume();
+      send(res, url.startsWith('/v1/pets') ? unauthorized : notFound);
+      return;
+    }
+    if (req.method === 'POST' && url === '/v1/pets') {
+      create(req, res);
+      return;
+    }
+    req.resume();
+    send(res, (req.method === 'GET' && gets.get(url)) || notFound);
+  };
+}
+
+/** Just enough to tell the bench's valid body from its invalid one, as cheaply as a real check. */
+function isNewPet(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  const { name, categoryId } = value as { name?: unknown; categoryId?: unknown };
+  return (
+    typeof name === 'string' && name.length > 0 && Number.isInteger(categoryId) && Number(categoryId) >= 1
+  );
+}

@@ -1,0 +1,84 @@
+// Drives one scenario against one server with autocannon (as a library) and sums up what came back.
+import autocannon from 'autocannon';
+import { readMemory } from './memory.js';
+import type { Scenario } from './scenarios.js';
+
+export interface LoadOptions {
+  readonly connections: number;
+  /** Seconds. */
+  readonly duration: number;
+  /** The server's pid, sampled for resident memory while the load runs; none for no sampling. */
+  readonly pid?: number;
+}
+
+export interface LoadFigures {
+  /** Responses received. */
+  readonly requests: number;
+  readonly seconds: number;
+  readonly rps: number;
+  /** Latency percentiles in milliseconds. */
+  readonly p50: number;
+  readonly p99: number;
+  /** Connection errors and timeouts. */
+  readonly errors: number;
+  /** Responses whose status is not the one the request expects. */
+  readonly unexpected: number;
+  /** Responses per status code. */
+  readonly statuses: Readonly<Record<string, number>>;
+  /** The highest VmRSS sampled during the run, in bytes (undefined without a pid). */
+  readonly peakRss: number | undefined;
+}
+
+const SAMPLE_MS = 100;
+
+export async function runLoad(
+  origin: string,
+  prefix: string,
+  scenario: Scenario,
+  options: LoadOptions,
+): Promise<LoadFigures> {
+  let unexpected = 0;
+  const requests = scenario.requests.map((r) => ({
+    method: r.method,
+    path: `${prefix}${r.path}`,
+    headers: { ...r.headers },
+    ...(r.body === undefined ? {} : { body: r.body }),
+    onResponse: (status: number) => {
+      if (status !== r.expect) unexpected += 1;
+    },
+  }));
+  let peakRss: number | undefined;
+  const { pid } = options;
+  const sample = async (): Promise<void> => {
+    if (pid === undefined) return;
+    const memory = await readMemory(pid);
+    if (memory !== undefined) peakRss = Math.max(peakRss ?? 0, memory.rss);
+  };
+  const sampler = pid === undefined ? undefined : setInterval(() => void sample(), SAMPLE_MS);
+  try {
+    await sample();
+    const result = await autocannon({
+      url: origin,
+      connections: options.connections,
+      duration: options.duration,
+      requests,
+    });
+    await sample();
+    const statuses: Record<string, number> = {};
+    for (const [code, stat] of Object.entries(result.statusCodeStats ?? {})) statuses[code] = stat.count ?? 0;
+    const total = Object.values(statuses).reduce((a, b) => a + b, 0);
+    return {
+      requests: total,
+      seconds: result.duration,
+      rps: result.duration > 0 ? total / result.duration : 0,
+      p50: result.latency.p50,
+      p99: result.latency.p99,
+      errors: result.errors,
+      unexpected,
+      statuses,
+      peakRss,
+    };
+  } finally {
+    if (sampler !== undefined) clearInterval(sampler);
+  }
+}

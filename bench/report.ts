@@ -1,0 +1,65 @@
+// The bench's results as data: what run.ts measures, the table prints and the JSON file holds.
+import type { LoadFigures } from './load.js';
+import type { ScenarioId } from './scenarios.js';
+import type { ServerId } from './servers.js';
+
+export interface ScenarioResult extends LoadFigures {
+  readonly scenario: ScenarioId;
+}
+
+export type ServerResult =
+  | {
+      readonly server: ServerId;
+      readonly label: string;
+      readonly ran: true;
+      readonly startToFirstAnswerMs: number;
+      /** VmHWM at the end of the server's run, in bytes: its peak resident memory. */
+      readonly peakRss: number | undefined;
+      readonly scenarios: readonly ScenarioResult[];
+    }
+  | { readonly server: ServerId; readonly label: string; readonly ran: false; readonly reason: string };
+
+export type ContractResult =
+  | {
+      readonly ran: true;
+      readonly wallMs: number;
+      /** Requests the suite sent, counted by the mock; undefined when it could not be counted. */
+      readonly requests: number | undefined;
+      readonly rps: number | undefined;
+      readonly exitCode: number;
+    }
+  | { readonly ran: false; readonly reason: string };
+
+export type Verdict = 'met' | 'missed' | 'not measured';
+
+export interface TargetResult {
+  readonly figure: string;
+  readonly target: string;
+  /** This run's figure, as shown. */
+  readonly value: string;
+  readonly verdict: Verdict;
+}
+
+export interface RatioRow {
+  readonly scenario: ScenarioId;
+  /** petkit req/s over Prism's with `-v silent`. */
+  readonly overPrismSilent: number | undefined;
+  /** petkit req/s over the ceiling's. */
+  readonly overCeiling: number | undefined;
+}
+
+export interface BenchReport {
+  readonly date: string;
+  readonly machine: {
+    readonly cpus: string;
+    readonly cores: number;
+    readonly memoryGb: number;
+    readonly node: string;
+    readonly os: string;
+  };
+  readonly options: { readonly connections: number; readonly duration: number; readonly warmup: number };
+  readonly servers: readonly ServerResult[];
+  readonly ratios: readonly RatioRow[];
+  readonly contract: ContractResult;
+  readonly targets: readonly TargetResult[];
+}

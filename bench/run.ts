@@ -1,0 +1,136 @@
+// `npm run bench`: starts each server in its own process, warms it up, drives every scenario with
+// autocannon, times a full contract run, prints the tables and writes the same figures as JSON.
+import { mkdir, writeFile } from 'node:fs/promises';
+import { availableParallelism, cpus, release, totalmem, type } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { BenchArgsError, type BenchOptions, HELP, parseBenchArgs } from './args.js';
+import { timeContractRun } from './contract-timing.js';
+import { BENCH_KEYS_FILE } from './keys-file.js';
+import { runLoad } from './load.js';
+import { readMemory } from './memory.js';
+import type { BenchReport, ContractResult, ScenarioResult, ServerResult } from './report.js';
+import { SCENARIOS } from './scenarios.js';
+import { startServer } from './server-process.js';
+import { SERVERS, type ServerContext, type ServerSpec } from './servers.js';
+import { fullReport } from './table.js';
+import { computeRatios, evaluateTargets } from './targets.js';
+
+const log = (line: string): void => {
+  process.stderr.write(`${line}\n`);
+};
+
+async function benchServer(
+  spec: ServerSpec,
+  context: ServerContext,
+  options: BenchOptions,
+): Promise<ServerResult> {
+  let server: Awaited<ReturnType<typeof startServer>>;
+  try {
+    server = await startServer(spec, context);
+  } catch (error) {
+    const said = (error as { stderr?: string }).stderr?.trim().split('\n').slice(-1)[0];
+    const reason = `${(error as Error).message}${said ? `: ${said}` : ''}`;
+    log(`${spec.label}: not run (${reason})`);
+    return { server: spec.id, label: spec.label, ran: false, reason };
+  }
+  try {
+    log(
+      `${spec.label}: first answer ${Math.round(server.startToFirstAnswerMs)} ms after spawn (pid ${server.pid})`,
+    );
+    const mixed = SCENARIOS.find((s) => s.id === 'mixed');
+    if (mixed !== undefined) {
+      await runLoad(server.origin, spec.prefix, mixed, {
+        connections: options.connections,
+        duration: options.warmup,
+      });
+    }
+    const scenarios: ScenarioResult[] = [];
+    for (const scenario of SCENARIOS.filter((s) => options.scenarios.includes(s.id))) {
+      const figures = await runLoad(server.origin, spec.prefix, scenario, {
+        connections: options.connections,
+        duration: options.duration,
+        pid: server.pid,
+      });
+      scenarios.push({ scenario: scenario.id, ...figures });
+      log(
+        `  ${scenario.id}: ${Math.round(figures.rps)} req/s, p99 ${figures.p99} ms, ` +
+          `${figures.unexpected} unexpected, ${figures.errors} errors, statuses ${JSON.stringify(figures.statuses)}`,
+      );
+    }
+    const memory = await readMemory(server.pid);
+    return {
+      server: spec.id,
+      label: spec.label,
+      ran: true,
+      startToFirstAnswerMs: server.startToFirstAnswerMs,
+      peakRss: memory?.peak,
+      scenarios,
+    };
+  } finally {
+    await server.stop();
+  }
+}
+
+function machine(): BenchReport['machine'] {
+  return {
+    cpus: cpus()[0]?.model.trim() ?? 'unknown CPU',
+    cores: availableParallelism(),
+    memoryGb: Math.round(totalmem() / 1024 ** 3),
+    node: process.versions.node,
+    os: `${type()} ${release()}`,
+  };
+}
+
+export async function main(argv: readonly string[]): Promise<number> {
+  let options: BenchOptions;
+  try {
+    options = parseBenchArgs(argv);
+  } catch (error) {
+    if (!(error instanceof BenchArgsError)) throw error;
+    process.stderr.write(`bench: ${error.message}\n\n${HELP}`);
+    return 2;
+  }
+  if (options.help) {
+    process.stdout.write(HELP);
+    return 0;
+  }
+  const root = fileURLToPath(new URL('../../', import.meta.url));
+  const scratch = join(root, 'bench-results');
+  await mkdir(scratch, { recursive: true });
+  const keysFile = join(scratch, 'bench-keys.json');
+  await writeFile(keysFile, `${JSON.stringify(BENCH_KEYS_FILE, null, 2)}\n`);
+  const context: ServerContext = { root, keysFile };
+  const date = new Date();
+
+  const servers: ServerResult[] = [];
+  for (const spec of SERVERS.filter((s) => options.servers.includes(s.id))) {
+    servers.push(await benchServer(spec, context, options));
+  }
+
+  const petkit = SERVERS.find((s) => s.id === 'petkit');
+  let contract: ContractResult = { ran: false, reason: 'skipped (--no-contract)' };
+  if (options.contract && petkit !== undefined) {
+    log('petkit contract against petkit mock: timing a full default run');
+    contract = await timeContractRun({ context, petkit, scratch });
+  }
+
+  const ratios = computeRatios(servers, options.scenarios);
+  const report: BenchReport = {
+    date: date.toISOString(),
+    machine: machine(),
+    options: { connections: options.connections, duration: options.duration, warmup: options.warmup },
+    servers,
+    ratios,
+    contract,
+    targets: evaluateTargets(servers, ratios, contract),
+  };
+  const output = resolve(
+    options.output ?? join(scratch, `bench-${date.toISOString().replace(/[:.]/g, '-')}.json`),
+  );
+  await writeFile(output, `${JSON.stringify(report, null, 2)}\n`);
+  process.stdout.write(`${fullReport(report)}\n\nJSON: ${output}\n`);
+  return 0;
+}
+
+process.exitCode = await main(process.argv.slice(2));

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import type { BenchReport } from './report.js';
+import { loadTable, markdownTable, targetTable } from './table.js';
+
+const report: BenchReport = {
+  date: '2026-11-22T00:00:00.000Z',
+  machine: { cpus: 'CPU', cores: 2, memoryGb: 24, node: '20.20.2', os: 'Linux' },
+  options: { connections: 50, duration: 10, warmup: 2 },
+  servers: [
+    {
+      server: 'petkit',
+      label: 'petkit mock',
+      ran: true,
+      startToFirstAnswerMs: 120,
+      peakRss: 70 * 1024 * 1024,
+      scenarios: [
+        {
+          scenario: 'list-20',
+          requests: 250_000,
+          seconds: 10,
+          rps: 25_000.4,
+          p50: 1,
+          p99: 4,
+          errors: 0,
+          unexpected: 0,
+          statuses: { '200': 250_000 },
+          peakRss: 65 * 1024 * 1024,
+        },
+      ],
+    },
+    { server: 'prism', label: 'Prism', ran: false, reason: 'exited' },
+  ],
+  ratios: [{ scenario: 'list-20', overPrismSilent: 10.44, overCeiling: 0.625 }],
+  contract: { ran: false, reason: 'stub' },
+  targets: [{ figure: 'start', target: '≤ 250 ms', value: '120 ms', verdict: 'met' }],
+};
+
+describe('the bench tables', () => {
+  it('draws a Markdown table with a header rule', () => {
+    expect(markdownTable(['a', 'b'], [['1', '2']])).toBe('| a | b |\n| --- | --- |\n| 1 | 2 |');
+  });
+
+  it('puts req/s, latency, memory and the ratios on petkit’s row, and skips servers that did not run', () => {
+    expect(loadTable(report).split('\n')[2]).toBe(
+      '| list-20 | petkit mock | 25,000 | 1 | 4 | 65 | 0 | 0 | 10.4× | 0.63× |',
+    );
+    expect(loadTable(report).split('\n')).toHaveLength(3);
+  });
+
+  it('lists each target with its verdict', () => {
+    expect(targetTable(report)).toContain('| start | ≤ 250 ms | 120 ms | met |');
+  });
+});

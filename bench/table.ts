@@ -1,0 +1,109 @@
+// Markdown tables of a BenchReport: what the bench prints and what the README carries.
+import type { BenchReport, RatioRow } from './report.js';
+import { SCENARIOS } from './scenarios.js';
+
+const MB = 1024 * 1024;
+
+export function markdownTable(head: readonly string[], rows: readonly (readonly string[])[]): string {
+  const line = (cells: readonly string[]) => `| ${cells.join(' | ')} |`;
+  return [line(head), line(head.map(() => '---')), ...rows.map(line)].join('\n');
+}
+
+const int = (n: number) => Math.round(n).toLocaleString('en-US');
+const mb = (bytes: number | undefined) => (bytes === undefined ? '–' : (bytes / MB).toFixed(0));
+const times = (n: number | undefined, digits: number) => (n === undefined ? '–' : `${n.toFixed(digits)}×`);
+
+function ratioCells(row: RatioRow | undefined): string[] {
+  return [times(row?.overPrismSilent, 1), times(row?.overCeiling, 2)];
+}
+
+/** One row per scenario and server, ratios on petkit's rows. */
+export function loadTable(report: BenchReport): string {
+  const rows: string[][] = [];
+  for (const scenario of SCENARIOS) {
+    for (const server of report.servers) {
+      if (!server.ran) continue;
+      const s = server.scenarios.find((x) => x.scenario === scenario.id);
+      if (s === undefined) continue;
+      const ratio = report.ratios.find((r) => r.scenario === scenario.id);
+      rows.push([
+        scenario.id,
+        server.label,
+        int(s.rps),
+        String(s.p50),
+        String(s.p99),
+        mb(s.peakRss),
+        String(s.errors),
+        String(s.unexpected),
+        ...(server.server === 'petkit' ? ratioCells(ratio) : ['', '']),
+      ]);
+    }
+  }
+  return markdownTable(
+    [
+      'scenario',
+      'server',
+      'req/s',
+      'p50 ms',
+      'p99 ms',
+      'RSS MB',
+      'errors',
+      'unexpected',
+      'petkit/Prism-silent',
+      'petkit/ceiling',
+    ],
+    rows,
+  );
+}
+
+export function serverTable(report: BenchReport): string {
+  return markdownTable(
+    ['server', 'start to first answer', 'peak RSS (VmHWM)', 'note'],
+    report.servers.map((s) =>
+      s.ran
+        ? [s.label, `${int(s.startToFirstAnswerMs)} ms`, `${mb(s.peakRss)} MB`, '']
+        : [s.label, '–', '–', `not run: ${s.reason}`],
+    ),
+  );
+}
+
+export function contractTable(report: BenchReport): string {
+  const c = report.contract;
+  return markdownTable(
+    ['contract run against petkit mock', 'wall', 'requests sent', 'req/s', 'exit'],
+    [
+      c.ran
+        ? [
+            'petkit contract (defaults)',
+            `${(c.wallMs / 1000).toFixed(2)} s`,
+            c.requests === undefined ? '–' : int(c.requests),
+            c.rps === undefined ? '–' : int(c.rps),
+            String(c.exitCode),
+          ]
+        : [`not run: ${c.reason}`, '–', '–', '–', '–'],
+    ],
+  );
+}
+
+export function targetTable(report: BenchReport): string {
+  return markdownTable(
+    ['figure', 'target', 'this run', 'verdict'],
+    report.targets.map((t) => [t.figure, t.target, t.value, t.verdict]),
+  );
+}
+
+export function fullReport(report: BenchReport): string {
+  const { machine, options } = report;
+  return [
+    `petkit bench, ${report.date}: ${machine.cpus} (${machine.cores} cores), ${machine.memoryGb} GB, Node ${machine.node}, ${machine.os}`,
+    `${options.connections} connections, ${options.duration} s per scenario after a ${options.warmup} s warm-up`,
+    '',
+    loadTable(report),
+    '',
+    serverTable(report),
+    '',
+    contractTable(report),
+    '',
+    targetTable(report),
+  ].join('\n');
+}
