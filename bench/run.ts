@@ -10,6 +10,7 @@ import { BENCH_KEYS_FILE } from './keys-file.js';
 import { runLoad } from './load.js';
 import { readMemory } from './memory.js';
 import type { BenchReport, ContractResult, ScenarioResult, ServerResult } from './report.js';
+import { startResetLoop } from './reset-loop.js';
 import { SCENARIOS } from './scenarios.js';
 import { startServer } from './server-process.js';
 import { SERVERS, type ServerContext, type ServerSpec } from './servers.js';
@@ -47,15 +48,17 @@ async function benchServer(
     }
     const scenarios: ScenarioResult[] = [];
     for (const scenario of SCENARIOS.filter((s) => options.scenarios.includes(s.id))) {
+      const stopResets =
+        spec.resetPath === undefined ? undefined : await startResetLoop(`${server.origin}${spec.resetPath}`);
       const figures = await runLoad(server.origin, spec.prefix, scenario, {
         connections: options.connections,
         duration: options.duration,
         pid: server.pid,
-      });
+      }).finally(stopResets);
       scenarios.push({ scenario: scenario.id, ...figures });
       log(
         `  ${scenario.id}: ${Math.round(figures.rps)} req/s, p99 ${figures.p99} ms, ` +
-          `${figures.unexpected} unexpected, ${figures.errors} errors, statuses ${JSON.stringify(figures.statuses)}`,
+          `${figures.unexpected} unexpected, ${figures.tolerated} tolerated, ${figures.errors} errors, statuses ${JSON.stringify(figures.statuses)}`,
       );
     }
     const memory = await readMemory(server.pid);

@@ -14,6 +14,8 @@ export interface ServerSpec {
   readonly label: string;
   /** The base path the server serves the API at: Prism drops the server URL's `/v1`. */
   readonly prefix: string;
+  /** A control endpoint that resets the server's state, POSTed before and during each scenario. */
+  readonly resetPath?: string;
   /** Arguments to `node`, run in the repository root. */
   args(port: number, context: ServerContext): string[];
 }
@@ -25,6 +27,7 @@ export const SERVERS: readonly ServerSpec[] = [
     id: 'petkit',
     label: 'petkit mock',
     prefix: '/v1',
+    resetPath: '/__petkit/reset',
     args: (port, { keysFile }) => ['dist/cli/main.js', 'mock', '--port', String(port), '--keys', keysFile],
   },
   {

@@ -13,6 +13,32 @@ const int = (n: number) => Math.round(n).toLocaleString('en-US');
 const mb = (bytes: number | undefined) => (bytes === undefined ? '–' : (bytes / MB).toFixed(0));
 const times = (n: number | undefined, digits: number) => (n === undefined ? '–' : `${n.toFixed(digits)}×`);
 
+function statusCounts(statuses: Readonly<Record<string, number>>): string {
+  return Object.entries(statuses)
+    .map(([code, count]) => `${code}: ${int(count)}`)
+    .join(', ');
+}
+
+/** Why a scenario's tolerated statuses are not counted as unexpected, for the scenarios that had some. */
+export function toleranceNotes(report: BenchReport): string[] {
+  const notes: string[] = [];
+  for (const scenario of SCENARIOS) {
+    const tolerating = report.servers.filter(
+      (s) => s.ran && s.scenarios.some((x) => x.scenario === scenario.id && x.tolerated > 0),
+    );
+    if (tolerating.length === 0) continue;
+    for (const r of scenario.requests) {
+      if (r.tolerate === undefined) continue;
+      const who = tolerating.map((s) => s.label).join(', ');
+      notes.push(
+        `${scenario.id}: ${r.tolerate.status} not counted as unexpected for ${who}: ${r.tolerate.why}.`,
+      );
+      break;
+    }
+  }
+  return notes;
+}
+
 function ratioCells(row: RatioRow | undefined): string[] {
   return [times(row?.overPrismSilent, 1), times(row?.overCeiling, 2)];
 }
@@ -35,6 +61,7 @@ export function loadTable(report: BenchReport): string {
         mb(s.peakRss),
         String(s.errors),
         String(s.unexpected),
+        statusCounts(s.statuses),
         ...(server.server === 'petkit' ? ratioCells(ratio) : ['', '']),
       ]);
     }
@@ -49,6 +76,7 @@ export function loadTable(report: BenchReport): string {
       'RSS MB',
       'errors',
       'unexpected',
+      'statuses',
       'petkit/Prism-silent',
       'petkit/ceiling',
     ],
@@ -99,6 +127,7 @@ export function fullReport(report: BenchReport): string {
     `${options.connections} connections, ${options.duration} s per scenario after a ${options.warmup} s warm-up`,
     '',
     loadTable(report),
+    ...toleranceNotes(report).map((n) => `\n${n}`),
     '',
     serverTable(report),
     '',

@@ -1,0 +1,76 @@
+import { createServer, type RequestListener, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createCeilingListener } from './ceiling.js';
+import { runLoad } from './load.js';
+import { SCENARIOS, type ScenarioId } from './scenarios.js';
+
+const servers: Server[] = [];
+
+async function serve(listener: RequestListener): Promise<string> {
+  const server = createServer(listener);
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+afterEach(async () => {
+  for (const server of servers.splice(0)) {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+});
+
+function scenario(id: ScenarioId) {
+  const found = SCENARIOS.find((s) => s.id === id);
+  if (found === undefined) throw new Error(`no scenario ${id}`);
+  return found;
+}
+
+describe('runLoad', () => {
+  it('counts every answer of the mixed workload by status, none unexpected from the ceiling', async () => {
+    const origin = await serve(createCeilingListener());
+    const figures = await runLoad(origin, '/v1', scenario('mixed'), {
+      connections: 2,
+      duration: 10,
+      amount: 200,
+    });
+    expect(figures.requests).toBe(200);
+    expect(figures.unexpected).toBe(0);
+    expect(figures.errors).toBe(0);
+    expect(Object.keys(figures.statuses).sort()).toEqual(['200', '201', '400', '401']);
+    expect(figures.statuses['401']).toBe(20);
+  });
+
+  it('counts a status the scenario neither expects nor tolerates as unexpected', async () => {
+    const origin = await serve((_req, res) => {
+      res.writeHead(404, { 'content-type': 'application/json' });
+      res.end('{}');
+    });
+    const figures = await runLoad(origin, '', scenario('list-20'), {
+      connections: 1,
+      duration: 10,
+      amount: 20,
+    });
+    expect(figures.unexpected).toBe(20);
+    expect(figures.tolerated).toBe(0);
+  });
+
+  it('counts the 429 that the no-key scenario tolerates apart from the unexpected', async () => {
+    let seen = 0;
+    const origin = await serve((req, res) => {
+      seen += 1;
+      req.resume();
+      res.writeHead(seen <= 5 ? 401 : 429, { 'content-type': 'application/json' });
+      res.end('{}');
+    });
+    const figures = await runLoad(origin, '', scenario('no-key-401'), {
+      connections: 1,
+      duration: 10,
+      amount: 20,
+    });
+    expect(figures.statuses).toEqual({ '401': 5, '429': 15 });
+    expect(figures.tolerated).toBe(15);
+    expect(figures.unexpected).toBe(0);
+  });
+});
