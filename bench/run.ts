@@ -11,8 +11,8 @@ import { runLoad } from './load.js';
 import { readMemory } from './memory.js';
 import type { BenchReport, ContractResult, ScenarioResult, ServerResult } from './report.js';
 import { startResetLoop } from './reset-loop.js';
-import { SCENARIOS } from './scenarios.js';
-import { startServer } from './server-process.js';
+import { SCENARIOS, type Scenario } from './scenarios.js';
+import { type RunningServer, startServer } from './server-process.js';
 import { SERVERS, type ServerContext, type ServerSpec } from './servers.js';
 import { fullReport } from './table.js';
 import { computeRatios, evaluateTargets } from './targets.js';
@@ -21,57 +21,95 @@ const log = (line: string): void => {
   process.stderr.write(`${line}\n`);
 };
 
-async function benchServer(
-  spec: ServerSpec,
-  context: ServerContext,
-  options: BenchOptions,
-): Promise<ServerResult> {
-  let server: Awaited<ReturnType<typeof startServer>>;
+type Started = {
+  readonly spec: ServerSpec;
+  readonly server: RunningServer;
+  readonly scenarios: ScenarioResult[];
+};
+
+async function start(spec: ServerSpec, context: ServerContext): Promise<Started | ServerResult> {
   try {
-    server = await startServer(spec, context);
+    const server = await startServer(spec, context);
+    log(
+      `${spec.label}: first answer ${Math.round(server.startToFirstAnswerMs)} ms after spawn (pid ${server.pid})`,
+    );
+    return { spec, server, scenarios: [] };
   } catch (error) {
     const said = (error as { stderr?: string }).stderr?.trim().split('\n').slice(-1)[0];
     const reason = `${(error as Error).message}${said ? `: ${said}` : ''}`;
     log(`${spec.label}: not run (${reason})`);
     return { server: spec.id, label: spec.label, ran: false, reason };
   }
+}
+
+/** One scenario against one server, its state reset before and during the run when it has a reset. */
+async function measure(
+  started: Started,
+  scenario: Scenario,
+  connections: number,
+  duration: number,
+  pid?: number,
+) {
+  const { spec, server } = started;
+  const stopResets =
+    spec.resetPath === undefined ? undefined : await startResetLoop(`${server.origin}${spec.resetPath}`);
+  return runLoad(server.origin, spec.prefix, scenario, {
+    connections,
+    duration,
+    ...(pid === undefined ? {} : { pid }),
+  }).finally(stopResets);
+}
+
+/**
+ * Every server runs at once but only one is driven at a time, scenario by scenario in turn, so the
+ * figures compared in a ratio are taken minutes apart at most (the machine is shared; its load drifts).
+ */
+async function benchServers(context: ServerContext, options: BenchOptions): Promise<ServerResult[]> {
+  const results: (Started | ServerResult)[] = [];
+  for (const spec of SERVERS.filter((s) => options.servers.includes(s.id)))
+    results.push(await start(spec, context));
+  const running = results.filter((r): r is Started => 'spec' in r);
   try {
-    log(
-      `${spec.label}: first answer ${Math.round(server.startToFirstAnswerMs)} ms after spawn (pid ${server.pid})`,
-    );
     const mixed = SCENARIOS.find((s) => s.id === 'mixed');
-    if (mixed !== undefined) {
-      await runLoad(server.origin, spec.prefix, mixed, {
-        connections: options.connections,
-        duration: options.warmup,
+    for (const started of running) {
+      if (mixed !== undefined) await measure(started, mixed, options.connections, options.warmup);
+    }
+    for (const scenario of SCENARIOS.filter((s) => options.scenarios.includes(s.id))) {
+      for (const started of running) {
+        const figures = await measure(
+          started,
+          scenario,
+          options.connections,
+          options.duration,
+          started.server.pid,
+        );
+        started.scenarios.push({ scenario: scenario.id, ...figures });
+        log(
+          `${scenario.id} on ${started.spec.label}: ${Math.round(figures.rps)} req/s, p99 ${figures.p99} ms, ` +
+            `${figures.unexpected} unexpected, ${figures.tolerated} tolerated, ${figures.errors} errors, ` +
+            `statuses ${JSON.stringify(figures.statuses)}`,
+        );
+      }
+    }
+    const done: ServerResult[] = [];
+    for (const r of results) {
+      if (!('spec' in r)) {
+        done.push(r);
+        continue;
+      }
+      const memory = await readMemory(r.server.pid);
+      done.push({
+        server: r.spec.id,
+        label: r.spec.label,
+        ran: true,
+        startToFirstAnswerMs: r.server.startToFirstAnswerMs,
+        peakRss: memory?.peak,
+        scenarios: r.scenarios,
       });
     }
-    const scenarios: ScenarioResult[] = [];
-    for (const scenario of SCENARIOS.filter((s) => options.scenarios.includes(s.id))) {
-      const stopResets =
-        spec.resetPath === undefined ? undefined : await startResetLoop(`${server.origin}${spec.resetPath}`);
-      const figures = await runLoad(server.origin, spec.prefix, scenario, {
-        connections: options.connections,
-        duration: options.duration,
-        pid: server.pid,
-      }).finally(stopResets);
-      scenarios.push({ scenario: scenario.id, ...figures });
-      log(
-        `  ${scenario.id}: ${Math.round(figures.rps)} req/s, p99 ${figures.p99} ms, ` +
-          `${figures.unexpected} unexpected, ${figures.tolerated} tolerated, ${figures.errors} errors, statuses ${JSON.stringify(figures.statuses)}`,
-      );
-    }
-    const memory = await readMemory(server.pid);
-    return {
-      server: spec.id,
-      label: spec.label,
-      ran: true,
-      startToFirstAnswerMs: server.startToFirstAnswerMs,
-      peakRss: memory?.peak,
-      scenarios,
-    };
+    return done;
   } finally {
-    await server.stop();
+    await Promise.all(running.map((r) => r.server.stop()));
   }
 }
 
@@ -106,10 +144,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   const context: ServerContext = { root, keysFile };
   const date = new Date();
 
-  const servers: ServerResult[] = [];
-  for (const spec of SERVERS.filter((s) => options.servers.includes(s.id))) {
-    servers.push(await benchServer(spec, context, options));
-  }
+  const servers = await benchServers(context, options);
 
   const petkit = SERVERS.find((s) => s.id === 'petkit');
   let contract: ContractResult = { ran: false, reason: 'skipped (--no-contract)' };
