@@ -29,6 +29,7 @@ export const CLOSE_GRACE_MS = 15_000;
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
   const { port = DEFAULT_PORT, host = DEFAULT_HOST } = options;
   const mock = 'mock' in options ? options.mock : createMock(options);
+  let closing: Promise<void> | undefined;
   const listener = getRequestListener(
     (request, env) => {
       const clientAddress = env.incoming.socket.remoteAddress;
@@ -48,7 +49,10 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       // A refused body is not read further: close the connection instead of draining the rest.
       outgoing.on('finish', () => {
         if (!incoming.complete && outgoing.statusCode === 413) incoming.socket.destroy();
+        // Once closing, a connection whose last request is answered is not kept alive.
+        if (closing !== undefined) setImmediate(() => server.closeIdleConnections());
       });
+      if (closing !== undefined) outgoing.setHeader('connection', 'close');
       void listener(incoming, outgoing);
     },
   );
@@ -62,7 +66,6 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const address = server.address() as AddressInfo;
   const hostPart = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const origin = `http://${hostPart}:${address.port}`;
-  let closing: Promise<void> | undefined;
   return {
     url: origin + loadSpec().basePath,
     origin,
