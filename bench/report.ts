@@ -12,6 +12,7 @@ export type ServerResult =
       readonly server: ServerId;
       readonly label: string;
       readonly ran: true;
+      readonly pid: number;
       readonly startToFirstAnswerMs: number;
       /** VmHWM at the end of the server's run, in bytes: its peak resident memory. */
       readonly peakRss: number | undefined;

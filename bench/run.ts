@@ -1,6 +1,6 @@
 // `npm run bench`: starts each server in its own process, warms it up, drives every scenario with
 // autocannon, times a full contract run, prints the tables and writes the same figures as JSON.
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { availableParallelism, cpus, release, totalmem, type } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,6 +9,7 @@ import { timeContractRun } from './contract-timing.js';
 import { BENCH_KEYS_FILE } from './keys-file.js';
 import { runLoad } from './load.js';
 import { readMemory } from './memory.js';
+import { type CpuProfile, formatSummary, summarizeProfile } from './profile-summary.js';
 import type { BenchReport, ContractResult, ScenarioResult, ServerResult } from './report.js';
 import { startResetLoop } from './reset-loop.js';
 import { SCENARIOS, type Scenario } from './scenarios.js';
@@ -27,9 +28,14 @@ type Started = {
   readonly scenarios: ScenarioResult[];
 };
 
-async function start(spec: ServerSpec, context: ServerContext): Promise<Started | ServerResult> {
+async function start(
+  spec: ServerSpec,
+  context: ServerContext,
+  profileDir: string | undefined,
+): Promise<Started | ServerResult> {
   try {
-    const server = await startServer(spec, context);
+    const nodeArgs = profileDir === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', profileDir];
+    const server = await startServer(spec, context, { nodeArgs });
     log(
       `${spec.label}: first answer ${Math.round(server.startToFirstAnswerMs)} ms after spawn (pid ${server.pid})`,
     );
@@ -64,10 +70,15 @@ async function measure(
  * Every server runs at once but only one is driven at a time, scenario by scenario in turn, so the
  * figures compared in a ratio are taken minutes apart at most (the machine is shared; its load drifts).
  */
-async function benchServers(context: ServerContext, options: BenchOptions): Promise<ServerResult[]> {
+async function benchServers(
+  context: ServerContext,
+  options: BenchOptions,
+  profileDir: string | undefined,
+): Promise<ServerResult[]> {
   const results: (Started | ServerResult)[] = [];
-  for (const spec of SERVERS.filter((s) => options.servers.includes(s.id)))
-    results.push(await start(spec, context));
+  for (const spec of SERVERS.filter((s) => options.servers.includes(s.id))) {
+    results.push(await start(spec, context, profileDir));
+  }
   const running = results.filter((r): r is Started => 'spec' in r);
   try {
     const mixed = SCENARIOS.find((s) => s.id === 'mixed');
@@ -102,6 +113,7 @@ async function benchServers(context: ServerContext, options: BenchOptions): Prom
         server: r.spec.id,
         label: r.spec.label,
         ran: true,
+        pid: r.server.pid,
         startToFirstAnswerMs: r.server.startToFirstAnswerMs,
         peakRss: memory?.peak,
         scenarios: r.scenarios,
@@ -110,6 +122,33 @@ async function benchServers(context: ServerContext, options: BenchOptions): Prom
     return done;
   } finally {
     await Promise.all(running.map((r) => r.server.stop()));
+  }
+}
+
+/** Prints where each server's time went, from the profile its process wrote at exit. */
+async function reportProfiles(
+  dir: string,
+  servers: readonly { pid: number; label: string }[],
+): Promise<void> {
+  let files: string[];
+  try {
+    files = (await readdir(dir)).filter((f) => f.endsWith('.cpuprofile'));
+  } catch {
+    files = [];
+  }
+  if (files.length === 0) {
+    log(`no CPU profile in ${dir}: did the servers exit cleanly?`);
+    return;
+  }
+  for (const file of files) {
+    const path = join(dir, file);
+    // node names the file CPU.<date>.<time>.<pid>.<thread>.<seq>.cpuprofile
+    const pid = Number(file.split('.')[3]);
+    const label = servers.find((s) => s.pid === pid)?.label ?? `pid ${pid}`;
+    const profile = JSON.parse(await readFile(path, 'utf8')) as CpuProfile;
+    process.stdout.write(
+      `${label} CPU profile: ${path}\n${formatSummary(summarizeProfile(profile), 30)}\n\n`,
+    );
   }
 }
 
@@ -144,7 +183,16 @@ export async function main(argv: readonly string[]): Promise<number> {
   const context: ServerContext = { root, keysFile };
   const date = new Date();
 
-  const servers = await benchServers(context, options);
+  const profileDir = options.profile
+    ? join(scratch, 'profiles', date.toISOString().replace(/[:.]/g, '-'))
+    : undefined;
+  const servers = await benchServers(context, options, profileDir);
+  if (profileDir !== undefined) {
+    await reportProfiles(
+      profileDir,
+      servers.flatMap((s) => (s.ran ? [{ pid: s.pid, label: s.label }] : [])),
+    );
+  }
 
   const petkit = SERVERS.find((s) => s.id === 'petkit');
   let contract: ContractResult = { ran: false, reason: 'skipped (--no-contract)' };

@@ -11,6 +11,7 @@ const report: BenchReport = {
       server: 'petkit',
       label: 'petkit mock',
       ran: true,
+      pid: 1,
       startToFirstAnswerMs: 120,
       peakRss: 70 * 1024 * 1024,
       scenarios: [

@@ -32,6 +32,7 @@ function server(
     server: id,
     label: id,
     ran: true,
+    pid: 1,
     startToFirstAnswerMs: extra.start ?? 100,
     peakRss: extra.peak ?? 80 * MB,
     scenarios,

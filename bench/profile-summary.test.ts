@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { type CpuProfile, placeOf, summarizeProfile } from './profile-summary.js';
+
+const frame = (functionName: string, url: string) => ({ functionName, url, lineNumber: 0 });
+
+describe('summarizeProfile', () => {
+  it('gives each sample’s time to the function it landed in, and sums by package or file', () => {
+    const profile: CpuProfile = {
+      startTime: 0,
+      endTime: 4000,
+      nodes: [
+        { id: 1, callFrame: frame('(root)', ''), children: [2, 4, 5] },
+        { id: 2, callFrame: frame('validate', 'file:///r/node_modules/ajv/dist/core.js'), children: [3] },
+        { id: 3, callFrame: frame('handle', 'file:///r/dist/mocks/mock.js') },
+        { id: 4, callFrame: frame('compile', 'file:///r/node_modules/ajv/dist/compile.js'), children: [6] },
+        { id: 5, callFrame: frame('(garbage collector)', '') },
+        { id: 6, callFrame: frame('writev', '') },
+      ],
+      samples: [2, 2, 3, 4, 6, 5, 1],
+      timeDeltas: [0, 1000, 1000, 1000, 1000, 1000, 1000],
+    };
+    const summary = summarizeProfile(profile);
+    expect(summary.totalMs).toBe(6);
+    expect(summary.byPlace).toEqual([
+      { name: 'ajv', ms: 3, share: 0.5 },
+      { name: '(garbage collector)', ms: 1, share: 1 / 6 },
+      { name: '(native / V8)', ms: 1, share: 1 / 6 },
+      { name: 'mocks/mock.js', ms: 1, share: 1 / 6 },
+    ]);
+    expect(summary.byFunction.map((f) => f.name)).toEqual([
+      'validate ajv:1',
+      '(garbage collector)',
+      'compile ajv:1',
+      'handle mocks/mock.js:1',
+      'writev (native / V8) ← compile ajv:1',
+    ]);
+  });
+});
+
+describe('placeOf', () => {
+  it('names a package, a scoped package, a built file and V8 itself', () => {
+    expect(placeOf('file:///r/node_modules/@hono/node-server/dist/listener.mjs')).toBe('@hono/node-server');
+    expect(placeOf('file:///r/node_modules/a/node_modules/ajv/x.js')).toBe('ajv');
+    expect(placeOf('file:///r/dist/mocks/router.js')).toBe('mocks/router.js');
+    expect(placeOf('node:internal/http/server')).toBe('node:internal/http');
+    expect(placeOf('')).toBe('(native / V8)');
+  });
+});
