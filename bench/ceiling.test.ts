@@ -61,7 +61,7 @@ describe('the ceiling server', () => {
     },
   );
 
-  it('sends petkit’s extras: Location on 201, the deprecation headers on getPet, a Bearer challenge on 401', async () => {
+  it('sends petkit’s extras: Location on 201, the deprecation headers on getPet, a Bearer challenge on 401, CORS', async () => {
     const byExpect = (status: number, path: string) => {
       const found = distinct.find((r) => r.expect === status && r.path === path);
       if (found === undefined) throw new Error(`no ${status} request for ${path}`);

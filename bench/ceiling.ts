@@ -1,6 +1,6 @@
 // The ceiling: a bare node:http server that answers the bench's scenarios with precomputed bodies and
-// the same headers petkit sends (rate-limit headers on every answer, Location on 201, the deprecation
-// headers on getPet, WWW-Authenticate on 401). It validates nothing beyond what tells the scenarios
+// the same headers petkit sends (CORS and rate-limit headers on every answer, Location on 201, the
+// deprecation headers on getPet, WWW-Authenticate on 401). It validates nothing beyond what tells the scenarios
 // apart, so it is what node:http alone costs on this machine: no mock can be faster.
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { BENCH_KEY } from './scenarios.js';
@@ -33,12 +33,20 @@ const DEPRECATION = [
   '</v1/pets>; rel="successor-version"',
 ];
 
+/** petkit's CORS headers, sent on every answer so browser apps can read the others. */
+const CORS = [
+  'Access-Control-Allow-Origin',
+  '*',
+  'Access-Control-Expose-Headers',
+  'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, Location, Sunset, Deprecation, Link, WWW-Authenticate, Preference-Applied',
+];
+
 function json(status: number, value: unknown, extra: readonly string[] = []): Answer {
   const body = Buffer.from(JSON.stringify(value));
   return {
     status,
     body,
-    headers: ['Content-Type', 'application/json', 'Content-Length', String(body.length), ...extra],
+    headers: [...CORS, 'Content-Type', 'application/json', 'Content-Length', String(body.length), ...extra],
   };
 }
 

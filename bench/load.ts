@@ -1,5 +1,6 @@
 // Drives one scenario against one server with autocannon (as a library) and sums up what came back.
 import autocannon from 'autocannon';
+import { readCpuMs } from './cpu.js';
 import { readMemory } from './memory.js';
 import type { Scenario } from './scenarios.js';
 
@@ -31,6 +32,11 @@ export interface LoadFigures {
   readonly statuses: Readonly<Record<string, number>>;
   /** The highest VmRSS sampled during the run, in bytes (undefined without a pid). */
   readonly peakRss: number | undefined;
+  /**
+   * The server's CPU time (user + system, from /proc) per response, in microseconds: the work each
+   * answer costs, whatever else the machine is doing (undefined without a pid).
+   */
+  readonly cpuUsPerRequest: number | undefined;
 }
 
 const SAMPLE_MS = 100;
@@ -64,6 +70,7 @@ export async function runLoad(
   const sampler = pid === undefined ? undefined : setInterval(() => void sample(), SAMPLE_MS);
   try {
     await sample();
+    const cpuBefore = pid === undefined ? undefined : await readCpuMs(pid);
     const result = await autocannon({
       url: origin,
       connections: options.connections,
@@ -71,6 +78,7 @@ export async function runLoad(
       ...(options.amount === undefined ? {} : { amount: options.amount }),
       requests,
     });
+    const cpuAfter = pid === undefined ? undefined : await readCpuMs(pid);
     await sample();
     const statuses: Record<string, number> = {};
     for (const [code, stat] of Object.entries(result.statusCodeStats ?? {})) statuses[code] = stat.count ?? 0;
@@ -86,6 +94,10 @@ export async function runLoad(
       tolerated,
       statuses,
       peakRss,
+      cpuUsPerRequest:
+        cpuBefore === undefined || cpuAfter === undefined || total === 0
+          ? undefined
+          : ((cpuAfter - cpuBefore) * 1000) / total,
     };
   } finally {
     if (sampler !== undefined) clearInterval(sampler);

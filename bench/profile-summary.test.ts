@@ -34,6 +34,31 @@ describe('summarizeProfile', () => {
       'handle mocks/mock.js:1',
       'writev (native / V8) ← compile ajv:1',
     ]);
+    expect(summary.inclusive).toEqual([
+      { name: 'validate ajv:1', ms: 3, share: 0.5 },
+      { name: 'compile ajv:1', ms: 2, share: 1 / 3 },
+      { name: 'handle mocks/mock.js:1', ms: 1, share: 1 / 6 },
+    ]);
+  });
+});
+
+describe('inclusive time', () => {
+  it('counts a recursive function’s time once', () => {
+    const profile: CpuProfile = {
+      startTime: 0,
+      endTime: 3000,
+      nodes: [
+        { id: 1, callFrame: frame('walk', 'file:///r/dist/a.js'), children: [2] },
+        { id: 2, callFrame: frame('walk', 'file:///r/dist/a.js'), children: [3] },
+        { id: 3, callFrame: frame('leaf', 'file:///r/dist/a.js') },
+      ],
+      samples: [1, 2, 3, 3],
+      timeDeltas: [0, 1000, 1000, 1000],
+    };
+    expect(summarizeProfile(profile).inclusive).toEqual([
+      { name: 'walk a.js:1', ms: 3, share: 1 },
+      { name: 'leaf a.js:1', ms: 1, share: 1 / 3 },
+    ]);
   });
 });
 

@@ -32,6 +32,8 @@ export interface ProfileSummary {
   readonly totalMs: number;
   readonly byFunction: ProfileShare[];
   readonly byPlace: ProfileShare[];
+  /** Time in a function and everything it called (recursion counted once), JavaScript functions only. */
+  readonly inclusive: ProfileShare[];
 }
 
 /** Where a script lives, short: `ajv`, `@hono/node-server`, `mocks/mock.js`, `node:internal/...`. */
@@ -95,7 +97,52 @@ export function summarizeProfile(profile: CpuProfile): ProfileSummary {
     byPlace.set(place, (byPlace.get(place) ?? 0) + ms);
     totalMs += ms;
   }
-  return { totalMs, byFunction: ranked(byFunction, totalMs), byPlace: ranked(byPlace, totalMs) };
+  const inclusive = inclusiveTimes(profile, selfMs, label);
+  return {
+    totalMs,
+    byFunction: ranked(byFunction, totalMs),
+    byPlace: ranked(byPlace, totalMs),
+    inclusive: ranked(inclusive, totalMs),
+  };
+}
+
+function inclusiveTimes(
+  profile: CpuProfile,
+  selfMs: ReadonlyMap<number, number>,
+  label: (node: CpuProfileNode) => string,
+): Map<string, number> {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const children = new Set(profile.nodes.flatMap((n) => n.children ?? []));
+  const totals = new Map<string, number>();
+  const open = new Map<string, number>();
+  // Iterative depth-first walk: a node's subtree time is added to its label unless an ancestor with
+  // the same label already counts it.
+  const subtree = new Map<number, number>();
+  const visit = (root: CpuProfileNode): void => {
+    const stack: { node: CpuProfileNode; entered: boolean }[] = [{ node: root, entered: false }];
+    while (stack.length > 0) {
+      const top = stack.pop() as { node: CpuProfileNode; entered: boolean };
+      const { node } = top;
+      const name = label(node);
+      if (!top.entered) {
+        open.set(name, (open.get(name) ?? 0) + 1);
+        stack.push({ node, entered: true });
+        for (const id of node.children ?? []) {
+          const child = byId.get(id);
+          if (child !== undefined) stack.push({ node: child, entered: false });
+        }
+        continue;
+      }
+      let ms = selfMs.get(node.id) ?? 0;
+      for (const id of node.children ?? []) ms += subtree.get(id) ?? 0;
+      subtree.set(node.id, ms);
+      const depth = (open.get(name) ?? 1) - 1;
+      open.set(name, depth);
+      if (depth === 0 && node.callFrame.url !== '' && ms > 0) totals.set(name, (totals.get(name) ?? 0) + ms);
+    }
+  };
+  for (const node of profile.nodes) if (!children.has(node.id)) visit(node);
+  return totals;
 }
 
 export function formatSummary(summary: ProfileSummary, top = 25): string {
@@ -109,5 +156,8 @@ export function formatSummary(summary: ProfileSummary, top = 25): string {
     '',
     'self time by function:',
     ...summary.byFunction.slice(0, top).map(line),
+    '',
+    'total time (self and callees) by JavaScript function:',
+    ...summary.inclusive.slice(0, top).map(line),
   ].join('\n');
 }

@@ -27,6 +27,7 @@ const report: BenchReport = {
           tolerated: 0,
           statuses: { '200': 250_000 },
           peakRss: 65 * 1024 * 1024,
+          cpuUsPerRequest: 41.6,
         },
       ],
     },
@@ -44,7 +45,7 @@ describe('the bench tables', () => {
 
   it('puts req/s, latency, memory and the ratios on petkit’s row, and skips servers that did not run', () => {
     expect(loadTable(report).split('\n')[2]).toBe(
-      '| list-20 | petkit mock | 25,000 | 1 | 4 | 65 | 0 | 0 | 200: 250,000 | 10.4× | 0.63× |',
+      '| list-20 | petkit mock | 25,000 | 1 | 4 | 42 | 65 | 0 | 0 | 200: 250,000 | 10.4× | 0.63× |',
     );
     expect(loadTable(report).split('\n')).toHaveLength(3);
   });

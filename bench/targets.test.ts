@@ -19,6 +19,7 @@ function figures(scenario: ScenarioId, rps: number, extra: Partial<ScenarioResul
     tolerated: 0,
     statuses: { '200': rps * 10 },
     peakRss: 60 * MB,
+    cpuUsPerRequest: 40,
     ...extra,
   };
 }
