@@ -106,7 +106,9 @@ export function createClient(options: ClientOptions): Client {
       ...(outgoing.body === undefined ? {} : { body: redact(outgoing.body, options.apiKey) }),
     };
     const started = options.now();
-    if (maxRpm !== undefined && maxRpm > 0) nextAt = started + 60_000 / maxRpm;
+    const paced = () => {
+      if (maxRpm !== undefined && maxRpm > 0) nextAt = started + 60_000 / maxRpm;
+    };
     requests += 1;
     try {
       const response = await options.fetch(url, {
@@ -125,6 +127,7 @@ export function createClient(options: ClientOptions): Client {
       const remaining = integerHeader(responseHeaders, 'x-ratelimit-remaining');
       const reset = integerHeader(responseHeaders, 'x-ratelimit-reset');
       if (maxRpm === undefined && limit !== undefined && limit > 0) maxRpm = limit;
+      paced();
       if (remaining !== undefined && reset !== undefined && (outgoing.auth ?? 'key') === 'key') {
         window = { remaining, resetMs: reset * 1000 };
       }
@@ -135,6 +138,7 @@ export function createClient(options: ClientOptions): Client {
         durationMs: options.now() - started,
       };
     } catch (cause) {
+      paced();
       const timeout =
         cause instanceof Error && (cause.name === 'TimeoutError' || cause.name === 'AbortError');
       const reason =
