@@ -1,4 +1,175 @@
-export async function run(_argv: string[]): Promise<number> {
-  process.stderr.write('petkit mock: not built yet.\n');
-  return 2;
+// `petkit mock`: parses flags, starts the server, prints where it is and the keys, logs one line per
+// request, and stops cleanly on SIGINT/SIGTERM once in-flight requests are answered.
+import { parseArgs } from 'node:util';
+import {
+  DEFAULT_HOST,
+  DEFAULT_MAX_PETS,
+  DEFAULT_PETS,
+  DEFAULT_PORT,
+  DEFAULT_SEED,
+  KeysFileError,
+  type Latency,
+  loadKeysFile,
+  type MockOptions,
+  MockOptionsError,
+  PLAN_LIMITS,
+  startServer,
+} from '../mocks/index.js';
+
+export const HELP = `Usage: petkit mock [options]
+
+Serves a fake Pet Adoption API at http://HOST:PORT/v1, with auth, validation and rate limits.
+
+Options:
+  --port N             port to listen on (0 picks a free one)        default ${DEFAULT_PORT}
+  --host HOST          address to bind                                default ${DEFAULT_HOST}
+  --seed N             seed of the generated pets                     default ${DEFAULT_SEED}
+  --pets N             how many pets are seeded                       default ${DEFAULT_PETS}
+  --keys FILE          keys file (JSON, see README)                   default fixtures/api-keys.json
+  --latency MS|MIN-MAX delay added to every answer, fixed or a range  default 0
+  --max-pets N         most pets the store holds (then 507)           default ${DEFAULT_MAX_PETS}
+  -h, --help           this text
+
+Per request: "Prefer: code=NNN" forces a documented error, "Prefer: delay=MS" a delay.
+Control API: POST /__petkit/reset, GET /__petkit/requests, GET /__petkit/health.
+`;
+
+class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+function integer(flag: string, raw: string | undefined, min: number, max: number): number | undefined {
+  if (raw === undefined) return undefined;
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    throw new UsageError(`--${flag} must be an integer from ${min} to ${max}, got "${raw}".`);
+  }
+  return Number(raw);
+}
+
+function latencyOf(raw: string | undefined): Latency | undefined {
+  if (raw === undefined) return undefined;
+  const range = /^(\d+)-(\d+)$/.exec(raw);
+  if (range !== null) {
+    const min = Number(range[1]);
+    const max = Number(range[2]);
+    if (min > max) throw new UsageError(`--latency ${raw}: the minimum is above the maximum.`);
+    return { min, max };
+  }
+  if (/^\d+$/.test(raw)) return Number(raw);
+  throw new UsageError(`--latency must be MS or MIN-MAX (e.g. 50 or 20-200), got "${raw}".`);
+}
+
+interface Parsed {
+  help: boolean;
+  port: number;
+  host: string;
+  options: MockOptions;
+}
+
+export function parse(argv: string[]): Parsed {
+  let values: ReturnType<typeof parseArgs<{ options: typeof FLAGS }>>['values'];
+  try {
+    ({ values } = parseArgs({ args: argv, options: FLAGS, strict: true, allowPositionals: false }));
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const options: MockOptions = {};
+  const seed = integer('seed', values.seed, 0, 2 ** 32 - 1);
+  const pets = integer('pets', values.pets, 0, Number.MAX_SAFE_INTEGER);
+  const maxPets = integer('max-pets', values['max-pets'], 1, Number.MAX_SAFE_INTEGER);
+  const latency = latencyOf(values.latency);
+  if (seed !== undefined) options.seed = seed;
+  if (pets !== undefined) options.pets = pets;
+  if (maxPets !== undefined) options.maxPets = maxPets;
+  if (latency !== undefined) options.latency = latency;
+  if (values.keys !== undefined) options.keys = loadKeysFile(values.keys);
+  return {
+    help: values.help === true,
+    port: integer('port', values.port, 0, 65535) ?? DEFAULT_PORT,
+    host: values.host ?? DEFAULT_HOST,
+    options,
+  };
+}
+
+const FLAGS = {
+  port: { type: 'string' },
+  host: { type: 'string' },
+  seed: { type: 'string' },
+  pets: { type: 'string' },
+  keys: { type: 'string' },
+  latency: { type: 'string' },
+  'max-pets': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+function keysTable(options: MockOptions): string {
+  const keys = options.keys?.keys ?? [];
+  return keys
+    .map(({ key, plan, perMinute, perDay }) => {
+      const limits = plan === 'enterprise' ? undefined : PLAN_LIMITS[plan];
+      return `  ${key.padEnd(18)} ${plan.padEnd(11)} ${perMinute ?? limits?.perMinute}/min  ${perDay ?? limits?.perDay}/day`;
+    })
+    .join('\n');
+}
+
+export async function run(argv: string[]): Promise<number> {
+  let parsed: Parsed;
+  try {
+    parsed = parse(argv);
+  } catch (error) {
+    if (error instanceof UsageError || error instanceof KeysFileError) {
+      process.stderr.write(`petkit mock: ${error.message}\nRun 'petkit mock --help' for the options.\n`);
+      return 2;
+    }
+    throw error;
+  }
+  if (parsed.help) {
+    process.stdout.write(HELP);
+    return 0;
+  }
+  const logger = {
+    info: (line: string) => process.stdout.write(`${new Date().toISOString()} ${line}\n`),
+    error: (line: string) => process.stderr.write(`${new Date().toISOString()} ${line}\n`),
+  };
+  let server: Awaited<ReturnType<typeof startServer>>;
+  try {
+    server = await startServer({ ...parsed.options, logger, port: parsed.port, host: parsed.host });
+  } catch (error) {
+    if (error instanceof MockOptionsError) {
+      process.stderr.write(`petkit mock: ${error.message}\n`);
+      return 2;
+    }
+    const code = (error as NodeJS.ErrnoException).code;
+    process.stderr.write(
+      `petkit mock: cannot listen on ${parsed.host}:${parsed.port} (${code ?? String(error)}).\n`,
+    );
+    return 1;
+  }
+  const { options } = server.mock;
+  process.stdout.write(
+    `petkit mock: serving the Pet Adoption API at ${server.url}\n` +
+      `  ${options.pets} pets (seed ${options.seed}), store holds up to ${options.maxPets}\n\n` +
+      `API keys (Authorization: Bearer <key>):\n${keysTable(options)}\n\n` +
+      `Try: curl -H 'Authorization: Bearer ${options.keys.keys[0]?.key ?? 'KEY'}' ${server.url}/pets\n` +
+      `Control: POST ${server.origin}/__petkit/reset, GET ${server.origin}/__petkit/requests, GET ${server.origin}/__petkit/health\n` +
+      'Ctrl-C stops it.\n\n',
+  );
+  return new Promise<number>((resolve) => {
+    const stop = (signal: NodeJS.Signals) => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      process.stdout.write(
+        `petkit mock: ${signal}, finishing ${server.mock.inFlight} in-flight request(s) and stopping.\n`,
+      );
+      server.close().then(
+        () => resolve(0),
+        (error: unknown) => {
+          process.stderr.write(`petkit mock: stopping failed: ${String(error)}\n`);
+          resolve(1);
+        },
+      );
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
 }

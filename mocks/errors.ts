@@ -1,0 +1,49 @@
+// Every Error code the mock answers, in one place: its HTTP status and default message. The codes are
+// exactly those listed in openapi.yaml's description (and DESIGN.md); nothing else may invent one.
+import type { ApiError, ErrorDetail } from '../spec/index.js';
+
+export const MAX_BODY_BYTES = 16 * 1024;
+
+export const ERRORS = {
+  missing_api_key: {
+    status: 401,
+    message: 'An API key is required: send "Authorization: Bearer <API_KEY>".',
+  },
+  invalid_api_key: { status: 401, message: 'The API key is not valid.' },
+  validation_failed: { status: 400, message: 'The request is not valid.' },
+  malformed_json: { status: 400, message: 'The body is not valid JSON.' },
+  unsupported_media_type: { status: 415, message: 'The body must be application/json.' },
+  payload_too_large: { status: 413, message: `The body is larger than ${MAX_BODY_BYTES} bytes.` },
+  not_found: { status: 404, message: 'No pet has this id.' },
+  route_not_found: { status: 404, message: 'No such route.' },
+  method_not_allowed: { status: 405, message: 'This method is not allowed on this route.' },
+  rate_limited: { status: 429, message: 'Rate limit exceeded.' },
+  api_key_banned: {
+    status: 429,
+    message: 'The API key is temporarily banned after too many requests while limited.',
+  },
+  store_full: { status: 507, message: 'The store is full.' },
+  internal_error: { status: 500, message: 'The server failed to answer the request.' },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+export type ErrorCode = keyof typeof ERRORS;
+
+/** The code a `Prefer: code=NNN` response carries, per status. */
+export const FORCED_CODES: ReadonlyMap<number, ErrorCode> = new Map<number, ErrorCode>([
+  [400, 'validation_failed'],
+  [401, 'invalid_api_key'],
+  [404, 'not_found'],
+  [413, 'payload_too_large'],
+  [415, 'unsupported_media_type'],
+  [429, 'rate_limited'],
+  [500, 'internal_error'],
+  [507, 'store_full'],
+]);
+
+/** The Error body for a code, with the default message unless one is given. */
+export function errorBody(code: ErrorCode, message?: string, details?: readonly ErrorDetail[]): ApiError {
+  const entry = ERRORS[code];
+  const body: ApiError = { code, message: message ?? entry.message, status: entry.status };
+  if (details !== undefined && details.length > 0) body.details = [...details];
+  return body;
+}

@@ -1,0 +1,31 @@
+// petkit's mock: the public surface. Everything else under mocks/ is internal on purpose; the
+// adapters are `petkit/msw` (msw.ts) and startServer (node-server.ts).
+export { ERRORS, type ErrorCode, errorBody, MAX_BODY_BYTES } from './errors.js';
+export type { JournalEntry } from './journal.js';
+export {
+  ANONYMOUS_LIMITS,
+  type KeyEntry,
+  type KeysFile,
+  KeysFileError,
+  type Limits,
+  PLAN_LIMITS,
+  type Plan,
+  parseKeysFile,
+} from './keys.js';
+export { loadKeysFile } from './keys-file.js';
+export { createMock, type HandleContext, type Mock } from './mock.js';
+export { type RunningServer, type ServerOptions, startServer } from './node-server.js';
+export {
+  DEFAULT_HOST,
+  DEFAULT_MAX_PETS,
+  DEFAULT_PETS,
+  DEFAULT_PORT,
+  DEFAULT_SEED,
+  type Latency,
+  type Logger,
+  type MockOptions,
+  MockOptionsError,
+  type NormalizedMockOptions,
+} from './options.js';
+export { MAX_DELAY_MS } from './prefer.js';
+export { BAN_AFTER, BAN_MS } from './rate-limiter.js';

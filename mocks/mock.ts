@@ -1,0 +1,308 @@
+// createMock: the runtime-agnostic core. A Web Request in, a Response out, in the order DESIGN.md
+// fixes: route → auth → rate limit → (forced response) → 401 → validation → operation.
+import { describeFault, type Fault, loadSpec, type OperationSpec } from '../spec/index.js';
+import { type Authentication, authenticate } from './auth.js';
+import { readJsonBody } from './body.js';
+import { ERRORS, FORCED_CODES } from './errors.js';
+import { createJournal, type JournalEntry } from './journal.js';
+import { ANONYMOUS_LIMITS, resolveKeys } from './keys.js';
+import { IMPLEMENTATIONS } from './operations.js';
+import { type MockOptions, type NormalizedMockOptions, normalizeOptions, silentLogger } from './options.js';
+import { parsePrefer } from './prefer.js';
+import { createRateLimiter, type RateDecision } from './rate-limiter.js';
+import {
+  addDeprecationHeaders,
+  addRateHeaders,
+  CHALLENGE,
+  errorReply,
+  INVALID_TOKEN_CHALLENGE,
+  preflightReply,
+  type Reply,
+  reply,
+  toResponse,
+} from './responses.js';
+import { createRouter, type RouteMatch } from './router.js';
+import { seedPets } from './seed-pets.js';
+import { createStore } from './store.js';
+
+export interface HandleContext {
+  /** The client's address: requests without a valid key are counted per address. */
+  clientAddress?: string;
+}
+
+export interface Mock {
+  readonly options: NormalizedMockOptions;
+  /** The last API requests, oldest first (the control API's `GET /__petkit/requests`). */
+  readonly journal: readonly JournalEntry[];
+  /** API requests being answered now. */
+  readonly inFlight: number;
+  handle(request: Request, context?: HandleContext): Promise<Response>;
+  /** Calls handle with a path such as `/v1/pets`, no server needed. */
+  request(path: string, init?: RequestInit): Promise<Response>;
+  /** Back to the seeded pets, with empty rate-limit buckets and journal. */
+  reset(): void;
+}
+
+/** The control API lives outside the base path. */
+export const CONTROL_PREFIX = '/__petkit/';
+const LOCAL_ORIGIN = 'http://petkit.local';
+
+interface Answer {
+  reply: Reply;
+  operationId: string | null;
+  delay: number | undefined;
+}
+
+function whereOf(operation: OperationSpec, name: string): string {
+  return operation.parameters.find((p) => p.name === name)?.in ?? 'body';
+}
+
+function invalid(where: string, faults: readonly Fault[]): Reply {
+  const details = faults.map(describeFault);
+  const [first] = details;
+  const more = details.length > 1 ? ` (and ${details.length - 1} more)` : '';
+  const message =
+    first === undefined ? undefined : `Invalid ${where}: ${first.path} ${first.message}${more}.`;
+  return errorReply('validation_failed', message, details);
+}
+
+export function createMock(options: MockOptions = {}): Mock {
+  const normalized = normalizeOptions(options);
+  const { clock, logger, latency } = normalized;
+  const spec = loadSpec();
+  const router = createRouter(spec);
+  const basePath = spec.basePath;
+  const keys = resolveKeys(normalized.keys);
+  const limiter = createRateLimiter();
+  const journal = createJournal();
+  const store = createStore(normalized.maxPets);
+  const seeded = seedPets(normalized.seed, normalized.pets);
+  const logging = logger !== silentLogger;
+  let inFlight = 0;
+
+  const reset = () => {
+    store.clear();
+    for (const pet of seeded) store.create(pet);
+    limiter.reset();
+    journal.clear();
+  };
+  reset();
+
+  const forced = (status: number, operation: OperationSpec, decision: RateDecision, now: number): Reply => {
+    const code = FORCED_CODES.get(status) ?? 'internal_error';
+    const message = `${ERRORS[code].message} (Forced by Prefer: code=${status}.)`;
+    const extra: Record<string, string> = { 'preference-applied': `code=${status}` };
+    if (status === 401) extra['www-authenticate'] = INVALID_TOKEN_CHALLENGE;
+    if (status === 429) {
+      decision = { ...decision, remaining: 0 };
+      extra['retry-after'] = String(Math.max(1, Math.ceil((decision.reset * 1000 - now) / 1000)));
+    }
+    const answer = addRateHeaders(errorReply(code, message, undefined, extra), decision);
+    return operation.deprecated ? addDeprecationHeaders(answer) : answer;
+  };
+
+  const unauthorized = (auth: Authentication): Reply =>
+    auth.kind === 'missing'
+      ? errorReply('missing_api_key', undefined, undefined, { 'www-authenticate': CHALLENGE })
+      : errorReply('invalid_api_key', undefined, undefined, { 'www-authenticate': INVALID_TOKEN_CHALLENGE });
+
+  const tooMany = (decision: RateDecision, limits: { perMinute: number; perDay: number }): Reply => {
+    const retry = { 'retry-after': String(decision.retryAfter) };
+    if (decision.banned) {
+      return errorReply(
+        'api_key_banned',
+        `Banned for too many requests while limited. Retry in ${decision.retryAfter} s.`,
+        undefined,
+        retry,
+      );
+    }
+    const per = decision.limit === limits.perMinute ? 'minute' : 'day';
+    return errorReply(
+      'rate_limited',
+      `Rate limit of ${decision.limit} requests per ${per} exceeded. Retry in ${decision.retryAfter} s.`,
+      undefined,
+      retry,
+    );
+  };
+
+  const answerOperation = async (
+    request: Request,
+    url: URL,
+    route: Extract<RouteMatch, { kind: 'operation' }>,
+    auth: Authentication,
+    decision: RateDecision,
+    limits: { perMinute: number; perDay: number },
+    now: number,
+  ): Promise<Answer> => {
+    const { operation } = route;
+    const prefer = parsePrefer(request.headers.get('prefer'));
+    const finish = (answer: Reply): Answer => {
+      addRateHeaders(answer, decision);
+      if (operation.deprecated) addDeprecationHeaders(answer);
+      if (prefer.delay !== undefined) answer.headers['preference-applied'] = `delay=${prefer.delay}`;
+      return { reply: answer, operationId: operation.id, delay: prefer.delay };
+    };
+    if (!decision.allowed) return finish(tooMany(decision, limits));
+    if (prefer.code !== undefined && prefer.code >= 400 && operation.responses.has(String(prefer.code))) {
+      const answer = forced(prefer.code, operation, decision, now);
+      if (prefer.delay !== undefined) answer.headers['preference-applied'] += `, delay=${prefer.delay}`;
+      return { reply: answer, operationId: operation.id, delay: prefer.delay };
+    }
+    if (auth.kind !== 'ok') return finish(unauthorized(auth));
+
+    if (route.params === null) {
+      return finish(
+        errorReply('validation_failed', 'Invalid path: its percent-encoding does not decode.', [
+          { path: '', message: 'is not valid percent-encoding' },
+        ]),
+      );
+    }
+    const params: Record<string, unknown> = {};
+    const faults: Fault[] = [];
+    const query = url.search === '' ? undefined : url.searchParams;
+    for (const parameter of operation.parameters) {
+      const raw =
+        parameter.in === 'path' ? route.params[parameter.name] : (query?.get(parameter.name) ?? undefined);
+      const parsed = parameter.parse(raw);
+      params[parameter.name] = parsed.value;
+      faults.push(...parsed.faults);
+    }
+    if (faults.length > 0) {
+      const where = whereOf(operation, (faults[0]?.instancePath ?? '').slice(1));
+      return finish(invalid(where, faults));
+    }
+
+    let body: unknown;
+    const bodySpec = operation.requestBody?.content.get('application/json');
+    if (bodySpec !== undefined) {
+      const read = await readJsonBody(request);
+      if (!read.ok) return finish(errorReply(read.code, read.message));
+      const bodyFaults = bodySpec.validate(read.value);
+      if (bodyFaults.length > 0) return finish(invalid('body', bodyFaults));
+      body = read.value;
+    }
+    return finish(
+      IMPLEMENTATIONS[operation.id as keyof typeof IMPLEMENTATIONS]({ params, body, basePath }, store),
+    );
+  };
+
+  const answerApi = async (
+    request: Request,
+    url: URL,
+    clientAddress: string | undefined,
+  ): Promise<Answer> => {
+    const { pathname } = url;
+    const method = request.method;
+    const route: RouteMatch =
+      pathname === basePath || pathname.startsWith(`${basePath}/`)
+        ? router.match(method, pathname)
+        : { kind: 'not_found' };
+    if (route.kind === 'preflight')
+      return { reply: preflightReply(route.allow), operationId: null, delay: 0 };
+
+    const now = clock();
+    const auth = authenticate(request.headers.get('authorization'), keys);
+    const limits = auth.kind === 'ok' ? auth.key : ANONYMOUS_LIMITS;
+    const decision = limiter.take(
+      auth.kind === 'ok' ? auth.key : `anon:${clientAddress ?? 'unknown'}`,
+      limits,
+      now,
+    );
+
+    if (route.kind === 'not_found') {
+      const answer = errorReply(
+        'route_not_found',
+        `No route ${method} ${pathname}; the API is under ${basePath}.`,
+      );
+      return { reply: addRateHeaders(answer, decision), operationId: null, delay: undefined };
+    }
+    if (route.kind === 'method_not_allowed') {
+      const answer = errorReply(
+        'method_not_allowed',
+        `${method} is not allowed here; use ${route.allow}.`,
+        undefined,
+        {
+          allow: route.allow,
+        },
+      );
+      return { reply: addRateHeaders(answer, decision), operationId: null, delay: undefined };
+    }
+    return answerOperation(request, url, route, auth, decision, limits, now);
+  };
+
+  const answerControl = (method: string, pathname: string): Reply => {
+    const name = pathname.slice(CONTROL_PREFIX.length);
+    const allow =
+      name === 'reset'
+        ? 'POST, OPTIONS'
+        : name === 'requests' || name === 'health'
+          ? 'GET, HEAD, OPTIONS'
+          : '';
+    if (allow === '') return errorReply('route_not_found', `No control route ${pathname}.`);
+    if (method === 'OPTIONS') return preflightReply(allow);
+    if (!allow.split(', ').includes(method)) {
+      return errorReply('method_not_allowed', `${method} is not allowed here; use ${allow}.`, undefined, {
+        allow,
+      });
+    }
+    if (name === 'reset') {
+      reset();
+      return reply(200, JSON.stringify({ status: 'reset', pets: store.size }));
+    }
+    if (name === 'requests') return reply(200, JSON.stringify(journal.entries()));
+    return reply(200, JSON.stringify({ status: 'ok', pets: store.size, inFlight }));
+  };
+
+  const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+  const handle = async (request: Request, context?: HandleContext): Promise<Response> => {
+    const started = clock();
+    const url = new URL(request.url);
+    const head = request.method === 'HEAD';
+    if (url.pathname.startsWith(CONTROL_PREFIX)) {
+      return toResponse(answerControl(head ? 'GET' : request.method, url.pathname), head);
+    }
+    inFlight += 1;
+    let answer: Answer;
+    try {
+      answer = await answerApi(request, url, context?.clientAddress);
+    } catch (error) {
+      logger.error(`petkit mock: ${request.method} ${url.pathname} failed: ${String(error)}`);
+      answer = { reply: errorReply('internal_error'), operationId: null, delay: undefined };
+    }
+    const delay =
+      answer.delay ??
+      (latency.max === 0 ? 0 : latency.min + Math.floor(Math.random() * (latency.max - latency.min + 1)));
+    try {
+      if (delay > 0) await wait(delay);
+    } finally {
+      inFlight -= 1;
+    }
+    const path = url.pathname + url.search;
+    const status = answer.reply.status;
+    const durationMs = clock() - started;
+    journal.record({
+      time: started,
+      method: request.method,
+      path,
+      operationId: answer.operationId,
+      status,
+      durationMs,
+    });
+    if (logging) logger.info(`${request.method} ${path} ${status} ${durationMs}ms`);
+    return toResponse(answer.reply, head);
+  };
+
+  return {
+    options: normalized,
+    get journal() {
+      return journal.entries();
+    },
+    get inFlight() {
+      return inFlight;
+    },
+    handle,
+    request: (path, init) => handle(new Request(new URL(path, LOCAL_ORIGIN), init)),
+    reset,
+  };
+}

@@ -1,0 +1,80 @@
+// The mock's options, normalised once where they enter (createMock). Every option has a default.
+import { demoKeysFile, type KeysFile, parseKeysFile, resolveKeys } from './keys.js';
+
+/** Where the mock writes one line per request and any internal failure. Default: silent. */
+export interface Logger {
+  info(line: string): void;
+  error(line: string): void;
+}
+
+/** A fixed delay in ms, or a range each request draws from uniformly. */
+export type Latency = number | { readonly min: number; readonly max: number };
+
+export interface MockOptions {
+  /** Seed of the faker that makes the pets. Default 42. */
+  seed?: number;
+  /** How many pets are seeded. Default 50. */
+  pets?: number;
+  /** The keys file (format in DESIGN.md), already parsed. Default: the demo keys of fixtures/api-keys.json. */
+  keys?: KeysFile;
+  /** The time in ms since the epoch; rate-limit windows and the journal read it. Default `Date.now`. */
+  clock?: () => number;
+  /** Added before every answer. Default 0. `Prefer: delay=MS` replaces it for one request. */
+  latency?: Latency;
+  /** Default: silent. */
+  logger?: Logger;
+  /** Most pets the store holds; createPet answers 507 `store_full` beyond. Default 100,000. */
+  maxPets?: number;
+}
+
+export interface NormalizedMockOptions {
+  readonly seed: number;
+  readonly pets: number;
+  readonly keys: KeysFile;
+  readonly clock: () => number;
+  readonly latency: { readonly min: number; readonly max: number };
+  readonly logger: Logger;
+  readonly maxPets: number;
+}
+
+export const DEFAULT_PORT = 4010;
+export const DEFAULT_HOST = '127.0.0.1';
+export const DEFAULT_SEED = 42;
+export const DEFAULT_PETS = 50;
+export const DEFAULT_MAX_PETS = 100_000;
+/** Longest latency accepted, in ms. */
+export const MAX_LATENCY_MS = 60_000;
+
+/** A MockOptions value that cannot be used. */
+export class MockOptionsError extends Error {
+  override readonly name = 'MockOptionsError';
+}
+
+export const silentLogger: Logger = { info: () => undefined, error: () => undefined };
+
+function wholeNumber(name: string, value: number, min: number, max: number): number {
+  if (!Number.isSafeInteger(value) || value < min || value > max) {
+    throw new MockOptionsError(`Option ${name} must be an integer from ${min} to ${max}, got ${value}.`);
+  }
+  return value;
+}
+
+export function normalizeOptions(options: MockOptions = {}): NormalizedMockOptions {
+  const maxPets = wholeNumber('maxPets', options.maxPets ?? DEFAULT_MAX_PETS, 1, Number.MAX_SAFE_INTEGER);
+  const latency = options.latency ?? 0;
+  const [min, max] = typeof latency === 'number' ? [latency, latency] : [latency.min, latency.max];
+  wholeNumber('latency.min', min, 0, MAX_LATENCY_MS);
+  wholeNumber('latency.max', max, min, MAX_LATENCY_MS);
+  const keys =
+    options.keys === undefined ? demoKeysFile() : parseKeysFile(options.keys, 'given in the keys option');
+  resolveKeys(keys);
+  return {
+    seed: wholeNumber('seed', options.seed ?? DEFAULT_SEED, 0, 2 ** 32 - 1),
+    pets: wholeNumber('pets', options.pets ?? DEFAULT_PETS, 0, maxPets),
+    keys,
+    clock: options.clock ?? Date.now,
+    latency: { min, max },
+    logger: options.logger ?? silentLogger,
+    maxPets,
+  };
+}

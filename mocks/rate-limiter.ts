@@ -1,0 +1,141 @@
+// Per-bucket rate limits over fixed windows aligned to the clock: the minute window is
+// [k·60 s, (k+1)·60 s) and the day window a UTC day, both in the injected clock's time. Both windows
+// count every allowed request. More than BAN_AFTER requests while limited within one window ban the
+// bucket for BAN_MS. Synchronous on purpose: a decision and its count happen in one step, so
+// concurrent requests can never let more than the limit through.
+import type { Limits } from './keys.js';
+
+export const MINUTE_MS = 60_000;
+export const DAY_MS = 86_400_000;
+export const BAN_AFTER = 10;
+export const BAN_MS = 5 * MINUTE_MS;
+
+export interface RateDecision {
+  /** False when limited or banned: answer 429. */
+  readonly allowed: boolean;
+  readonly banned: boolean;
+  /** X-RateLimit-Limit: the limit of the window with fewer requests remaining. */
+  readonly limit: number;
+  /** X-RateLimit-Remaining, after this request. */
+  readonly remaining: number;
+  /** X-RateLimit-Reset: that window's end (or the ban's), Unix seconds. */
+  readonly reset: number;
+  /** Retry-After in whole seconds, at least 1 (meaningful when not allowed). */
+  readonly retryAfter: number;
+}
+
+interface Bucket {
+  minute: number;
+  minuteCount: number;
+  day: number;
+  dayCount: number;
+  /** The window the bucket was last limited in (`m<index>` or `d<index>`) and how often. */
+  limitedWindow: string;
+  limitedCount: number;
+  bannedUntil: number;
+}
+
+export interface RateLimiter {
+  /** Counts one request of a bucket at `now` (ms) and says whether it may pass. */
+  take(bucket: unknown, limits: Limits, now: number): RateDecision;
+  /** Forgets every bucket. */
+  reset(): void;
+}
+
+const secondsUntil = (end: number, now: number): number => Math.max(1, Math.ceil((end - now) / 1000));
+
+export function createRateLimiter(): RateLimiter {
+  const buckets = new Map<unknown, Bucket>();
+  return {
+    take(id, limits, now) {
+      const minute = Math.floor(now / MINUTE_MS);
+      const day = Math.floor(now / DAY_MS);
+      let bucket = buckets.get(id);
+      if (bucket === undefined) {
+        bucket = {
+          minute,
+          minuteCount: 0,
+          day,
+          dayCount: 0,
+          limitedWindow: '',
+          limitedCount: 0,
+          bannedUntil: 0,
+        };
+        buckets.set(id, bucket);
+      }
+      if (bucket.minute !== minute) {
+        bucket.minute = minute;
+        bucket.minuteCount = 0;
+      }
+      if (bucket.day !== day) {
+        bucket.day = day;
+        bucket.dayCount = 0;
+      }
+      const minuteEnd = (minute + 1) * MINUTE_MS;
+      const dayEnd = (day + 1) * DAY_MS;
+      const tighter = limits.perMinute - bucket.minuteCount <= limits.perDay - bucket.dayCount;
+
+      if (now < bucket.bannedUntil) {
+        return {
+          allowed: false,
+          banned: true,
+          limit: tighter ? limits.perMinute : limits.perDay,
+          remaining: 0,
+          reset: Math.ceil(bucket.bannedUntil / 1000),
+          retryAfter: secondsUntil(bucket.bannedUntil, now),
+        };
+      }
+
+      const minuteLeft = limits.perMinute - bucket.minuteCount;
+      const dayLeft = limits.perDay - bucket.dayCount;
+      if (minuteLeft > 0 && dayLeft > 0) {
+        bucket.minuteCount += 1;
+        bucket.dayCount += 1;
+        // Fewer remaining wins; on a tie the later window, the one that binds longer.
+        const useMinute = minuteLeft < dayLeft;
+        const end = useMinute ? minuteEnd : dayEnd;
+        return {
+          allowed: true,
+          banned: false,
+          limit: useMinute ? limits.perMinute : limits.perDay,
+          remaining: (useMinute ? minuteLeft : dayLeft) - 1,
+          reset: end / 1000,
+          retryAfter: secondsUntil(end, now),
+        };
+      }
+
+      const byDay = dayLeft <= 0;
+      const window = byDay ? `d${day}` : `m${minute}`;
+      if (bucket.limitedWindow !== window) {
+        bucket.limitedWindow = window;
+        bucket.limitedCount = 0;
+      }
+      bucket.limitedCount += 1;
+      const limit = byDay ? limits.perDay : limits.perMinute;
+      if (bucket.limitedCount > BAN_AFTER) {
+        bucket.bannedUntil = now + BAN_MS;
+        bucket.limitedCount = 0;
+        return {
+          allowed: false,
+          banned: true,
+          limit,
+          remaining: 0,
+          reset: Math.ceil(bucket.bannedUntil / 1000),
+          retryAfter: secondsUntil(bucket.bannedUntil, now),
+        };
+      }
+      const end = byDay ? dayEnd : minuteEnd;
+      return {
+        allowed: false,
+        banned: false,
+        limit,
+        remaining: 0,
+        reset: end / 1000,
+        retryAfter: secondsUntil(end, now),
+      };
+    },
+    reset() {
+      buckets.clear();
+    },
+  };
+}

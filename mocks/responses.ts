@@ -1,0 +1,78 @@
+// Building answers: the constant headers are built once here, per-request work is a few fields.
+import type { ErrorDetail } from '../spec/index.js';
+import { type ErrorCode, errorBody } from './errors.js';
+import type { RateDecision } from './rate-limiter.js';
+
+/** An answer before it becomes a Response (HEAD drops the body there). */
+export interface Reply {
+  status: number;
+  body: string | null;
+  headers: Record<string, string>;
+}
+
+export const ALLOWED_METHODS = 'GET, HEAD, POST, OPTIONS';
+export const ALLOWED_REQUEST_HEADERS = 'Authorization, Content-Type, Prefer';
+export const EXPOSED_HEADERS =
+  'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, Location, Sunset, Deprecation, Link, WWW-Authenticate, Preference-Applied';
+export const PREFLIGHT_MAX_AGE = '600';
+export const JSON_TYPE = 'application/json';
+
+export const SUNSET = 'Thu, 05 Dec 2030 00:00:00 GMT';
+/** RFC 9745: deprecated since 1 January 2025 (petkit's decision, see openapi.yaml). */
+export const DEPRECATION = '@1735689600';
+export const SUCCESSOR_LINK = '</v1/pets>; rel="successor-version"';
+
+export const CHALLENGE = 'Bearer realm="pets"';
+export const INVALID_TOKEN_CHALLENGE = 'Bearer realm="pets", error="invalid_token"';
+
+/** Headers every answer carries (CORS for browser apps). */
+function baseHeaders(): Record<string, string> {
+  return {
+    'access-control-allow-origin': '*',
+    'access-control-expose-headers': EXPOSED_HEADERS,
+  };
+}
+
+export function reply(status: number, body: string | null, extra?: Record<string, string>): Reply {
+  const headers = baseHeaders();
+  if (body !== null) headers['content-type'] = JSON_TYPE;
+  if (extra !== undefined) Object.assign(headers, extra);
+  return { status, body, headers };
+}
+
+export function errorReply(
+  code: ErrorCode,
+  message?: string,
+  details?: readonly ErrorDetail[],
+  extra?: Record<string, string>,
+): Reply {
+  const body = errorBody(code, message, details);
+  return reply(body.status, JSON.stringify(body), extra);
+}
+
+export function addRateHeaders(target: Reply, decision: RateDecision): Reply {
+  target.headers['x-ratelimit-limit'] = String(decision.limit);
+  target.headers['x-ratelimit-remaining'] = String(decision.remaining);
+  target.headers['x-ratelimit-reset'] = String(decision.reset);
+  return target;
+}
+
+export function addDeprecationHeaders(target: Reply): Reply {
+  target.headers.sunset = SUNSET;
+  target.headers.deprecation = DEPRECATION;
+  target.headers.link = SUCCESSOR_LINK;
+  return target;
+}
+
+export function preflightReply(allow: string): Reply {
+  return reply(204, null, {
+    allow,
+    'access-control-allow-methods': allow,
+    'access-control-allow-headers': ALLOWED_REQUEST_HEADERS,
+    'access-control-max-age': PREFLIGHT_MAX_AGE,
+  });
+}
+
+export function toResponse(answer: Reply, head: boolean): Response {
+  return new Response(head ? null : answer.body, { status: answer.status, headers: answer.headers });
+}

@@ -1,0 +1,83 @@
+// The mock as MSW handlers under setupServer, driven with plain fetch.
+import { setupServer } from 'msw/node';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createMock, startServer } from '../mocks/index.js';
+import { createHandlers, handlers } from '../mocks/msw.js';
+import { checkResponse } from '../mocks/test-helpers.js';
+
+const mock = createMock({ seed: 42 });
+const msw = setupServer(...createHandlers({ mock, baseUrl: 'https://api.example.test/v1' }), ...handlers);
+const KEY = { authorization: 'Bearer demo-free' };
+
+beforeAll(() => msw.listen({ onUnhandledRequest: 'error' }));
+afterEach(() => mock.reset());
+afterAll(() => msw.close());
+
+async function checkedFetch(url: string, init: RequestInit = {}) {
+  const res = await fetch(url, init);
+  return checkResponse(init.method ?? 'GET', new URL(url).pathname, res);
+}
+
+describe('createHandlers with setupServer', () => {
+  it('lists pets at the given base URL', async () => {
+    const res = await checkedFetch('https://api.example.test/v1/pets?limit=5', { headers: KEY });
+    expect(res.status).toBe(200);
+    expect(res.json).toHaveLength(5);
+  });
+  it('creates and fetches a pet, and resets through the control API', async () => {
+    const created = await checkedFetch('https://api.example.test/v1/pets', {
+      method: 'POST',
+      headers: { ...KEY, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Mochi', categoryId: 1 }),
+    });
+    expect(created.status).toBe(201);
+    expect((await checkedFetch('https://api.example.test/v1/pets/51', { headers: KEY })).json).toEqual(
+      created.json,
+    );
+    await fetch('https://api.example.test/__petkit/reset', { method: 'POST' });
+    expect((await checkedFetch('https://api.example.test/v1/pets/51', { headers: KEY })).status).toBe(404);
+  });
+  it('answers 401 without a key and forces responses with Prefer', async () => {
+    expect((await checkedFetch('https://api.example.test/v1/pets')).status).toBe(401);
+    const forced = await checkedFetch('https://api.example.test/v1/pets', {
+      headers: { ...KEY, prefer: 'code=500' },
+    });
+    expect(forced.status).toBe(500);
+  });
+  it('maps a base URL with another path onto the API', async () => {
+    const other = setupServer(...createHandlers({ mock, baseUrl: 'http://localhost:3000/api/v1' }));
+    msw.close();
+    other.listen({ onUnhandledRequest: 'error' });
+    try {
+      // The app calls /api/v1/pets/1; the contract's path is /v1/pets/1.
+      const res = await checkResponse(
+        'GET',
+        '/v1/pets/1',
+        await fetch('http://localhost:3000/api/v1/pets/1', { headers: KEY }),
+      );
+      expect(res.status).toBe(200);
+    } finally {
+      other.close();
+      msw.listen({ onUnhandledRequest: 'error' });
+    }
+  });
+  it('the ready handlers answer /v1 on any origin', async () => {
+    const res = await checkedFetch('http://anything.test/v1/pets?limit=2', { headers: KEY });
+    expect(res.json).toHaveLength(2);
+  });
+  it('gives byte-identical pets through MSW and through the server for the same seed', async () => {
+    const server = await startServer({ port: 0, seed: 42 });
+    try {
+      msw.close();
+      const overSocket = await (await fetch(`${server.url}/pets?limit=100`, { headers: KEY })).text();
+      msw.listen({ onUnhandledRequest: 'error' });
+      const throughMsw = await (
+        await fetch('https://api.example.test/v1/pets?limit=100', { headers: KEY })
+      ).text();
+      expect(JSON.parse(throughMsw)).toHaveLength(50);
+      expect(throughMsw).toBe(overSocket);
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -1,0 +1,107 @@
+// The mock over a real socket: node:http through @hono/node-server, driven by supertest and fetch.
+import { request as httpRequest } from 'node:http';
+import request from 'supertest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type RunningServer, startServer } from '../mocks/index.js';
+import { conformanceProblems } from '../mocks/test-helpers.js';
+
+let server: RunningServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+async function start(options: Parameters<typeof startServer>[0] = {}) {
+  server = await startServer({ port: 0, ...options });
+  return server;
+}
+
+function conforming(method: string, path: string, res: request.Response) {
+  const headers = new Headers(res.headers as Record<string, string>);
+  expect(conformanceProblems(method, path, res.status, headers, res.text)).toEqual([]);
+  return res;
+}
+
+describe('startServer', () => {
+  it('binds 127.0.0.1 and answers the API under /v1', async () => {
+    const { url, origin } = await start();
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
+    const res = conforming(
+      'GET',
+      '/v1/pets',
+      await request(origin).get('/v1/pets').set('Authorization', 'Bearer demo-free'),
+    );
+    expect(res.status).toBe(200);
+    expect(res.body).toHaveLength(20);
+    expect(res.headers['x-ratelimit-remaining']).toBe('59');
+  });
+  it('creates a pet and answers 201 with Location', async () => {
+    const { origin } = await start();
+    const res = conforming(
+      'POST',
+      '/v1/pets',
+      await request(origin)
+        .post('/v1/pets')
+        .set('Authorization', 'Bearer demo-free')
+        .send({ name: 'Rex', categoryId: 2 }),
+    );
+    expect(res.status).toBe(201);
+    expect(res.headers.location).toBe('/v1/pets/51');
+  });
+  it('counts requests without a key per client address', async () => {
+    const { origin } = await start();
+    const res = conforming('GET', '/v1/pets', await request(origin).get('/v1/pets'));
+    expect(res.status).toBe(401);
+    expect(server?.mock.journal[0]?.status).toBe(401);
+    expect(res.headers['x-ratelimit-limit']).toBe('60');
+  });
+  it('answers 413 to a large streamed body and stops reading it', async () => {
+    const { origin } = await start();
+    const { hostname, port } = new URL(origin);
+    let sent = 0;
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = httpRequest({
+        host: hostname,
+        port,
+        method: 'POST',
+        path: '/v1/pets',
+        headers: {
+          authorization: 'Bearer demo-free',
+          'content-type': 'application/json',
+          'transfer-encoding': 'chunked',
+        },
+      });
+      req.on('response', (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on('error', reject);
+      const chunk = Buffer.alloc(16 * 1024, 32);
+      const pump = () => {
+        while (sent < 64 * 1024 * 1024 && req.write(chunk)) sent += chunk.length;
+        if (sent < 64 * 1024 * 1024) req.once('drain', pump);
+      };
+      pump();
+    });
+    expect(status).toBe(413);
+    expect(sent).toBeLessThan(64 * 1024 * 1024);
+  });
+  it('serves the same bytes as the core for the same seed', async () => {
+    const { url, mock } = await start({ seed: 7 });
+    const init = { headers: { authorization: 'Bearer demo-free' } };
+    const overSocket = await (await fetch(`${url}/pets?limit=100`, init)).text();
+    expect(overSocket).toBe(await (await mock.request('/v1/pets?limit=100', init)).text());
+  });
+  it('finishes in-flight requests on close', async () => {
+    const { url } = await start();
+    const pending = fetch(`${url}/pets`, {
+      headers: { authorization: 'Bearer demo-free', prefer: 'delay=300' },
+    });
+    while (server?.mock.inFlight === 0) await new Promise((r) => setImmediate(r));
+    const closing = server?.close();
+    const res = await pending;
+    expect(res.status).toBe(200);
+    await closing;
+    server = undefined;
+  });
+});
