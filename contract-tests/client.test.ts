@@ -61,6 +61,37 @@ describe('the client paces itself', () => {
     expect(calls.map((call) => elapsed(call.at))).toEqual([0, 500, 1000]);
   });
 
+  test('keeps the tightest X-RateLimit-Limit it sees', async () => {
+    const { client } = harness([
+      { status: 200, headers: { 'x-ratelimit-limit': '1000' } },
+      { status: 200, headers: { 'x-ratelimit-limit': '60' } },
+      { status: 200, headers: { 'x-ratelimit-limit': '1000' } },
+    ]);
+    for (let i = 0; i < 3; i += 1) await client.send(list);
+    expect(client.maxRpm).toBe(60);
+  });
+
+  test('learns nothing from the answers to requests sent without the key', async () => {
+    const { client } = harness([
+      { status: 200, headers: { 'x-ratelimit-limit': '1000' } },
+      {
+        status: 401,
+        headers: { 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '1' },
+      },
+      { status: 200 },
+    ]);
+    await client.send(list);
+    await client.send({ ...list, auth: 'none' });
+    await client.send(list);
+    expect(client.maxRpm).toBe(1000);
+  });
+
+  test('an explicit --max-rpm is not overridden by the headers', async () => {
+    const { client } = harness([{ status: 200, headers: { 'x-ratelimit-limit': '10' } }], { maxRpm: 600 });
+    await client.send(list);
+    expect(client.maxRpm).toBe(600);
+  });
+
   test('waits for the window to reset when X-RateLimit-Remaining reaches 0', async () => {
     const reset = Math.floor(1_800_000_000_000 / 1000) + 30;
     const { client, calls } = harness([

@@ -22,7 +22,7 @@ export interface ClientOptions {
   readonly baseUrl: string;
   readonly apiKey: string;
   readonly timeoutMs: number;
-  /** Explicit budget; when undefined it is learnt from the first X-RateLimit-Limit. */
+  /** Explicit budget; when undefined it is learnt from X-RateLimit-Limit (the lowest one seen). */
   readonly maxRpm: number | undefined;
   readonly readOnly: boolean;
   /** The longest the client waits for a window or a Retry-After before it stops instead. */
@@ -126,11 +126,16 @@ export function createClient(options: ClientOptions): Client {
       const limit = integerHeader(responseHeaders, 'x-ratelimit-limit');
       const remaining = integerHeader(responseHeaders, 'x-ratelimit-remaining');
       const reset = integerHeader(responseHeaders, 'x-ratelimit-reset');
-      if (maxRpm === undefined && limit !== undefined && limit > 0) maxRpm = limit;
-      paced();
-      if (remaining !== undefined && reset !== undefined && (outgoing.auth ?? 'key') === 'key') {
-        window = { remaining, resetMs: reset * 1000 };
+      // Only the key's own responses say what its budget is: without a (valid) key the server counts
+      // the request elsewhere (the mock: an anonymous bucket with Free limits).
+      if ((outgoing.auth ?? 'key') === 'key') {
+        // The headers describe whichever window has fewer requests left: keep the tightest limit seen.
+        if (options.maxRpm === undefined && limit !== undefined && limit > 0) {
+          maxRpm = Math.min(maxRpm ?? limit, limit);
+        }
+        if (remaining !== undefined && reset !== undefined) window = { remaining, resetMs: reset * 1000 };
       }
+      paced();
       return {
         operationId: outgoing.operationId,
         request,

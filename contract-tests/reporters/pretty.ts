@@ -27,7 +27,7 @@ export function renderPretty(report: Report, options: PrettyOptions): string {
   out.push(
     `petkit contract  ${report.baseUrl}  seed ${report.seed}  examples ${report.examples}${report.readOnly ? '  read-only' : ''}`,
     '',
-    `${''.padEnd(checkWidth)}${operations.map((operation) => operation.padEnd(columnWidth)).join('')}`,
+    `${''.padEnd(checkWidth)}${operations.map((operation) => operation.padEnd(columnWidth)).join('')}`.trimEnd(),
   );
   for (const check of CHECKS) {
     let row = check.id.padEnd(checkWidth);

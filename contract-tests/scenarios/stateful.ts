@@ -56,7 +56,11 @@ export async function useAfterCreateScenario(context: Context): Promise<void> {
     method: 'GET',
     path: getPet.expand({ petId: pet.id }),
   });
-  const fetchedStatus = expectStatus(fetched, 200, `getPet of the pet ${source} gave (id ${pet.id})`);
+  const fetchedStatus = expectStatus(
+    fetched,
+    200,
+    `getPet of the pet that ${source} returned (id ${pet.id})`,
+  );
   const fetchedBody = conformingBody(context.spec, fetched);
   record(
     context,
