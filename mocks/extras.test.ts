@@ -110,6 +110,7 @@ describe('control API, journal and reset', () => {
       status: 'ok',
       pets: 51,
       inFlight: 0,
+      rateLimitBuckets: 1,
     });
     const reset = await checkedRequest(mock, '/__petkit/reset', { method: 'POST' });
     expect(reset.json).toEqual({ status: 'reset', pets: 50 });

@@ -28,4 +28,4 @@ export {
   type NormalizedMockOptions,
 } from './options.js';
 export { MAX_DELAY_MS } from './prefer.js';
-export { BAN_AFTER, BAN_MS } from './rate-limiter.js';
+export { BAN_AFTER, BAN_MS, MAX_ANONYMOUS_BUCKETS } from './rate-limiter.js';

@@ -9,7 +9,7 @@ import { ANONYMOUS_LIMITS, resolveKeys } from './keys.js';
 import { IMPLEMENTATIONS } from './operations.js';
 import { type MockOptions, type NormalizedMockOptions, normalizeOptions, silentLogger } from './options.js';
 import { parsePrefer } from './prefer.js';
-import { createRateLimiter, type RateDecision } from './rate-limiter.js';
+import { createRateLimiter, MAX_ANONYMOUS_BUCKETS, type RateDecision } from './rate-limiter.js';
 import {
   addDeprecationHeaders,
   addRateHeaders,
@@ -73,7 +73,9 @@ export function createMock(options: MockOptions = {}): Mock {
   const router = createRouter(spec);
   const basePath = spec.basePath;
   const keys = resolveKeys(normalized.keys);
-  const limiter = createRateLimiter();
+  // Keyed buckets are as many as the keys; anonymous ones (one per client address) are capped.
+  const keyLimiter = createRateLimiter();
+  const anonymousLimiter = createRateLimiter({ maxBuckets: MAX_ANONYMOUS_BUCKETS });
   const journal = createJournal();
   const store = createStore(normalized.maxPets);
   const seeded = seedPets(normalized.seed, normalized.pets);
@@ -83,7 +85,8 @@ export function createMock(options: MockOptions = {}): Mock {
   const reset = () => {
     store.clear();
     for (const pet of seeded) store.create(pet);
-    limiter.reset();
+    keyLimiter.reset();
+    anonymousLimiter.reset();
     journal.clear();
   };
   reset();
@@ -203,11 +206,10 @@ export function createMock(options: MockOptions = {}): Mock {
     const now = clock();
     const auth = authenticate(request.headers.get('authorization'), keys);
     const limits = auth.kind === 'ok' ? auth.key : ANONYMOUS_LIMITS;
-    const decision = limiter.take(
-      auth.kind === 'ok' ? auth.key : `anon:${clientAddress ?? 'unknown'}`,
-      limits,
-      now,
-    );
+    const decision =
+      auth.kind === 'ok'
+        ? keyLimiter.take(auth.key, limits, now)
+        : anonymousLimiter.take(clientAddress ?? 'unknown', limits, now);
 
     if (route.kind === 'not_found') {
       const answer = errorReply(
@@ -250,7 +252,8 @@ export function createMock(options: MockOptions = {}): Mock {
       return reply(200, JSON.stringify({ status: 'reset', pets: store.size }));
     }
     if (name === 'requests') return reply(200, JSON.stringify(journal.entries()));
-    return reply(200, JSON.stringify({ status: 'ok', pets: store.size, inFlight }));
+    const rateLimitBuckets = keyLimiter.size + anonymousLimiter.size;
+    return reply(200, JSON.stringify({ status: 'ok', pets: store.size, inFlight, rateLimitBuckets }));
   };
 
   const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

@@ -3,12 +3,20 @@
 // count every allowed request. More than BAN_AFTER requests while limited within one window ban the
 // bucket for BAN_MS. Synchronous on purpose: a decision and its count happen in one step, so
 // concurrent requests can never let more than the limit through.
+//
+// Memory stays bounded: a bucket whose windows have all passed (its day is over and it is not
+// banned) counts nothing any more, and is dropped by a sweep the first time the clock enters a new
+// UTC day. A limiter made with `maxBuckets` (the anonymous one, one bucket per client address) also
+// keeps at most that many: at the cap a new bucket pushes out the one used least recently (whose
+// counts then start again from zero; a client hammering while limited or banned stays recent).
 import type { Limits } from './keys.js';
 
 export const MINUTE_MS = 60_000;
 export const DAY_MS = 86_400_000;
 export const BAN_AFTER = 10;
 export const BAN_MS = 5 * MINUTE_MS;
+/** The most anonymous buckets (one per client address) a mock keeps; the least recently used go first. */
+export const MAX_ANONYMOUS_BUCKETS = 10_000;
 
 export interface RateDecision {
   /** False when limited or banned: answer 429. */
@@ -35,23 +43,53 @@ interface Bucket {
   bannedUntil: number;
 }
 
+export interface RateLimiterOptions {
+  /** The most buckets kept at once; default unbounded (fine where buckets are per configured key). */
+  maxBuckets?: number;
+}
+
 export interface RateLimiter {
   /** Counts one request of a bucket at `now` (ms) and says whether it may pass. */
   take(bucket: unknown, limits: Limits, now: number): RateDecision;
   /** Forgets every bucket. */
   reset(): void;
+  /** Buckets held now, live or not yet swept. */
+  readonly size: number;
 }
 
 const secondsUntil = (end: number, now: number): number => Math.max(1, Math.ceil((end - now) / 1000));
 
-export function createRateLimiter(): RateLimiter {
+export function createRateLimiter(options: RateLimiterOptions = {}): RateLimiter {
+  const maxBuckets = options.maxBuckets ?? Number.POSITIVE_INFINITY;
+  const bounded = Number.isFinite(maxBuckets);
   const buckets = new Map<unknown, Bucket>();
+  let sweptDay = Number.NaN;
+
+  /** Drops every bucket that is neither in `day` nor banned at `now`. */
+  const sweep = (day: number, now: number): void => {
+    for (const [id, bucket] of buckets) {
+      if (bucket.day !== day && bucket.bannedUntil <= now) buckets.delete(id);
+    }
+  };
+
   return {
     take(id, limits, now) {
       const minute = Math.floor(now / MINUTE_MS);
       const day = Math.floor(now / DAY_MS);
+      if (day !== sweptDay) {
+        sweep(day, now);
+        sweptDay = day;
+      }
       let bucket = buckets.get(id);
+      if (bucket !== undefined && bounded) {
+        // Map order is the eviction order: move the bucket to the most recently used end.
+        buckets.delete(id);
+        buckets.set(id, bucket);
+      }
       if (bucket === undefined) {
+        // At the cap, drop the least recently used bucket: O(1), no sweep per new address.
+        const oldest = buckets.keys().next();
+        if (buckets.size >= maxBuckets && oldest.done !== true) buckets.delete(oldest.value);
         bucket = {
           minute,
           minuteCount: 0,
@@ -136,6 +174,9 @@ export function createRateLimiter(): RateLimiter {
     },
     reset() {
       buckets.clear();
+    },
+    get size() {
+      return buckets.size;
     },
   };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createMock } from './mock.js';
-import { checkedRequest, withKey } from './test-helpers.js';
+import { checkedRequest, checkResponse, withKey } from './test-helpers.js';
 
 // 2030-01-01T12:00:30Z: mid-minute, so the minute window ends at 12:01:00.
 const START = Date.UTC(2030, 0, 1, 12, 0, 30);
@@ -107,5 +107,29 @@ describe('rate limits', () => {
     const res = await checkedRequest(clocked().mock, '/v1/pets', withKey('demo-enterprise'));
     expect(res.headers.get('x-ratelimit-limit')).toBe('100000');
     expect(res.headers.get('x-ratelimit-remaining')).toBe('99999');
+  });
+
+  it('drops the buckets of a flood of addresses once their day is over, but not a running ban', async () => {
+    const { mock, clock } = clocked();
+    const from = async (clientAddress: string) =>
+      checkResponse('GET', '/v1/pets', await mock.handle(new Request('http://x/v1/pets'), { clientAddress }));
+    const buckets = async () =>
+      ((await checkedRequest(mock, '/__petkit/health')).json as { rateLimitBuckets: number })
+        .rateLimitBuckets;
+    for (let i = 0; i < 500; i += 1) expect((await from(`10.1.${i >> 8}.${i & 255}`)).status).toBe(401);
+    expect(await buckets()).toBe(500);
+    // 10.9.9.9 gets itself banned at 23:58 UTC: the ban runs to 00:03 the next day.
+    clock.now = Date.UTC(2030, 0, 1, 23, 58, 0);
+    for (let i = 0; i < 71; i += 1) await from('10.9.9.9');
+    expect((await from('10.9.9.9')).json).toMatchObject({ code: 'api_key_banned' });
+    expect(await buckets()).toBe(501);
+    // The first request of the new day sweeps: only the banned bucket and the new one are left.
+    clock.now = Date.UTC(2030, 0, 2, 0, 0, 30);
+    expect((await from('10.2.0.1')).headers.get('x-ratelimit-remaining')).toBe('59');
+    expect(await buckets()).toBe(2);
+    expect((await from('10.9.9.9')).json).toMatchObject({ code: 'api_key_banned' });
+    // A swept address starts afresh.
+    expect((await from('10.1.0.0')).headers.get('x-ratelimit-remaining')).toBe('59');
+    expect(await buckets()).toBe(3);
   });
 });

@@ -1,0 +1,92 @@
+// `petkit mock` as a user runs it: the built binary, a real port, real signals.
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+
+const MAIN = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
+let child: ChildProcess | undefined;
+afterEach(() => {
+  if (child?.exitCode === null) child.kill('SIGKILL');
+  child = undefined;
+});
+
+function startCli(
+  args: string[],
+): Promise<{ url: string; output: () => string; exit: Promise<number | null> }> {
+  const proc = spawn(process.execPath, [MAIN, 'mock', '--port', '0', ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child = proc;
+  let out = '';
+  const exit = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
+  return new Promise((resolve, reject) => {
+    proc.stdout.on('data', (data: Buffer) => {
+      out += data.toString();
+      const url = /serving the Pet Adoption API at (\S+)/.exec(out)?.[1];
+      if (url !== undefined) resolve({ url, output: () => out, exit });
+    });
+    proc.stderr.on('data', (data: Buffer) => {
+      out += data.toString();
+    });
+    proc.on('exit', (code) => reject(new Error(`petkit mock exited ${code}: ${out}`)));
+  });
+}
+
+describe('petkit mock', () => {
+  it('serves the API, prints the demo keys, logs each request, and exits 0 on SIGTERM after in-flight requests', async () => {
+    const { url, output, exit } = await startCli([]);
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
+    expect(output()).toContain('demo-free');
+    expect(output()).toContain('demo-enterprise');
+    const res = await fetch(`${url}/pets`, { headers: { authorization: 'Bearer demo-free' } });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toHaveLength(20);
+
+    const slow = fetch(`${url}/pets/1`, {
+      headers: { authorization: 'Bearer demo-free', prefer: 'delay=400' },
+    });
+    const health = `${new URL(url).origin}/__petkit/health`;
+    while (((await (await fetch(health)).json()) as { inFlight: number }).inFlight === 0) {
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    child?.kill('SIGTERM');
+    const answered = await slow;
+    expect(answered.status).toBe(200);
+    expect(await exit).toBe(0);
+    expect(output()).toMatch(/GET \/v1\/pets 200 \d+ms/);
+    expect(output()).toMatch(/GET \/v1\/pets\/1 200 \d+ms/);
+  });
+  it('uses the given seed and number of pets', async () => {
+    const { url } = await startCli(['--seed', '7', '--pets', '3']);
+    const pets = (await (
+      await fetch(`${url}/pets`, { headers: { authorization: 'Bearer demo-pro' } })
+    ).json()) as unknown[];
+    expect(pets).toHaveLength(3);
+  });
+  it.each([
+    [['--port', 'abc'], /--port must be an integer/],
+    [['--latency', '5-1'], /minimum is above the maximum/],
+    [['--bogus'], /Unknown option '--bogus'/],
+    [['--keys', '/nonexistent/keys.json'], /\/nonexistent\/keys\.json: no such file/],
+  ])('refuses %j with a clear message and exit 2', (args, message) => {
+    const result = spawnSync(process.execPath, [MAIN, 'mock', ...args], { encoding: 'utf8' });
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(message);
+  });
+  it('prints its options with --help', () => {
+    const result = spawnSync(process.execPath, [MAIN, 'mock', '--help'], { encoding: 'utf8' });
+    expect(result.status).toBe(0);
+    for (const flag of ['--port', '--host', '--seed', '--pets', '--keys', '--latency', '--max-pets']) {
+      expect(result.stdout).toContain(flag);
+    }
+  });
+});
+
+describe('petkit --help', () => {
+  it('lists the commands', () => {
+    const result = spawnSync(process.execPath, [MAIN, '--help'], { encoding: 'utf8' });
+    expect(result.status).toBe(0);
+    expect(result.stdout).toMatch(/petkit mock/);
+    expect(result.stdout).toMatch(/petkit contract/);
+  });
+});

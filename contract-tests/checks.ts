@@ -1,0 +1,100 @@
+// The catalogue of checks: one stable id each, what it asserts, which operations it concerns.
+import type { OperationSpec } from '../spec/index.js';
+
+export const CHECK_IDS = [
+  'not_a_server_error',
+  'status_code_conformance',
+  'content_type_conformance',
+  'response_schema_conformance',
+  'response_headers_conformance',
+  'error_body_consistency',
+  'auth_enforced',
+  'negative_data_rejection',
+  'positive_data_acceptance',
+  'list_semantics',
+  'use_after_create',
+  'not_found',
+  'deprecation_signalled',
+  'rate_limit_behaviour',
+] as const;
+
+export type CheckId = (typeof CHECK_IDS)[number];
+
+export interface CheckInfo {
+  readonly id: CheckId;
+  readonly title: string;
+  /** A failure of a `warning` check is reported but does not fail the run. */
+  readonly severity: 'error' | 'warning';
+  /** Run only when asked for (`--probe-rate-limit`). */
+  readonly optIn: boolean;
+  /** The operations this check says something about. */
+  appliesTo(operation: OperationSpec): boolean;
+}
+
+const every = () => true;
+const byId =
+  (...ids: string[]) =>
+  (operation: OperationSpec) =>
+    ids.includes(operation.id);
+
+const info = (
+  id: CheckId,
+  title: string,
+  appliesTo: (operation: OperationSpec) => boolean,
+  extra: { severity?: 'error' | 'warning'; optIn?: boolean } = {},
+): CheckInfo => ({ id, title, appliesTo, severity: extra.severity ?? 'error', optIn: extra.optIn ?? false });
+
+export const CHECKS: readonly CheckInfo[] = [
+  info('not_a_server_error', 'no 5xx anywhere', every),
+  info('status_code_conformance', 'every status is documented for its operation', every),
+  info('content_type_conformance', 'JSON bodies are application/json', every),
+  info('response_schema_conformance', "every body validates against its status's schema", every),
+  info('response_headers_conformance', 'documented headers present and valid; X-RateLimit-* sane', every),
+  info('error_body_consistency', "an Error's status equals the HTTP status", every),
+  info('auth_enforced', '401 + Error without a key, with a wrong key, with a non-Bearer scheme', every),
+  info(
+    'negative_data_rejection',
+    'invalid bodies and parameters are rejected (400, 413, 415)',
+    (operation) => {
+      return operation.parameters.length > 0 || operation.requestBody !== undefined;
+    },
+  ),
+  info('positive_data_acceptance', 'valid bodies and parameters are accepted', byId('listPets', 'createPet')),
+  info(
+    'list_semantics',
+    'limit respected (default 20), status filter honoured, ascending ids',
+    byId('listPets'),
+  ),
+  info(
+    'use_after_create',
+    'a created pet comes back from getPet and the status filter',
+    byId('getPet', 'listPets'),
+  ),
+  info('not_found', 'an unknown id gives 404 + Error', byId('getPet')),
+  info(
+    'deprecation_signalled',
+    'a deprecated operation carries Sunset and Deprecation',
+    (operation) => {
+      return operation.deprecated;
+    },
+    { severity: 'warning' },
+  ),
+  info(
+    'rate_limit_behaviour',
+    'exhausting the window gives 429, Retry-After, Remaining 0, and recovery',
+    byId('listPets'),
+    {
+      optIn: true,
+    },
+  ),
+];
+
+export function checkInfo(id: CheckId): CheckInfo {
+  const found = CHECKS.find((check) => check.id === id);
+  if (found === undefined) throw new Error(`No check "${id}".`);
+  return found;
+}
+
+export function isCheckId(value: string): value is CheckId {
+  return (CHECK_IDS as readonly string[]).includes(value);
+}

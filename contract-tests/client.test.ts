@@ -1,0 +1,185 @@
+import { describe, expect, test } from 'vitest';
+import { type ClientOptions, createClient, type Outgoing } from './client.js';
+import { ContractAbort } from './errors.js';
+import type { Exchange } from './exchange.js';
+
+interface Scripted {
+  status: number;
+  headers?: Record<string, string>;
+}
+
+/** A scripted server on an injected clock: answers in order (the last answer repeats), takes no time. */
+function harness(script: Scripted[], overrides: Partial<ClientOptions> = {}) {
+  let clock = 1_800_000_000_000;
+  const calls: { at: number; url: string; init: RequestInit | undefined }[] = [];
+  const sleeps: number[] = [];
+  const exchanges: Exchange[] = [];
+  const fetch = (async (input: string | URL | Request, init?: RequestInit) => {
+    calls.push({ at: clock, url: String(input), init });
+    const answer = script[Math.min(calls.length - 1, script.length - 1)] ?? { status: 200 };
+    return new Response('[]', {
+      status: answer.status,
+      headers: { 'content-type': 'application/json', ...answer.headers },
+    });
+  }) as typeof globalThis.fetch;
+  const client = createClient({
+    baseUrl: 'http://staging.example/v1',
+    apiKey: 'secret-key-123',
+    timeoutMs: 1000,
+    maxRpm: undefined,
+    readOnly: false,
+    maxWaitMs: 65_000,
+    maxRetries: 3,
+    backoffBaseMs: 500,
+    fetch,
+    now: () => clock,
+    sleep: async (ms) => {
+      sleeps.push(ms);
+      clock += ms;
+    },
+    random: () => 0.5,
+    onExchange: (exchange) => exchanges.push(exchange),
+    ...overrides,
+  });
+  const start = clock;
+  return { client, calls, sleeps, exchanges, elapsed: (at: number) => at - start };
+}
+
+const list: Outgoing = { operationId: 'listPets', method: 'GET', path: '/pets' };
+
+describe('the client paces itself', () => {
+  test('never faster than --max-rpm', async () => {
+    const { client, calls, elapsed } = harness([{ status: 200 }], { maxRpm: 60 });
+    for (let i = 0; i < 3; i += 1) await client.send(list);
+    expect(calls.map((call) => elapsed(call.at))).toEqual([0, 1000, 2000]);
+  });
+
+  test('learns its budget from the first X-RateLimit-Limit when none is given', async () => {
+    const { client, calls, elapsed } = harness([{ status: 200, headers: { 'x-ratelimit-limit': '120' } }]);
+    for (let i = 0; i < 3; i += 1) await client.send(list);
+    expect(client.maxRpm).toBe(120);
+    expect(calls.map((call) => elapsed(call.at))).toEqual([0, 500, 1000]);
+  });
+
+  test('keeps the tightest X-RateLimit-Limit it sees', async () => {
+    const { client } = harness([
+      { status: 200, headers: { 'x-ratelimit-limit': '1000' } },
+      { status: 200, headers: { 'x-ratelimit-limit': '60' } },
+      { status: 200, headers: { 'x-ratelimit-limit': '1000' } },
+    ]);
+    for (let i = 0; i < 3; i += 1) await client.send(list);
+    expect(client.maxRpm).toBe(60);
+  });
+
+  test('learns nothing from the answers to requests sent without the key', async () => {
+    const { client } = harness([
+      { status: 200, headers: { 'x-ratelimit-limit': '1000' } },
+      {
+        status: 401,
+        headers: { 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '1' },
+      },
+      { status: 200 },
+    ]);
+    await client.send(list);
+    await client.send({ ...list, auth: 'none' });
+    await client.send(list);
+    expect(client.maxRpm).toBe(1000);
+  });
+
+  test('an explicit --max-rpm is not overridden by the headers', async () => {
+    const { client } = harness([{ status: 200, headers: { 'x-ratelimit-limit': '10' } }], { maxRpm: 600 });
+    await client.send(list);
+    expect(client.maxRpm).toBe(600);
+  });
+
+  test('waits for the window to reset when X-RateLimit-Remaining reaches 0', async () => {
+    const reset = Math.floor(1_800_000_000_000 / 1000) + 30;
+    const { client, calls } = harness([
+      { status: 200, headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(reset) } },
+      { status: 200 },
+    ]);
+    await client.send(list);
+    await client.send(list);
+    expect(calls[1]?.at).toBeGreaterThanOrEqual(reset * 1000);
+  });
+
+  test('stops (exit 2) rather than wait for a window that resets too far ahead', async () => {
+    const reset = Math.floor(1_800_000_000_000 / 1000) + 3600;
+    const { client, calls } = harness([
+      { status: 200, headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(reset) } },
+    ]);
+    await client.send(list);
+    await expect(client.send(list)).rejects.toMatchObject({ code: 'rate_limit_exhausted' });
+    expect(calls).toHaveLength(1);
+  });
+});
+
+describe('the client on a 429', () => {
+  test('never retries before Retry-After, and adds backoff and jitter', async () => {
+    const { client, calls, elapsed } = harness([
+      { status: 429, headers: { 'retry-after': '3' } },
+      { status: 429, headers: { 'retry-after': '1' } },
+      { status: 200 },
+    ]);
+    const exchange = await client.send(list);
+    expect(exchange.response?.status).toBe(200);
+    // Each retry after its Retry-After: 3 s Retry-After + 250 ms jitter; then max(1 s Retry-After, 1 s backoff) + 250 ms jitter.
+    expect(calls.map((call) => elapsed(call.at))).toEqual([0, 3250, 4500]);
+  });
+
+  test('backs off exponentially when the 429 has no Retry-After', async () => {
+    const { client, sleeps } = harness([{ status: 429 }, { status: 429 }, { status: 429 }, { status: 200 }]);
+    await client.send(list);
+    expect(sleeps).toEqual([750, 1250, 2250]);
+  });
+
+  test('stops with a clear message after a few 429s in a row, far below a ban', async () => {
+    const { client, calls } = harness([{ status: 429, headers: { 'retry-after': '1' } }]);
+    const error = await client.send(list).catch((cause: unknown) => cause);
+    expect(error).toBeInstanceOf(ContractAbort);
+    expect((error as ContractAbort).code).toBe('ban_risk');
+    expect((error as ContractAbort).message).toMatch(/rather than risk the key being banned/);
+    // The API bans a key after more than 10 requests while limited.
+    expect(calls).toHaveLength(4);
+  });
+
+  test('stops at once when Retry-After is longer than it will wait', async () => {
+    const { client, calls } = harness([{ status: 429, headers: { 'retry-after': '3600' } }]);
+    await expect(client.send(list)).rejects.toMatchObject({ code: 'rate_limit_exhausted' });
+    expect(calls).toHaveLength(1);
+  });
+
+  test('hands a 429 back untouched when asked not to retry (the rate-limit probe)', async () => {
+    const { client, calls } = harness([{ status: 429, headers: { 'retry-after': '5' } }]);
+    const exchange = await client.send(list, { retry: false });
+    expect(exchange.response?.status).toBe(429);
+    expect(calls).toHaveLength(1);
+  });
+});
+
+describe('the client keeps its word', () => {
+  test('--read-only sends no POST', async () => {
+    const { client, calls } = harness([{ status: 201 }], { readOnly: true });
+    const post: Outgoing = { operationId: 'createPet', method: 'POST', path: '/pets', body: '{}' };
+    await expect(client.send(post)).rejects.toMatchObject({ code: 'read_only_violation' });
+    expect(calls).toHaveLength(0);
+  });
+
+  test('sends the key as a bearer token but records it as $API_KEY', async () => {
+    const { client, calls } = harness([{ status: 200 }]);
+    const exchange = await client.send(list);
+    expect(new Headers(calls[0]?.init?.headers).get('authorization')).toBe('Bearer secret-key-123');
+    expect(exchange.request.headers.authorization).toBe('Bearer $API_KEY');
+    expect(JSON.stringify(exchange)).not.toContain('secret-key-123');
+  });
+
+  test('a request that times out is an exchange without a response, not a crash', async () => {
+    const fetch = (async () => {
+      throw new DOMException('The operation was aborted due to timeout', 'TimeoutError');
+    }) as typeof globalThis.fetch;
+    const { client } = harness([], { fetch });
+    const exchange = await client.send(list);
+    expect(exchange.response).toBeNull();
+    expect(exchange.failure).toEqual({ kind: 'timeout', message: 'no response within 1000 ms' });
+  });
+});

@@ -1,0 +1,206 @@
+// The suite's HTTP client: global fetch with a timeout, paced under a requests-per-minute budget,
+// honouring Retry-After with exponential backoff and jitter, and stopping before it could get the key
+// banned. The clock, sleep, randomness and fetch are injected, so tests never wait for real.
+import { ContractAbort } from './errors.js';
+import { type Exchange, type RequestRecord, redact } from './exchange.js';
+
+export type Auth = 'key' | 'none' | 'wrong' | 'scheme';
+
+export interface Outgoing {
+  readonly operationId: string;
+  readonly method: string;
+  /** Under the base URL: `/pets/42`. */
+  readonly path: string;
+  readonly query?: Readonly<Record<string, string>>;
+  /** How to authenticate: the key as a bearer token (default), none, a wrong key, the key under `Token`. */
+  readonly auth?: Auth;
+  readonly contentType?: string;
+  readonly body?: string;
+}
+
+export interface ClientOptions {
+  readonly baseUrl: string;
+  readonly apiKey: string;
+  readonly timeoutMs: number;
+  /** Explicit budget; when undefined it is learnt from X-RateLimit-Limit (the lowest one seen). */
+  readonly maxRpm: number | undefined;
+  readonly readOnly: boolean;
+  /** The longest the client waits for a window or a Retry-After before it stops instead. */
+  readonly maxWaitMs: number;
+  /** 429s in a row before the client stops rather than risk the key's ban. */
+  readonly maxRetries: number;
+  readonly backoffBaseMs: number;
+  readonly fetch: typeof fetch;
+  readonly now: () => number;
+  readonly sleep: (ms: number) => Promise<void>;
+  readonly random: () => number;
+  /** Every exchange, a 429 that was then retried included. */
+  readonly onExchange: (exchange: Exchange) => void;
+}
+
+export interface Client {
+  /** Sends, paced; a 429 is retried after Retry-After (unless `retry` is false). */
+  send(outgoing: Outgoing, options?: { retry?: boolean; pace?: boolean }): Promise<Exchange>;
+  /** The budget in force, requests per minute (undefined until learnt). */
+  readonly maxRpm: number | undefined;
+  readonly requests: number;
+}
+
+/** A wrong key that no server can have issued, yet shaped like one. */
+export const WRONG_KEY = 'petkit-contract-wrong-key-0000000000';
+
+function integerHeader(headers: Readonly<Record<string, string>>, name: string): number | undefined {
+  const raw = headers[name];
+  return raw !== undefined && /^\d+$/.test(raw.trim()) ? Number(raw.trim()) : undefined;
+}
+
+export function createClient(options: ClientOptions): Client {
+  let maxRpm = options.maxRpm;
+  let nextAt = 0;
+  let requests = 0;
+  let window: { remaining: number; resetMs: number } | undefined;
+
+  const authorization = (auth: Auth): string | undefined => {
+    switch (auth) {
+      case 'key':
+        return `Bearer ${options.apiKey}`;
+      case 'wrong':
+        return `Bearer ${WRONG_KEY}`;
+      case 'scheme':
+        return `Token ${options.apiKey}`;
+      case 'none':
+        return undefined;
+    }
+  };
+
+  const waitYourTurn = async (pace: boolean): Promise<void> => {
+    if (pace && window !== undefined && window.remaining === 0) {
+      const wait = window.resetMs - options.now();
+      if (wait > options.maxWaitMs) {
+        throw new ContractAbort(
+          'rate_limit_exhausted',
+          `The key's rate-limit window is used up until ${new Date(window.resetMs).toISOString()} ` +
+            `(X-RateLimit-Remaining: 0). Stopping rather than risk the key's ban; run again after that time.`,
+        );
+      }
+      if (wait > 0) await options.sleep(wait + Math.floor(options.random() * options.backoffBaseMs));
+      window = undefined;
+    }
+    if (pace) {
+      const wait = nextAt - options.now();
+      if (wait > 0) await options.sleep(wait);
+    }
+  };
+
+  const once = async (outgoing: Outgoing): Promise<Exchange> => {
+    const url = new URL(options.baseUrl.replace(/\/+$/, '') + outgoing.path);
+    for (const [name, value] of Object.entries(outgoing.query ?? {})) url.searchParams.set(name, value);
+    const headers: Record<string, string> = { accept: 'application/json' };
+    const auth = authorization(outgoing.auth ?? 'key');
+    if (auth !== undefined) headers.authorization = auth;
+    if (outgoing.contentType !== undefined) headers['content-type'] = outgoing.contentType;
+    const request: RequestRecord = {
+      method: outgoing.method,
+      url: url.toString(),
+      headers: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, redact(v, options.apiKey)])),
+      ...(outgoing.body === undefined ? {} : { body: redact(outgoing.body, options.apiKey) }),
+    };
+    const started = options.now();
+    const paced = () => {
+      if (maxRpm !== undefined && maxRpm > 0) nextAt = started + 60_000 / maxRpm;
+    };
+    requests += 1;
+    try {
+      const response = await options.fetch(url, {
+        method: outgoing.method,
+        headers,
+        ...(outgoing.body === undefined ? {} : { body: outgoing.body }),
+        redirect: 'manual',
+        signal: AbortSignal.timeout(options.timeoutMs),
+      });
+      const body = await response.text();
+      const responseHeaders: Record<string, string> = {};
+      response.headers.forEach((value, name) => {
+        responseHeaders[name.toLowerCase()] = redact(value, options.apiKey);
+      });
+      const limit = integerHeader(responseHeaders, 'x-ratelimit-limit');
+      const remaining = integerHeader(responseHeaders, 'x-ratelimit-remaining');
+      const reset = integerHeader(responseHeaders, 'x-ratelimit-reset');
+      // Only the key's own responses say what its budget is: without a (valid) key the server counts
+      // the request elsewhere (the mock: an anonymous bucket with Free limits).
+      if ((outgoing.auth ?? 'key') === 'key') {
+        // The headers describe whichever window has fewer requests left: keep the tightest limit seen.
+        if (options.maxRpm === undefined && limit !== undefined && limit > 0) {
+          maxRpm = Math.min(maxRpm ?? limit, limit);
+        }
+        if (remaining !== undefined && reset !== undefined) window = { remaining, resetMs: reset * 1000 };
+      }
+      paced();
+      return {
+        operationId: outgoing.operationId,
+        request,
+        response: { status: response.status, headers: responseHeaders, body: redact(body, options.apiKey) },
+        durationMs: options.now() - started,
+      };
+    } catch (cause) {
+      paced();
+      const timeout =
+        cause instanceof Error && (cause.name === 'TimeoutError' || cause.name === 'AbortError');
+      const reason =
+        cause instanceof Error
+          ? ((cause.cause as Error | undefined)?.message ?? cause.message)
+          : String(cause);
+      return {
+        operationId: outgoing.operationId,
+        request,
+        response: null,
+        failure: timeout
+          ? { kind: 'timeout', message: `no response within ${options.timeoutMs} ms` }
+          : { kind: 'network', message: `no response: ${reason}` },
+        durationMs: options.now() - started,
+      };
+    }
+  };
+
+  return {
+    get maxRpm() {
+      return maxRpm;
+    },
+    get requests() {
+      return requests;
+    },
+    async send(outgoing, sendOptions = {}) {
+      if (options.readOnly && outgoing.method !== 'GET') {
+        throw new ContractAbort(
+          'read_only_violation',
+          `Refusing to send ${outgoing.method} ${outgoing.path}: the run is --read-only.`,
+        );
+      }
+      for (let attempt = 0; ; attempt += 1) {
+        await waitYourTurn(sendOptions.pace !== false);
+        const exchange = await once(outgoing);
+        options.onExchange(exchange);
+        if (exchange.response?.status !== 429 || sendOptions.retry === false) return exchange;
+        if (attempt >= options.maxRetries) {
+          throw new ContractAbort(
+            'ban_risk',
+            `The server answered 429 to ${attempt + 1} attempts in a row (${outgoing.method} ${exchange.request.url}). ` +
+              'Stopping now rather than risk the key being banned; lower --max-rpm or run later.',
+          );
+        }
+        const retryAfter = integerHeader(exchange.response.headers, 'retry-after');
+        const backoff = options.backoffBaseMs * 2 ** attempt;
+        const wait =
+          Math.max((retryAfter ?? 0) * 1000, backoff) + Math.floor(options.random() * options.backoffBaseMs);
+        if (wait > options.maxWaitMs) {
+          throw new ContractAbort(
+            'rate_limit_exhausted',
+            `The server answered 429 with Retry-After: ${retryAfter ?? '(none)'} s, longer than the suite waits ` +
+              `(${Math.round(options.maxWaitMs / 1000)} s). Stopping rather than risk the key's ban; run again later.`,
+          );
+        }
+        await options.sleep(wait);
+      }
+    },
+  };
+}

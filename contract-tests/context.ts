@@ -1,0 +1,78 @@
+// What a scenario is given: a way to send, to record verdicts, and the run's settings.
+import type { Pet, Spec } from '../spec/index.js';
+import type { CheckId } from './checks.js';
+import type { Outgoing } from './client.js';
+import type { Exchange } from './exchange.js';
+import type { FindingInput } from './finding.js';
+
+export interface Context {
+  readonly spec: Spec;
+  readonly seed: number;
+  readonly examples: number;
+  readonly readOnly: boolean;
+  /** Pets the target listed at the start (for read-only runs and for ids that exist). */
+  readonly knownPets: readonly Pet[];
+  send(outgoing: Outgoing, options?: { retry?: boolean; pace?: boolean }): Promise<Exchange>;
+  selected(check: CheckId): boolean;
+  /** One conclusive evaluation of a check on an operation that found nothing wrong. */
+  passed(check: CheckId, operationId: string): void;
+  failed(check: CheckId, exchange: Exchange, input: Omit<FindingInput, 'check' | 'severity'>): void;
+  /** Why a check could not be evaluated on an operation (shown when it never was). */
+  note(check: CheckId, operationId: string, reason: string): void;
+  now(): number;
+  sleep(ms: number): Promise<void>;
+}
+
+/** A scenario's judgement of one case. */
+export type Verdict =
+  | { readonly kind: 'pass' }
+  /** Nothing to say: the response is another check's business (a 5xx, a body off its schema). */
+  | { readonly kind: 'inconclusive' }
+  | {
+      readonly kind: 'fail';
+      readonly exchange: Exchange;
+      readonly message: string;
+      readonly expected: string;
+      readonly instancePath?: string;
+    };
+
+export const PASS: Verdict = { kind: 'pass' };
+export const INCONCLUSIVE: Verdict = { kind: 'inconclusive' };
+
+/** Parses a response body that passed its schema, or undefined when another check will report it. */
+export function conformingBody(spec: Spec, exchange: Exchange): { value: unknown } | undefined {
+  const response = exchange.response;
+  if (response === null) return undefined;
+  const body = spec
+    .operation(exchange.operationId)
+    .response(response.status)
+    ?.content.get('application/json');
+  if (body === undefined) return undefined;
+  try {
+    const value: unknown = JSON.parse(response.body);
+    return body.validate(value).length === 0 ? { value } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The common first judgement: no response is this check's failure; a 5xx is not_a_server_error's
+ * business; otherwise the status must be the expected one.
+ */
+export function expectStatus(exchange: Exchange, expected: number, what: string): Verdict | null {
+  const response = exchange.response;
+  if (response === null) {
+    return {
+      kind: 'fail',
+      exchange,
+      message: `${exchange.failure?.message ?? 'no response'} (${what})`,
+      expected: `${expected}`,
+    };
+  }
+  if (response.status >= 500) return INCONCLUSIVE;
+  if (response.status !== expected) {
+    return { kind: 'fail', exchange, message: `${what}: got ${response.status}`, expected: `${expected}` };
+  }
+  return null;
+}

@@ -1,0 +1,19 @@
+// The few errors the suite throws. Each has a stable code; the CLI maps them to exit status 2.
+
+export type AbortCode =
+  | 'invalid_options'
+  | 'unreachable'
+  | 'key_rejected'
+  | 'rate_limit_exhausted'
+  | 'ban_risk'
+  | 'read_only_violation';
+
+/** The run cannot go on (or cannot start): the verdict would not mean anything. */
+export class ContractAbort extends Error {
+  override readonly name = 'ContractAbort';
+  readonly code: AbortCode;
+  constructor(code: AbortCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.code = code;
+  }
+}

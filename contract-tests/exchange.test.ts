@@ -1,0 +1,19 @@
+import { expect, test } from 'vitest';
+import { redact, toCurl } from './exchange.js';
+
+test('a request becomes a curl command that the shell fills the key into', () => {
+  const curl = toCurl({
+    method: 'POST',
+    url: 'http://127.0.0.1:4010/v1/pets',
+    headers: { authorization: 'Bearer $API_KEY', 'content-type': 'application/json' },
+    body: `{"name":"O'Malley"}`,
+  });
+  expect(curl).toBe(
+    `curl -i -X POST 'http://127.0.0.1:4010/v1/pets' -H "authorization: Bearer $API_KEY" ` +
+      `-H 'content-type: application/json' --data-raw '{"name":"O'\\''Malley"}'`,
+  );
+});
+
+test('redacts every occurrence of the key', () => {
+  expect(redact('Bearer k1 and k1', 'k1')).toBe('Bearer $API_KEY and $API_KEY');
+});

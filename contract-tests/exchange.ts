@@ -1,0 +1,58 @@
+// What was sent and what came back: plain data, the key already redacted.
+
+export interface RequestRecord {
+  readonly method: string;
+  readonly url: string;
+  /** As sent, except that the API key is shown as `$API_KEY`. */
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body?: string;
+}
+
+export interface ResponseRecord {
+  readonly status: number;
+  /** Lower-case names. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** The body as text (the key redacted should the server echo it). */
+  readonly body: string;
+}
+
+export interface Exchange {
+  readonly operationId: string;
+  readonly request: RequestRecord;
+  /** null when no response came: see `failure`. */
+  readonly response: ResponseRecord | null;
+  readonly failure?: { readonly kind: 'timeout' | 'network'; readonly message: string };
+  readonly durationMs: number;
+}
+
+/** Replaces every occurrence of the key, so that no report ever carries it. */
+export function redact(text: string, key: string): string {
+  return key === '' ? text : text.split(key).join('$API_KEY');
+}
+
+function shellQuote(value: string): string {
+  return `'${value.replaceAll("'", `'\\''`)}'`;
+}
+
+/** The request as a curl command; the key stays `$API_KEY`, for the shell to fill in. */
+export function toCurl(request: RequestRecord): string {
+  const parts = ['curl -i'];
+  if (request.method !== 'GET') parts.push(`-X ${request.method}`);
+  parts.push(shellQuote(request.url));
+  for (const [name, value] of Object.entries(request.headers)) {
+    const header = `${name}: ${value}`;
+    // Double quotes only where the shell must expand $API_KEY; nothing else in a header is expanded.
+    parts.push(
+      value.includes('$API_KEY') && !/["\\`]/.test(header.replaceAll('$API_KEY', ''))
+        ? `-H "${header}"`
+        : `-H ${shellQuote(header)}`,
+    );
+  }
+  if (request.body !== undefined) parts.push(`--data-raw ${shellQuote(request.body)}`);
+  return parts.join(' ');
+}
+
+/** At most `max` characters of a body, for a report. */
+export function excerpt(body: string, max = 300): string {
+  return body.length <= max ? body : `${body.slice(0, max)}… (${body.length} characters)`;
+}

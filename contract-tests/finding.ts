@@ -1,0 +1,87 @@
+// A finding: one way the target departs from openapi.yaml, as data. Reporters only format it.
+import type { CheckId } from './checks.js';
+import { type Exchange, excerpt, type RequestRecord, toCurl } from './exchange.js';
+
+export interface Finding {
+  readonly check: CheckId;
+  readonly operationId: string;
+  readonly severity: 'error' | 'warning';
+  /** The HTTP status that came back; null when none did. */
+  readonly status: number | null;
+  /** JSON Pointer into the response body (or `/headers/<name>`), as ajv gives it. */
+  readonly instancePath: string;
+  /** Where in openapi.yaml the rule lives, or the check's own rule (`#/check/...`). */
+  readonly schemaPath: string;
+  readonly message: string;
+  readonly expected: string;
+  readonly request: RequestRecord;
+  /** The request as a curl command, the key as `$API_KEY`. */
+  readonly curl: string;
+  readonly response: {
+    readonly status: number;
+    readonly headers: Readonly<Record<string, string>>;
+    readonly bodyExcerpt: string;
+  } | null;
+  /** How many exchanges showed this same departure (the first one is shown). */
+  occurrences: number;
+}
+
+const RELEVANT_HEADERS = [
+  'content-type',
+  'location',
+  'retry-after',
+  'www-authenticate',
+  'x-ratelimit-limit',
+  'x-ratelimit-remaining',
+  'x-ratelimit-reset',
+  'sunset',
+  'deprecation',
+];
+
+export interface FindingInput {
+  readonly check: CheckId;
+  readonly severity: 'error' | 'warning';
+  readonly message: string;
+  readonly expected: string;
+  readonly instancePath?: string;
+  readonly schemaPath?: string;
+}
+
+export function findingOf(exchange: Exchange, input: FindingInput): Finding {
+  const response = exchange.response;
+  return {
+    check: input.check,
+    operationId: exchange.operationId,
+    severity: input.severity,
+    status: response?.status ?? null,
+    instancePath: input.instancePath ?? '',
+    schemaPath: input.schemaPath ?? `#/check/${input.check}`,
+    message: input.message,
+    expected: input.expected,
+    request: exchange.request,
+    curl: toCurl(exchange.request),
+    response:
+      response === null
+        ? null
+        : {
+            status: response.status,
+            headers: Object.fromEntries(
+              Object.entries(response.headers).filter(([name]) => RELEVANT_HEADERS.includes(name)),
+            ),
+            bodyExcerpt: excerpt(response.body),
+          },
+    occurrences: 1,
+  };
+}
+
+/** Two findings are the same departure when they differ only in the request that showed them. */
+export function findingKey(finding: Finding): string {
+  return [
+    finding.check,
+    finding.operationId,
+    finding.status,
+    finding.schemaPath,
+    finding.instancePath,
+    finding.message,
+  ].join('|');
+}

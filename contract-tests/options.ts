@@ -1,0 +1,138 @@
+// The suite's options, normalised once where they enter. Every option and its default.
+import { type CheckId, isCheckId } from './checks.js';
+import { ContractAbort } from './errors.js';
+import type { Exchange } from './exchange.js';
+
+export interface Progress {
+  readonly phase: string;
+  readonly requests: number;
+  readonly exchange?: Exchange;
+}
+
+export interface ContractOptions {
+  /** The target's base URL, with its version prefix: `http://127.0.0.1:4010/v1`. Required. */
+  readonly baseUrl: string;
+  /** The bearer key. Required; never printed. */
+  readonly apiKey: string;
+  /** Send no POST (nor any other write). Default false. */
+  readonly readOnly?: boolean;
+  /** Only these checks. Default: all but the opt-in ones. */
+  readonly checks?: readonly string[];
+  /** Not these checks. Default none. */
+  readonly skip?: readonly string[];
+  /** Generated cases per property, on top of the hand-derived ones. Default 20. */
+  readonly examples?: number;
+  /** fast-check's seed (a 32-bit integer). Default: a random one, printed in the report. */
+  readonly seed?: number;
+  /** Run rate_limit_behaviour, which exhausts a window on purpose. Default false. */
+  readonly probeRateLimit?: boolean;
+  /** Requests per minute at most. Default: the first X-RateLimit-Limit seen. */
+  readonly maxRpm?: number;
+  /** Per request, in milliseconds. Default 10 000. */
+  readonly timeoutMs?: number;
+  /** Longest wait for a window or a Retry-After before stopping (exit 2). Default 65 000 ms. */
+  readonly maxWaitMs?: number;
+  /** 429s in a row before stopping rather than risking the key's ban. Default 3. */
+  readonly maxRetries?: number;
+  /** First step of the exponential backoff, and the spread of the jitter. Default 500 ms. */
+  readonly backoffBaseMs?: number;
+  /** Injected for tests: default global fetch, Date.now, setTimeout, Math.random. */
+  readonly fetch?: typeof fetch;
+  readonly now?: () => number;
+  readonly sleep?: (ms: number) => Promise<void>;
+  readonly random?: () => number;
+  /** Called after every exchange (the CLI draws progress with it on a terminal). */
+  readonly onProgress?: (progress: Progress) => void;
+}
+
+export interface NormalizedOptions {
+  readonly baseUrl: string;
+  readonly apiKey: string;
+  readonly readOnly: boolean;
+  readonly checks: ReadonlySet<CheckId>;
+  readonly examples: number;
+  readonly seed: number;
+  readonly probeRateLimit: boolean;
+  readonly maxRpm: number | undefined;
+  readonly timeoutMs: number;
+  readonly maxWaitMs: number;
+  readonly maxRetries: number;
+  readonly backoffBaseMs: number;
+  readonly fetch: typeof fetch;
+  readonly now: () => number;
+  readonly sleep: (ms: number) => Promise<void>;
+  readonly random: () => number;
+  readonly onProgress: (progress: Progress) => void;
+}
+
+function invalid(message: string): never {
+  throw new ContractAbort('invalid_options', message);
+}
+
+function checkList(names: readonly string[], flag: string): CheckId[] {
+  const unknown = names.filter((name) => !isCheckId(name));
+  if (unknown.length > 0) invalid(`${flag}: unknown check ${unknown.map((name) => `"${name}"`).join(', ')}.`);
+  return names.filter(isCheckId);
+}
+
+function positiveInteger(
+  value: number | undefined,
+  name: string,
+  fallback: number | undefined,
+): number | undefined {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value < 1) invalid(`${name} must be a positive integer, got ${value}.`);
+  return value;
+}
+
+export function normalizeOptions(
+  options: ContractOptions,
+  optIn: readonly CheckId[],
+  all: readonly CheckId[],
+): NormalizedOptions {
+  if (!options.baseUrl) invalid('A base URL is required (--base-url or CONTRACT_BASE_URL).');
+  let url: URL;
+  try {
+    url = new URL(options.baseUrl);
+  } catch {
+    invalid(`The base URL "${options.baseUrl}" is not a URL.`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    invalid(`The base URL must be http(s), got ${url.protocol}.`);
+  if (!options.apiKey) invalid('An API key is required (--api-key or CONTRACT_API_KEY).');
+  const wanted =
+    options.checks === undefined
+      ? all.filter((id) => !optIn.includes(id))
+      : checkList(options.checks, '--checks');
+  const skipped = checkList(options.skip ?? [], '--skip');
+  const checks = new Set(wanted.filter((id) => !skipped.includes(id)));
+  if (options.probeRateLimit === true && !skipped.includes('rate_limit_behaviour'))
+    checks.add('rate_limit_behaviour');
+  if (checks.size === 0) invalid('No check left to run (--checks and --skip exclude them all).');
+  const random = options.random ?? Math.random;
+  const seed = options.seed ?? Math.floor(random() * 2 ** 31);
+  if (!Number.isInteger(seed) || seed < -(2 ** 31) || seed >= 2 ** 31)
+    invalid(`--seed must be a 32-bit integer, got ${seed}.`);
+  const examples = options.examples ?? 20;
+  if (!Number.isInteger(examples) || examples < 0)
+    invalid(`--examples must be an integer ≥ 0, got ${examples}.`);
+  return {
+    baseUrl: options.baseUrl.replace(/\/+$/, ''),
+    apiKey: options.apiKey,
+    readOnly: options.readOnly ?? false,
+    checks,
+    examples,
+    seed,
+    probeRateLimit: checks.has('rate_limit_behaviour'),
+    maxRpm: positiveInteger(options.maxRpm, '--max-rpm', undefined),
+    timeoutMs: positiveInteger(options.timeoutMs, '--timeout', 10_000) ?? 10_000,
+    maxWaitMs: options.maxWaitMs ?? 65_000,
+    maxRetries: options.maxRetries ?? 3,
+    backoffBaseMs: options.backoffBaseMs ?? 500,
+    fetch: options.fetch ?? globalThis.fetch,
+    now: options.now ?? Date.now,
+    sleep: options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
+    random,
+    onProgress: options.onProgress ?? (() => {}),
+  };
+}

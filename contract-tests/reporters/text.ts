@@ -1,0 +1,21 @@
+// Shared wording of findings, for the pretty reporter, JUnit failure bodies and the vitest front.
+import type { Finding } from '../finding.js';
+
+export function describeFinding(finding: Finding): string {
+  const lines = [
+    `${finding.check} · ${finding.operationId} · ${finding.status ?? 'no response'}${finding.severity === 'warning' ? ' (warning)' : ''}`,
+    `  ${finding.message}${finding.occurrences > 1 ? ` (seen ${finding.occurrences} times)` : ''}`,
+    `  expected: ${finding.expected}`,
+  ];
+  if (finding.instancePath !== '') lines.push(`  at: ${finding.instancePath}   rule: ${finding.schemaPath}`);
+  if (finding.response === null) lines.push('  got: no response');
+  else {
+    const headers = Object.entries(finding.response.headers)
+      .map(([name, value]) => `${name}: ${value}`)
+      .join(', ');
+    lines.push(`  got: ${finding.response.status}${headers === '' ? '' : ` (${headers})`}`);
+    if (finding.response.bodyExcerpt !== '') lines.push(`       ${finding.response.bodyExcerpt}`);
+  }
+  lines.push(`  ${finding.curl}`);
+  return lines.join('\n');
+}

@@ -1,0 +1,193 @@
+// The engine behind both fronts (the CLI and the vitest file): runs every selected check against a
+// base URL and returns a Report. It prints nothing.
+import type { Pet, Spec } from '../spec/index.js';
+import { loadSpec } from '../spec/index.js';
+import { CHECK_IDS, CHECKS, type CheckId } from './checks.js';
+import { createClient } from './client.js';
+import { type Context, conformingBody } from './context.js';
+import { ContractAbort } from './errors.js';
+import type { Exchange } from './exchange.js';
+import { type Finding, findingKey, findingOf } from './finding.js';
+import { type ContractOptions, normalizeOptions } from './options.js';
+import type { CheckResult, CoverageEntry, Report } from './report.js';
+import { validRequest } from './requests.js';
+import { checkResponse, RESPONSE_CHECKS } from './response-checks.js';
+import { authScenario } from './scenarios/auth.js';
+import { createScenario } from './scenarios/create.js';
+import { listScenario } from './scenarios/list.js';
+import { negativeScenario } from './scenarios/negative.js';
+import { rateLimitScenario } from './scenarios/rate-limit.js';
+import { notFoundScenario, useAfterCreateScenario } from './scenarios/stateful.js';
+
+const SCENARIOS = [
+  ['auth', authScenario],
+  ['list', listScenario],
+  ['create', createScenario],
+  ['negative', negativeScenario],
+  ['use after create', useAfterCreateScenario],
+  ['not found', notFoundScenario],
+  ['rate limit probe', rateLimitScenario],
+] as const;
+
+const OPT_IN = CHECKS.filter((check) => check.optIn).map((check) => check.id);
+
+export async function runContract(input: ContractOptions, spec: Spec = loadSpec()): Promise<Report> {
+  const options = normalizeOptions(input, OPT_IN, CHECK_IDS);
+  const startedMs = options.now();
+  const findings = new Map<string, Finding>();
+  const passes = new Map<string, number>();
+  const notes = new Map<string, string>();
+  const seen = new Set<string>();
+  const key = (check: CheckId, operationId: string) => `${check}|${operationId}`;
+  let phase = 'preflight';
+
+  const addFinding = (finding: Finding) => {
+    if (!options.checks.has(finding.check)) return;
+    const existing = findings.get(findingKey(finding));
+    if (existing === undefined) findings.set(findingKey(finding), finding);
+    else existing.occurrences += 1;
+  };
+  const onExchange = (exchange: Exchange) => {
+    options.onProgress({ phase, requests: client.requests, exchange });
+    if (exchange.response === null) return;
+    seen.add(`${exchange.operationId}|${exchange.response.status}`);
+    for (const verdict of checkResponse(spec, exchange, options.now())) {
+      if (!options.checks.has(verdict.check)) continue;
+      if (verdict.finding === undefined) {
+        const k = key(verdict.check, exchange.operationId);
+        passes.set(k, (passes.get(k) ?? 0) + 1);
+      } else {
+        addFinding(findingOf(exchange, { check: verdict.check, ...verdict.finding }));
+      }
+    }
+  };
+  const client = createClient({ ...options, onExchange });
+
+  let knownPets: Pet[] = [];
+  const context: Context = {
+    spec,
+    seed: options.seed,
+    examples: options.examples,
+    readOnly: options.readOnly,
+    get knownPets() {
+      return knownPets;
+    },
+    send: (outgoing, sendOptions) => client.send(outgoing, sendOptions),
+    selected: (check) => options.checks.has(check),
+    passed(check, operationId) {
+      passes.set(key(check, operationId), (passes.get(key(check, operationId)) ?? 0) + 1);
+    },
+    failed(check, exchange, finding) {
+      addFinding(findingOf(exchange, { check, severity: 'error', ...finding }));
+    },
+    note(check, operationId, reason) {
+      notes.set(key(check, operationId), reason);
+    },
+    now: options.now,
+    sleep: options.sleep,
+  };
+
+  let aborted: Report['aborted'] = null;
+  try {
+    knownPets = await preflight(context);
+    for (const [name, scenario] of SCENARIOS) {
+      phase = name;
+      await scenario(context);
+    }
+  } catch (cause) {
+    if (!(cause instanceof ContractAbort)) throw cause;
+    aborted = { code: cause.code, message: cause.message };
+  }
+
+  const all = [...findings.values()];
+  const results: CheckResult[] = [];
+  for (const check of CHECKS) {
+    for (const operation of spec.operations) {
+      if (!check.appliesTo(operation)) continue;
+      const k = key(check.id, operation.id);
+      const mine = all.filter(
+        (finding) => finding.check === check.id && finding.operationId === operation.id,
+      );
+      const passed = passes.get(k) ?? 0;
+      const base = { check: check.id, operationId: operation.id, passes: passed, findings: mine.length };
+      if (!options.checks.has(check.id)) {
+        const reason = check.optIn ? 'opt-in: run with --probe-rate-limit' : 'not selected (--checks/--skip)';
+        results.push({ ...base, outcome: 'skipped', reason });
+      } else if (mine.some((finding) => finding.severity === 'error')) {
+        results.push({ ...base, outcome: 'failed' });
+      } else if (mine.length > 0) {
+        results.push({ ...base, outcome: 'warning' });
+      } else if (passed > 0) {
+        results.push({ ...base, outcome: 'passed' });
+      } else {
+        const reason =
+          notes.get(k) ??
+          (options.readOnly && operation.method !== 'GET'
+            ? '--read-only: no request sent'
+            : aborted !== null
+              ? 'the run stopped before it'
+              : 'no conclusive case (see the other findings)');
+        results.push({ ...base, outcome: 'skipped', reason });
+      }
+    }
+  }
+  const coverage: CoverageEntry[] = spec.operations.flatMap((operation) =>
+    [...operation.responses.keys()].map((status) => ({
+      operationId: operation.id,
+      status,
+      exercised: seen.has(`${operation.id}|${status}`),
+    })),
+  );
+  const failed = results.some((result) => result.outcome === 'failed');
+  return {
+    tool: 'petkit contract',
+    schemaVersion: 1,
+    baseUrl: options.baseUrl,
+    seed: options.seed,
+    examples: options.examples,
+    readOnly: options.readOnly,
+    startedAt: new Date(startedMs).toISOString(),
+    durationMs: options.now() - startedMs,
+    requests: client.requests,
+    maxRpm: client.maxRpm ?? null,
+    results,
+    findings: all,
+    coverage,
+    verdict: aborted !== null ? 'aborted' : failed ? 'nonconformant' : 'conformant',
+    aborted,
+    exitCode: aborted !== null ? 2 : failed ? 1 : 0,
+  };
+}
+
+/** One request to see that the target answers and takes the key; also learns the rate limit. */
+async function preflight(context: Context): Promise<Pet[]> {
+  const listPets = context.spec.operation('listPets');
+  const exchange = await context.send(validRequest(context, listPets));
+  const response = exchange.response;
+  if (response === null) {
+    throw new ContractAbort(
+      'unreachable',
+      `Cannot reach ${exchange.request.url}: ${exchange.failure?.message ?? 'no response'}. Is the server running, and is --base-url right?`,
+    );
+  }
+  if (response.status === 404) {
+    throw new ContractAbort(
+      'unreachable',
+      `${exchange.request.url} answered 404: no listPets there. --base-url must include the version prefix (…/v1).`,
+    );
+  }
+  if (response.status === 401) {
+    const getPet = context.spec.operation('getPet');
+    const again = await context.send(validRequest(context, getPet));
+    if (again.response?.status === 401) {
+      throw new ContractAbort(
+        'key_rejected',
+        'The target answered 401 to the API key on every call: is --api-key right?',
+      );
+    }
+  }
+  const body = response.status === 200 ? conformingBody(context.spec, exchange) : undefined;
+  return body === undefined ? [] : (body.value as Pet[]);
+}
+
+export { RESPONSE_CHECKS };

@@ -1,0 +1,63 @@
+// positive_data_acceptance on createPet: valid NewPet bodies (every boundary, every enum value,
+// unicode, generated ones) are accepted with 201 and echoed back as sent.
+import { isDeepStrictEqual } from 'node:util';
+import type fc from 'fast-check';
+import { type Context, conformingBody, expectStatus, INCONCLUSIVE, PASS, type Verdict } from '../context.js';
+import { runProperty } from '../property.js';
+import { boundaryValues, validArbitrary } from '../schema-arbitraries.js';
+
+export function newPetSchema(context: Context) {
+  const body = context.spec.operation('createPet').requestBody?.content.get('application/json');
+  if (body === undefined) throw new Error('createPet has no application/json request body in openapi.yaml.');
+  return body;
+}
+
+/** Compares what a created pet came back as with what was sent; null when they agree. */
+export function echoMismatch(sent: Record<string, unknown>, got: Record<string, unknown>): string | null {
+  for (const [name, value] of Object.entries(sent)) {
+    if (!isDeepStrictEqual(got[name], value)) {
+      return `/${name}`;
+    }
+  }
+  return null;
+}
+
+export async function createScenario(context: Context): Promise<void> {
+  if (!context.selected('positive_data_acceptance') || context.readOnly) return;
+  const operation = context.spec.operation('createPet');
+  const body = newPetSchema(context);
+  const valid = (value: unknown) => body.validate(value).length === 0;
+  await runProperty(context, {
+    check: 'positive_data_acceptance',
+    operationId: operation.id,
+    examples: boundaryValues(context.spec.document, body.schema).filter(valid),
+    arbitrary: validArbitrary(context.spec.document, body.schema).filter(valid) as fc.Arbitrary<unknown>,
+    salt: 3,
+    describe: (value) => `body ${JSON.stringify(value)}`,
+    run: async (value): Promise<Verdict> => {
+      const exchange = await context.send({
+        operationId: operation.id,
+        method: 'POST',
+        path: operation.path,
+        contentType: 'application/json',
+        body: JSON.stringify(value),
+      });
+      const status = expectStatus(exchange, 201, 'a valid NewPet');
+      if (status !== null) return status;
+      const created = conformingBody(context.spec, exchange);
+      if (created === undefined) return INCONCLUSIVE;
+      const sent = value as Record<string, unknown>;
+      const got = created.value as Record<string, unknown>;
+      const path = echoMismatch(sent, got);
+      if (path === null) return PASS;
+      const name = path.slice(1);
+      return {
+        kind: 'fail',
+        exchange,
+        message: `${name} came back as ${JSON.stringify(got[name])}`,
+        expected: `${name} ${JSON.stringify(sent[name])}, as sent`,
+        instancePath: path,
+      };
+    },
+  });
+}

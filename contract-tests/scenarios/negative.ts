@@ -1,0 +1,136 @@
+// negative_data_rejection: invalid parameters and bodies, hand-derived from the schemas and generated,
+// are rejected: 400 for invalid values and malformed JSON, 415 for another media type, 413 for a body
+// over the size limit.
+import fc from 'fast-check';
+import type { OperationSpec } from '../../spec/index.js';
+import { type Context, expectStatus, PASS } from '../context.js';
+import { runProperty } from '../property.js';
+import { exampleBody, existingPetId } from '../requests.js';
+import {
+  invalidArbitrary,
+  invalidExamples,
+  invalidParameterArbitrary,
+  invalidParameterExamples,
+} from '../schema-arbitraries.js';
+import { newPetSchema } from './create.js';
+
+/** petkit's body size limit: openapi.yaml's PayloadTooLarge response ("larger than 16 KiB"). */
+export const PAYLOAD_LIMIT_BYTES = 16 * 1024;
+
+interface ParameterCase {
+  readonly name: string;
+  readonly raw: string;
+}
+
+interface BodyCase {
+  readonly label: string;
+  readonly contentType: string;
+  readonly body: string;
+  readonly expected: number;
+}
+
+async function parameterNegatives(context: Context, operation: OperationSpec, salt: number): Promise<void> {
+  const parameters = operation.parameters.filter(
+    (parameter) => parameter.in === 'query' || parameter.in === 'path',
+  );
+  if (parameters.length === 0) return;
+  const examples: ParameterCase[] = parameters.flatMap((parameter) =>
+    invalidParameterExamples(parameter).map((raw) => ({ name: parameter.name, raw })),
+  );
+  const arbitrary = fc.oneof(
+    ...parameters.map((parameter) =>
+      invalidParameterArbitrary(parameter).map((raw) => ({ name: parameter.name, raw })),
+    ),
+  );
+  await runProperty(context, {
+    check: 'negative_data_rejection',
+    operationId: operation.id,
+    examples,
+    arbitrary,
+    salt,
+    describe: (value) => `${value.name}=${JSON.stringify(value.raw)}`,
+    run: async (value) => {
+      const parameter = parameters.find((candidate) => candidate.name === value.name);
+      const pathParams: Record<string, string | number> = {};
+      for (const candidate of parameters) {
+        if (candidate.in === 'path') pathParams[candidate.name] = existingPetId(context);
+      }
+      if (parameter?.in === 'path') pathParams[value.name] = value.raw;
+      const exchange = await context.send({
+        operationId: operation.id,
+        method: operation.method,
+        path: operation.expand(pathParams),
+        ...(parameter?.in === 'query' ? { query: { [value.name]: value.raw } } : {}),
+      });
+      return expectStatus(exchange, 400, `invalid ${value.name}`) ?? PASS;
+    },
+  });
+}
+
+async function bodyNegatives(context: Context, operation: OperationSpec, salt: number): Promise<void> {
+  const body = newPetSchema(context);
+  const document = context.spec.document;
+  const json = (value: unknown, label: string): BodyCase => ({
+    label,
+    contentType: 'application/json',
+    body: JSON.stringify(value),
+    expected: 400,
+  });
+  const example = JSON.stringify(exampleBody(operation));
+  const examples: BodyCase[] = [
+    { label: 'malformed JSON', contentType: 'application/json', body: '{"name": ', expected: 400 },
+    { label: 'an empty body', contentType: 'application/json', body: '', expected: 400 },
+    ...invalidExamples(document, body.schema, body.validate).map((value) => json(value, 'an invalid NewPet')),
+  ];
+  if (operation.responses.has('415')) {
+    examples.push({
+      label: 'a JSON body sent as text/plain',
+      contentType: 'text/plain',
+      body: example,
+      expected: 415,
+    });
+  }
+  if (operation.responses.has('413')) {
+    // A valid NewPet padded with whitespace past the limit: only its size is wrong.
+    const padded = example + ' '.repeat(PAYLOAD_LIMIT_BYTES);
+    examples.push({
+      label: `a valid NewPet of ${padded.length} bytes`,
+      contentType: 'application/json',
+      body: padded,
+      expected: 413,
+    });
+  }
+  await runProperty(context, {
+    check: 'negative_data_rejection',
+    operationId: operation.id,
+    examples,
+    arbitrary: invalidArbitrary(document, body.schema, body.validate).map((value) =>
+      json(value, 'an invalid NewPet'),
+    ),
+    salt,
+    describe: (value) =>
+      value.body.length > 200
+        ? value.label
+        : `${value.label}: ${value.contentType} ${JSON.stringify(value.body)}`,
+    run: async (value) => {
+      const exchange = await context.send({
+        operationId: operation.id,
+        method: operation.method,
+        path: operation.path,
+        contentType: value.contentType,
+        body: value.body,
+      });
+      return expectStatus(exchange, value.expected, value.label) ?? PASS;
+    },
+  });
+}
+
+export async function negativeScenario(context: Context): Promise<void> {
+  if (!context.selected('negative_data_rejection')) return;
+  let salt = 10;
+  for (const operation of context.spec.operations) {
+    if (context.readOnly && operation.method !== 'GET') continue;
+    await parameterNegatives(context, operation, salt++);
+    if (operation.requestBody !== undefined) await bodyNegatives(context, operation, salt++);
+  }
+}

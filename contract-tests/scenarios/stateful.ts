@@ -1,0 +1,123 @@
+// use_after_create: a created pet comes back from getPet equal, with the same id, and the status
+// filter of listPets includes it. not_found: an unknown id gives 404.
+import { isDeepStrictEqual } from 'node:util';
+import type { Pet } from '../../spec/index.js';
+import { type Context, conformingBody, expectStatus, PASS, type Verdict } from '../context.js';
+import type { Exchange } from '../exchange.js';
+import { exampleBody, record } from '../requests.js';
+
+/** The largest id JSON carries exactly: no real store reaches it. */
+export const UNKNOWN_ID = Number.MAX_SAFE_INTEGER;
+
+async function created(context: Context): Promise<Pet | undefined> {
+  const operation = context.spec.operation('createPet');
+  const body = {
+    ...(exampleBody(operation) as Record<string, unknown>),
+    name: `petkit contract ${context.seed}`,
+  };
+  const exchange = await context.send({
+    operationId: operation.id,
+    method: 'POST',
+    path: operation.path,
+    contentType: 'application/json',
+    body: JSON.stringify(body),
+  });
+  const parsed = exchange.response?.status === 201 ? conformingBody(context.spec, exchange) : undefined;
+  return parsed?.value as Pet | undefined;
+}
+
+function compare(exchange: Exchange, expected: Pet, got: unknown, where: string): Verdict {
+  if (isDeepStrictEqual(got, expected)) return PASS;
+  return {
+    kind: 'fail',
+    exchange,
+    message: `${where} gave ${JSON.stringify(got)}`,
+    expected: JSON.stringify(expected),
+  };
+}
+
+export async function useAfterCreateScenario(context: Context): Promise<void> {
+  if (!context.selected('use_after_create')) return;
+  const getPet = context.spec.operation('getPet');
+  const listPets = context.spec.operation('listPets');
+  const source = context.readOnly ? 'listPets' : 'createPet';
+  const pet = context.readOnly ? context.knownPets[0] : await created(context);
+  if (pet === undefined) {
+    const reason = context.readOnly
+      ? 'the target listed no pet to fetch again'
+      : 'createPet did not answer 201 with a Pet (see positive_data_acceptance)';
+    context.note('use_after_create', getPet.id, reason);
+    context.note('use_after_create', listPets.id, reason);
+    return;
+  }
+
+  const fetched = await context.send({
+    operationId: getPet.id,
+    method: 'GET',
+    path: getPet.expand({ petId: pet.id }),
+  });
+  const fetchedStatus = expectStatus(
+    fetched,
+    200,
+    `getPet of the pet that ${source} returned (id ${pet.id})`,
+  );
+  const fetchedBody = conformingBody(context.spec, fetched);
+  record(
+    context,
+    'use_after_create',
+    getPet.id,
+    fetchedStatus ??
+      (fetchedBody === undefined
+        ? { kind: 'inconclusive' }
+        : compare(fetched, pet, fetchedBody.value, 'getPet')),
+  );
+
+  if (pet.status === undefined) return;
+  const listed = await context.send({
+    operationId: listPets.id,
+    method: 'GET',
+    path: listPets.path,
+    query: { status: pet.status, limit: '100' },
+  });
+  const listStatus = expectStatus(listed, 200, `listPets filtered by the pet's status "${pet.status}"`);
+  const listBody = conformingBody(context.spec, listed);
+  if (listStatus !== null || listBody === undefined) {
+    record(context, 'use_after_create', listPets.id, listStatus ?? { kind: 'inconclusive' });
+    return;
+  }
+  const pets = listBody.value as Pet[];
+  const found = pets.find((candidate) => candidate.id === pet.id);
+  if (found !== undefined) {
+    record(
+      context,
+      'use_after_create',
+      listPets.id,
+      compare(listed, pet, found, `listPets?status=${pet.status}`),
+    );
+  } else if (pets.length < 100) {
+    record(context, 'use_after_create', listPets.id, {
+      kind: 'fail',
+      exchange: listed,
+      message: `pet ${pet.id} (from ${source}) is not in the ${pets.length} pets listed with status "${pet.status}"`,
+      expected: `pet ${pet.id} among them`,
+    });
+  } else {
+    context.note('use_after_create', listPets.id, 'the filtered list was a full page of 100 without the pet');
+  }
+}
+
+export async function notFoundScenario(context: Context): Promise<void> {
+  if (!context.selected('not_found')) return;
+  const getPet = context.spec.operation('getPet');
+  const exchange = await context.send({
+    operationId: getPet.id,
+    method: 'GET',
+    path: getPet.expand({ petId: UNKNOWN_ID }),
+  });
+  record(
+    context,
+    'not_found',
+    getPet.id,
+    expectStatus(exchange, 404, `an unknown id (${UNKNOWN_ID})`) ?? PASS,
+  );
+}

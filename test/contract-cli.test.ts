@@ -1,0 +1,219 @@
+// `petkit contract` end to end: flags, environment, reporters, exit codes, and the key never printed.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, test } from 'vitest';
+import { type Io, run } from '../cli/contract.js';
+import type { Report } from '../contract-tests/index.js';
+import { BROKEN_SERVERS } from './servers/broken.js';
+import { createReference, type Handler, REFERENCE_KEY, type Served, serve } from './servers/reference.js';
+
+let served: Served | undefined;
+afterEach(async () => {
+  await served?.close();
+  served = undefined;
+});
+
+function fakeIo(env: Record<string, string> = {}, tty = false) {
+  let stdout = '';
+  let stderr = '';
+  const io: Io = {
+    stdout: { write: (text: string) => (stdout += text), isTTY: tty },
+    stderr: { write: (text: string) => (stderr += text), isTTY: tty },
+    env,
+  };
+  return { io, out: () => stdout, err: () => stderr };
+}
+
+async function start(handler: Handler = createReference()): Promise<string> {
+  served = await serve(handler);
+  return served.url;
+}
+
+describe('petkit contract exits 2 when it cannot run', () => {
+  test('on an unknown flag', async () => {
+    const { io, err } = fakeIo();
+    expect(await run(['--base-url', 'http://x/v1', '--frobnicate'], io)).toBe(2);
+    expect(err()).toMatch(/Unknown option '--frobnicate'/);
+  });
+
+  test('without a base URL', async () => {
+    const { io, err } = fakeIo();
+    expect(await run(['--api-key', 'k'], io)).toBe(2);
+    expect(err()).toMatch(/A base URL is required \(--base-url or CONTRACT_BASE_URL\)/);
+  });
+
+  test('on an unknown check or reporter', async () => {
+    const first = fakeIo();
+    expect(await run(['--base-url', 'http://x/v1', '--api-key', 'k', '--checks', 'speed'], first.io)).toBe(2);
+    expect(first.err()).toMatch(/--checks: unknown check "speed"/);
+    const second = fakeIo();
+    expect(await run(['--base-url', 'http://x/v1', '--api-key', 'k', '--reporter', 'tap'], second.io)).toBe(
+      2,
+    );
+    expect(second.err()).toMatch(/--reporter must be pretty, junit or json/);
+  });
+
+  test('when the target is unreachable', async () => {
+    const url = await start();
+    await served?.close();
+    served = undefined;
+    const { io, err } = fakeIo();
+    expect(await run(['--base-url', url, '--api-key', REFERENCE_KEY], io)).toBe(2);
+    expect(err()).toMatch(/Cannot reach http:\/\/127\.0\.0\.1:\d+\/v1\/pets/);
+  });
+
+  test('when the key is rejected on every call, without printing it', async () => {
+    const { io, out, err } = fakeIo();
+    expect(await run(['--base-url', await start(), '--api-key', 'not-the-key-xyz'], io)).toBe(2);
+    expect(err()).toMatch(/answered 401 to the API key on every call/);
+    expect(out() + err()).not.toContain('not-the-key-xyz');
+  });
+
+  test('when the base URL lacks the /v1 prefix', async () => {
+    const { io, err } = fakeIo();
+    const url = (await start()).replace(/\/v1$/, '');
+    expect(await run(['--base-url', url, '--api-key', REFERENCE_KEY], io)).toBe(2);
+    expect(err()).toMatch(/must include the version prefix/);
+  });
+});
+
+describe('petkit contract reports', () => {
+  test('a conformant server: exit 0, the table and the seed, never the key', async () => {
+    const { io, out, err } = fakeIo();
+    expect(await run(['--base-url', await start(), '--api-key', REFERENCE_KEY, '--seed', '5'], io)).toBe(0);
+    expect(out()).toMatch(/^auth_enforced +✓ pass +✓ pass +✓ pass$/m);
+    expect(out()).toMatch(/verdict: ✓ conformant \(exit 0\)/);
+    expect(out()).toMatch(/seed 5 \(--seed 5 repeats the cases\)/);
+    expect(out()).toMatch(/^coverage: \d+ of 19 documented \(operation, status\) pairs exercised/m);
+    expect(out() + err()).not.toContain(REFERENCE_KEY);
+    expect(out()).not.toContain('\u001b[');
+  });
+
+  test('CONTRACT_BASE_URL and CONTRACT_API_KEY stand in for the flags', async () => {
+    const { io, out } = fakeIo({ CONTRACT_BASE_URL: await start(), CONTRACT_API_KEY: REFERENCE_KEY });
+    expect(await run(['--checks', 'not_found'], io)).toBe(0);
+    expect(out()).toMatch(/^not_found +· +· +✓ pass$/m);
+  });
+
+  test('colour on a terminal, none with NO_COLOR', async () => {
+    const url = await start();
+    const coloured = fakeIo({}, true);
+    await run(['--base-url', url, '--api-key', REFERENCE_KEY, '--checks', 'not_found'], coloured.io);
+    expect(coloured.out()).toContain('\u001b[32m');
+    expect(coloured.err()).toMatch(/requests/);
+    const plain = fakeIo({ NO_COLOR: '1' }, true);
+    await run(['--base-url', url, '--api-key', REFERENCE_KEY, '--checks', 'not_found'], plain.io);
+    expect(plain.out()).not.toContain('\u001b[');
+  });
+
+  test('a broken server: exit 1, each finding with its curl, expected and got', async () => {
+    const broken = BROKEN_SERVERS.find((server) => server.name === 'forgets-created');
+    const { io, out } = fakeIo();
+    const url = await start(broken?.handler());
+    expect(await run(['--base-url', url, '--api-key', REFERENCE_KEY, '--seed', '1'], io)).toBe(1);
+    expect(out()).toMatch(/^use_after_create +✗ FAIL +· +✗ FAIL$/m);
+    expect(out()).toMatch(
+      /getPet of the pet that createPet returned \(id \d+\): got 404\n +expected: 200\n +got: 404 /,
+    );
+    expect(out()).toMatch(/pet \d+ \(from createPet\) is not in the \d+ pets listed with status "available"/);
+    expect(out()).toMatch(
+      /curl -i '.*\/v1\/pets\/\d+' -H 'accept: application\/json' -H "authorization: Bearer \$API_KEY"/,
+    );
+    expect(out()).toMatch(/verdict: ✗ 2 check × operation pairs failed \(exit 1\)/);
+  });
+
+  test('--reporter json: the documented shape, with the seed', async () => {
+    const { io, out } = fakeIo();
+    await run(
+      ['--base-url', await start(), '--api-key', REFERENCE_KEY, '--reporter', 'json', '--seed', '9'],
+      io,
+    );
+    const report = JSON.parse(out()) as Report;
+    expect(report).toMatchObject({
+      tool: 'petkit contract',
+      schemaVersion: 1,
+      seed: 9,
+      verdict: 'conformant',
+      exitCode: 0,
+    });
+    expect(report.results).toHaveLength(32);
+    expect(Object.keys(report).sort()).toEqual(
+      [
+        'aborted',
+        'baseUrl',
+        'coverage',
+        'durationMs',
+        'examples',
+        'exitCode',
+        'findings',
+        'maxRpm',
+        'readOnly',
+        'requests',
+        'results',
+        'seed',
+        'startedAt',
+        'schemaVersion',
+        'tool',
+        'verdict',
+      ].sort(),
+    );
+  });
+
+  test('--reporter junit --output FILE: one testcase per check and operation, failures as failures', async () => {
+    const broken = BROKEN_SERVERS.find((server) => server.name === 'ignores-limit');
+    const dir = mkdtempSync(join(tmpdir(), 'petkit-'));
+    const file = join(dir, 'contract.xml');
+    const { io, out } = fakeIo();
+    const url = await start(broken?.handler());
+    expect(
+      await run(['--base-url', url, '--api-key', REFERENCE_KEY, '--reporter', 'junit', '--output', file], io),
+    ).toBe(1);
+    const xml = readFileSync(file, 'utf8');
+    rmSync(dir, { recursive: true });
+    expect(xml.match(/<testcase /g)).toHaveLength(32);
+    expect(xml).toMatch(
+      /<testsuite name="petkit contract [^"]+" timestamp="[^"]+" time="[\d.]+" tests="32" failures="1" errors="0" skipped="1"/,
+    );
+    expect(xml).toMatch(/<testcase classname="list_semantics" name="list_semantics × listPets">\s*<failure/);
+    expect(out()).toMatch(/nonconformant \(exit 1\).*junit report in/);
+  });
+
+  test('--read-only sends no POST, and says which pairs it left out', async () => {
+    const reference = createReference();
+    const methods = new Set<string>();
+    const { io, out } = fakeIo();
+    const url = await start((request) => {
+      methods.add(request.method);
+      return reference(request);
+    });
+    expect(await run(['--base-url', url, '--api-key', REFERENCE_KEY, '--read-only'], io)).toBe(0);
+    expect([...methods]).toEqual(['GET']);
+    expect(out()).toMatch(/skipped \(--read-only: no request sent\): not_a_server_error × createPet/);
+    expect(out()).toMatch(/^use_after_create +✓ pass +· +✓ pass$/m);
+  });
+});
+
+test('the built binary runs it: npx petkit contract', async () => {
+  const url = await start();
+  const result = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
+    const child = execFile(
+      process.execPath,
+      [
+        'dist/cli/main.js',
+        'contract',
+        '--base-url',
+        url,
+        '--api-key',
+        REFERENCE_KEY,
+        '--checks',
+        'not_found,auth_enforced',
+      ],
+      (error, stdout) => resolve({ code: error ? (error.code as number) : 0, stdout }),
+    );
+    child.stdin?.end();
+  });
+  expect(result.code).toBe(0);
+  expect(result.stdout).toMatch(/verdict: ✓ conformant \(exit 0\)/);
+});

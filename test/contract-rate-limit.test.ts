@@ -1,0 +1,129 @@
+// The suite as a good citizen, against real servers on an injected clock (no real waiting): it paces
+// itself under the key's limit, probes the limit only when asked, and stops before a ban.
+import { afterEach, expect, test } from 'vitest';
+import { type Report, runContract } from '../contract-tests/index.js';
+import { createReference, type Handler, REFERENCE_KEY, type Served, serve } from './servers/reference.js';
+
+let served: Served | undefined;
+afterEach(async () => {
+  await served?.close();
+  served = undefined;
+});
+
+/** One clock for the server and the suite; sleeping moves it on at once. */
+function fakeClock() {
+  let now = Date.UTC(2026, 5, 1, 12, 0, 30);
+  const sleeps: number[] = [];
+  return {
+    now: () => now,
+    sleep: async (ms: number) => {
+      sleeps.push(ms);
+      now += ms;
+    },
+    sleeps,
+  };
+}
+
+async function runAgainst(handler: Handler, clock: ReturnType<typeof fakeClock>, extra: object = {}) {
+  served = await serve(handler);
+  const statuses: number[] = [];
+  const report: Report = await runContract({
+    baseUrl: served.url,
+    apiKey: REFERENCE_KEY,
+    seed: 3,
+    examples: 5,
+    now: clock.now,
+    sleep: clock.sleep,
+    random: () => 0.5,
+    onProgress: ({ exchange }) => {
+      if (exchange?.response) statuses.push(exchange.response.status);
+    },
+    ...extra,
+  });
+  return { report, statuses };
+}
+
+test('against a 60-a-minute key the whole run paces itself and never meets a 429', async () => {
+  const clock = fakeClock();
+  const { report, statuses } = await runAgainst(createReference({ perMinute: 60, now: clock.now }), clock);
+  expect(report.exitCode).toBe(0);
+  expect(report.maxRpm).toBe(60);
+  expect(statuses).not.toContain(429);
+  // A request a second at most: the run took (fake) minutes.
+  expect(report.durationMs).toBeGreaterThanOrEqual((report.requests - 1) * 1000);
+});
+
+test('--probe-rate-limit exhausts the window, sees 429 + Retry-After + Remaining 0, and the recovery', async () => {
+  const clock = fakeClock();
+  const { report, statuses } = await runAgainst(createReference({ perMinute: 10, now: clock.now }), clock, {
+    checks: ['rate_limit_behaviour'],
+    probeRateLimit: true,
+  });
+  expect(report.results.find((result) => result.check === 'rate_limit_behaviour')?.outcome).toBe('passed');
+  expect(report.exitCode).toBe(0);
+  // Exactly one request sent while limited.
+  expect(statuses.filter((status) => status === 429)).toHaveLength(1);
+  expect(statuses.at(-1)).toBe(200);
+});
+
+test('--probe-rate-limit fails rate_limit_behaviour on a server that never recovers', async () => {
+  const clock = fakeClock();
+  const handler = createReference({ perMinute: 10, now: clock.now, quirks: { neverRecover: true } });
+  const { report } = await runAgainst(handler, clock, {
+    checks: ['rate_limit_behaviour'],
+    probeRateLimit: true,
+  });
+  expect(report.exitCode).toBe(1);
+  expect(report.findings.map((finding) => [finding.check, finding.status])).toEqual([
+    ['rate_limit_behaviour', 429],
+  ]);
+  expect(report.findings[0]?.message).toMatch(/still 429 after waiting Retry-After/);
+});
+
+test('--probe-rate-limit fails on a 429 without Retry-After', async () => {
+  const clock = fakeClock();
+  const reference = createReference({ perMinute: 10, now: clock.now });
+  const handler: Handler = (request) => {
+    const response = reference(request);
+    delete response.headers['retry-after'];
+    return response;
+  };
+  const { report } = await runAgainst(handler, clock, {
+    probeRateLimit: true,
+    checks: ['rate_limit_behaviour', 'response_headers_conformance'],
+  });
+  const failed = report.results.filter((result) => result.outcome === 'failed').map((result) => result.check);
+  expect(new Set(failed)).toEqual(new Set(['rate_limit_behaviour', 'response_headers_conformance']));
+});
+
+test('the probe is opt-in: without --probe-rate-limit no window is exhausted', async () => {
+  const clock = fakeClock();
+  const { report, statuses } = await runAgainst(createReference({ perMinute: 10, now: clock.now }), clock);
+  expect(statuses).not.toContain(429);
+  expect(report.results.find((result) => result.check === 'rate_limit_behaviour')).toMatchObject({
+    outcome: 'skipped',
+    reason: 'opt-in: run with --probe-rate-limit',
+  });
+});
+
+test('a server that answers 429 to everything stops the run with exit 2 before a ban', async () => {
+  const clock = fakeClock();
+  const handler: Handler = () => ({
+    status: 429,
+    headers: {
+      'content-type': 'application/json',
+      'retry-after': '2',
+      'x-ratelimit-limit': '60',
+      'x-ratelimit-remaining': '0',
+      'x-ratelimit-reset': String(Math.ceil(clock.now() / 1000) + 2),
+    },
+    body: JSON.stringify({ code: 'rate_limited', message: 'Slow down.', status: 429 }),
+  });
+  const { report, statuses } = await runAgainst(handler, clock);
+  expect(report.exitCode).toBe(2);
+  expect(report.aborted?.code).toBe('ban_risk');
+  // The API bans a key after more than 10 requests while limited.
+  expect(statuses.length).toBeLessThanOrEqual(4);
+  // Every retry waited at least Retry-After.
+  expect(clock.sleeps.filter((ms) => ms >= 2000)).toHaveLength(3);
+});

@@ -1,0 +1,290 @@
+// A small, correct Pet Adoption API over plain node:http, in memory. It keeps the whole contract,
+// rate-limit headers and bearer auth included, so that each broken server in broken.ts can be derived
+// from it by exactly one change. Test code only: the contract suite never imports it.
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { describeFault, type Fault, loadSpec, type NewPet, type Pet } from '../../spec/index.js';
+
+export interface RawRequest {
+  readonly method: string;
+  readonly pathname: string;
+  readonly query: URLSearchParams;
+  /** Lower-case names. */
+  readonly headers: Readonly<Record<string, string | undefined>>;
+  readonly body: string;
+}
+
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string>;
+  /** The body as sent; JSON bodies are already serialised. */
+  body: string;
+}
+
+export type Handler = (request: RawRequest) => RawResponse;
+
+/** Internal departures a wrapper cannot make from outside; every one is off in the reference. */
+export interface Quirks {
+  /** listPets returns every pet, whatever `limit` says. */
+  ignoreLimit?: boolean;
+  /** listPets ignores the `status` filter. */
+  ignoreStatusFilter?: boolean;
+  /** listPets returns the pets in descending id order. */
+  descendingList?: boolean;
+  /** createPet answers 201 but forgets the pet. */
+  forgetCreated?: boolean;
+  /** createPet stores and echoes the name trimmed. */
+  trimNames?: boolean;
+  /** Any Authorization header, or none, is accepted. */
+  noAuth?: boolean;
+  /** The key is accepted under any scheme (`Token KEY`, not only `Bearer KEY`). */
+  anyScheme?: boolean;
+  /** `limit` out of 1..100 is clamped instead of rejected. */
+  clampLimit?: boolean;
+  /** Unknown properties in NewPet are dropped instead of rejected. */
+  dropUnknownProperties?: boolean;
+  /** A body of any Content-Type is parsed as JSON. */
+  anyContentType?: boolean;
+  /** Malformed JSON gives a (well-formed, documented) 500 instead of a 400. */
+  malformedJsonAs500?: boolean;
+  /** An unknown petId gives 400 validation_failed instead of 404. */
+  unknownIdAs400?: boolean;
+  /** After a 429 the window never recovers. */
+  neverRecover?: boolean;
+}
+
+export interface ReferenceOptions {
+  readonly key?: string;
+  readonly perMinute?: number;
+  readonly pets?: number;
+  /** Milliseconds since the epoch. */
+  readonly now?: () => number;
+  readonly quirks?: Quirks;
+}
+
+export const REFERENCE_KEY = 'test-key';
+const STATUSES = ['available', 'pending', 'sold'] as const;
+const NAMES = ['Biscuit', 'Mochi', 'Pepper', 'Luna', 'Olive', 'Ziggy', 'Nala', 'Tofu', 'Maple', 'Rex'];
+const MAX_BODY = 16 * 1024;
+const DEPRECATION = {
+  sunset: 'Thu, 05 Dec 2030 00:00:00 GMT',
+  deprecation: '@1735689600',
+  link: '</v1/pets>; rel="successor-version"',
+};
+
+function json(status: number, body: unknown, headers: Record<string, string> = {}): RawResponse {
+  return {
+    status,
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  };
+}
+
+function error(status: number, code: string, message: string, details?: Fault[]): RawResponse {
+  const body = { code, message, status, ...(details ? { details: details.map(describeFault) } : {}) };
+  return json(status, body);
+}
+
+export function createReference(options: ReferenceOptions = {}): Handler {
+  const spec = loadSpec();
+  const key = options.key ?? REFERENCE_KEY;
+  const perMinute = options.perMinute ?? 100_000;
+  const now = options.now ?? Date.now;
+  const quirks = options.quirks ?? {};
+  const pets = new Map<number, Pet>();
+  let nextId = 1;
+  for (let i = 0; i < (options.pets ?? 30); i += 1) {
+    const id = nextId++;
+    pets.set(id, {
+      id,
+      name: NAMES[i % NAMES.length] ?? 'Pet',
+      categoryId: (i % 5) + 1,
+      status: STATUSES[i % 3] ?? 'available',
+    });
+  }
+  const windows = new Map<string, { start: number; count: number; limited: boolean }>();
+
+  const rateLimit = (bucket: string): { headers: Record<string, string>; retryAfter: number | null } => {
+    const at = now();
+    const start = Math.floor(at / 60_000) * 60_000;
+    let window = windows.get(bucket);
+    if (window === undefined || (window.start !== start && !(quirks.neverRecover && window.limited))) {
+      window = { start, count: 0, limited: false };
+      windows.set(bucket, window);
+    }
+    window.count += 1;
+    const end = window.start + 60_000;
+    const headers = {
+      'x-ratelimit-limit': String(perMinute),
+      'x-ratelimit-remaining': String(Math.max(0, perMinute - window.count)),
+      'x-ratelimit-reset': String(Math.ceil(Math.max(end, at + 1000) / 1000)),
+    };
+    if (window.count <= perMinute) return { headers, retryAfter: null };
+    window.limited = true;
+    return { headers, retryAfter: Math.max(1, Math.ceil((end - at) / 1000)) };
+  };
+
+  const authenticate = (header: string | undefined): RawResponse | null => {
+    if (quirks.noAuth) return null;
+    if (header === undefined || header === '') {
+      const response = error(401, 'missing_api_key', 'An API key is required.');
+      response.headers['www-authenticate'] = 'Bearer realm="pets"';
+      return response;
+    }
+    const match = /^(\S+)\s+(.+)$/.exec(header);
+    const schemeOk = match?.[1]?.toLowerCase() === 'bearer' || quirks.anyScheme === true;
+    if (match === null || !schemeOk || match[2] !== key) {
+      const response = error(401, 'invalid_api_key', 'The API key is not valid.');
+      response.headers['www-authenticate'] = 'Bearer realm="pets", error="invalid_token"';
+      return response;
+    }
+    return null;
+  };
+
+  const listPets = (request: RawRequest): RawResponse => {
+    const operation = spec.operation('listPets');
+    const values: Record<string, unknown> = {};
+    const faults: Fault[] = [];
+    for (const parameter of operation.parameters) {
+      const raw = request.query.get(parameter.name) ?? undefined;
+      let parsed = parameter.parse(raw);
+      if (quirks.clampLimit && parameter.name === 'limit' && typeof parsed.value === 'number') {
+        parsed = { value: Math.min(100, Math.max(1, Math.trunc(parsed.value))), faults: [] };
+      }
+      values[parameter.name] = parsed.value;
+      faults.push(...parsed.faults);
+    }
+    if (faults.length > 0) return error(400, 'validation_failed', 'Invalid query.', faults);
+    let list = [...pets.values()].sort((a, b) => a.id - b.id);
+    if (values.status !== undefined && !quirks.ignoreStatusFilter) {
+      list = list.filter((pet) => pet.status === values.status);
+    }
+    if (quirks.descendingList) list.reverse();
+    if (!quirks.ignoreLimit) list = list.slice(0, values.limit as number);
+    return json(200, list);
+  };
+
+  const createPet = (request: RawRequest): RawResponse => {
+    if (Buffer.byteLength(request.body) > MAX_BODY) {
+      return error(413, 'payload_too_large', `The body is larger than ${MAX_BODY} bytes.`);
+    }
+    const type = (request.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
+    if (type !== 'application/json' && !quirks.anyContentType) {
+      return error(415, 'unsupported_media_type', 'The body must be application/json.');
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(request.body);
+    } catch {
+      if (quirks.malformedJsonAs500) return error(500, 'internal_error', 'The server failed.');
+      return error(400, 'malformed_json', 'The body is not valid JSON.');
+    }
+    if (quirks.dropUnknownProperties && typeof body === 'object' && body !== null && !Array.isArray(body)) {
+      const { name, categoryId, status } = body as Record<string, unknown>;
+      body = Object.fromEntries(
+        Object.entries({ name, categoryId, status }).filter(([, value]) => value !== undefined),
+      );
+    }
+    const faults = spec.schema('NewPet')(body);
+    if (faults.length > 0) return error(400, 'validation_failed', 'Invalid body.', faults);
+    const fresh = body as NewPet;
+    const pet: Pet = { id: nextId++, ...fresh, ...(quirks.trimNames ? { name: fresh.name.trim() } : {}) };
+    if (!quirks.forgetCreated) pets.set(pet.id, pet);
+    return json(201, pet, { location: `/v1/pets/${pet.id}` });
+  };
+
+  const getPet = (raw: string): RawResponse => {
+    const parsed = spec.operation('getPet').parameters[0]?.parse(raw);
+    if (parsed === undefined || parsed.faults.length > 0) {
+      return error(400, 'validation_failed', 'Invalid path.', parsed?.faults);
+    }
+    const pet = pets.get(parsed.value as number);
+    if (pet !== undefined) return json(200, pet);
+    if (quirks.unknownIdAs400) return error(400, 'validation_failed', 'Invalid path.');
+    return error(404, 'not_found', `No pet has id ${String(parsed.value)}.`);
+  };
+
+  return (request) => {
+    const petMatch = /^\/v1\/pets\/([^/]+)$/.exec(request.pathname);
+    const route = request.pathname === '/v1/pets' ? 'pets' : petMatch ? 'pet' : null;
+    const allowed = route === 'pets' ? ['GET', 'POST'] : route === 'pet' ? ['GET'] : [];
+    const authHeader = request.headers.authorization;
+    const limited = rateLimit(authenticate(authHeader) === null ? `key:${authHeader}` : 'anonymous');
+    const answer = (): RawResponse => {
+      if (route === null) return error(404, 'route_not_found', `No route ${request.pathname}.`);
+      if (!allowed.includes(request.method)) {
+        const response = error(405, 'method_not_allowed', `Use ${allowed.join(' or ')}.`);
+        response.headers.allow = allowed.join(', ');
+        return response;
+      }
+      const unauthorised = authenticate(authHeader);
+      if (unauthorised !== null) return unauthorised;
+      if (limited.retryAfter !== null) {
+        const response = error(429, 'rate_limited', `Rate limit exceeded. Retry in ${limited.retryAfter} s.`);
+        response.headers['retry-after'] = String(limited.retryAfter);
+        return response;
+      }
+      if (route === 'pet') return getPet(decodeURIComponent(petMatch?.[1] ?? ''));
+      return request.method === 'POST' ? createPet(request) : listPets(request);
+    };
+    const response = answer();
+    Object.assign(response.headers, limited.headers);
+    if (route === 'pet') {
+      Object.assign(response.headers, {
+        sunset: DEPRECATION.sunset,
+        deprecation: DEPRECATION.deprecation,
+        link: DEPRECATION.link,
+      });
+    }
+    return response;
+  };
+}
+
+async function readBody(request: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+export interface Served {
+  /** The base URL, with `/v1`. */
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+/** Serves a handler on 127.0.0.1, on a free port. A thrown handler answers a bare 500. */
+export async function serve(handler: Handler): Promise<Served> {
+  const server = createServer((req, res) => {
+    void readBody(req).then((body) => {
+      const url = new URL(req.url ?? '/', 'http://localhost');
+      const headers: Record<string, string | undefined> = {};
+      for (const [name, value] of Object.entries(req.headers)) {
+        headers[name] = Array.isArray(value) ? value.join(', ') : value;
+      }
+      let response: RawResponse;
+      try {
+        response = handler({
+          method: req.method ?? 'GET',
+          pathname: url.pathname,
+          query: url.searchParams,
+          headers,
+          body,
+        });
+      } catch {
+        response = { status: 500, headers: { 'content-type': 'text/plain' }, body: 'Internal Server Error' };
+      }
+      res.writeHead(response.status, response.headers);
+      res.end(response.body);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/v1`,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections();
+        server.close((cause) => (cause ? reject(cause) : resolve()));
+      }),
+  };
+}
