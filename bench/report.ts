@@ -47,6 +47,10 @@ export interface RatioRow {
   readonly overPrismSilent: number | undefined;
   /** petkit req/s over the ceiling's. */
   readonly overCeiling: number | undefined;
+  /** Prism-silent's CPU time per answer over petkit's: how many times less work petkit does per answer. */
+  readonly cpuOverPrismSilent: number | undefined;
+  /** The ceiling's CPU time per answer over petkit's (1 would be as cheap as bare node:http). */
+  readonly cpuOverCeiling: number | undefined;
 }
 
 export interface BenchReport {

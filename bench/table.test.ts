@@ -33,7 +33,15 @@ const report: BenchReport = {
     },
     { server: 'prism', label: 'Prism', ran: false, reason: 'exited' },
   ],
-  ratios: [{ scenario: 'list-20', overPrismSilent: 10.44, overCeiling: 0.625 }],
+  ratios: [
+    {
+      scenario: 'list-20',
+      overPrismSilent: 10.44,
+      overCeiling: 0.625,
+      cpuOverPrismSilent: 7.5,
+      cpuOverCeiling: 0.6,
+    },
+  ],
   contract: { ran: false, reason: 'stub' },
   targets: [{ figure: 'start', target: '≤ 250 ms', value: '120 ms', verdict: 'met' }],
 };
@@ -45,7 +53,7 @@ describe('the bench tables', () => {
 
   it('puts req/s, latency, memory and the ratios on petkit’s row, and skips servers that did not run', () => {
     expect(loadTable(report).split('\n')[2]).toBe(
-      '| list-20 | petkit mock | 25,000 | 1 | 4 | 42 | 65 | 0 | 0 | 200: 250,000 | 10.4× | 0.63× |',
+      '| list-20 | petkit mock | 25,000 | 1 | 4 | 42 | 65 | 0 | 0 | 200: 250,000 | 10.4× (CPU 7.5×) | 0.63× (CPU 0.60×) |',
     );
     expect(loadTable(report).split('\n')).toHaveLength(3);
   });

@@ -40,7 +40,12 @@ export function toleranceNotes(report: BenchReport): string[] {
 }
 
 function ratioCells(row: RatioRow | undefined): string[] {
-  return [times(row?.overPrismSilent, 1), times(row?.overCeiling, 2)];
+  const cpu = (n: number | undefined, digits: number) =>
+    n === undefined ? '' : ` (CPU ${times(n, digits)})`;
+  return [
+    `${times(row?.overPrismSilent, 1)}${cpu(row?.cpuOverPrismSilent, 1)}`,
+    `${times(row?.overCeiling, 2)}${cpu(row?.cpuOverCeiling, 2)}`,
+  ];
 }
 
 /** One row per scenario and server, ratios on petkit's rows. */

@@ -62,10 +62,10 @@ describe('computeRatios', () => {
         figures('no-key-401', 40_000),
       ]),
     ];
-    expect(computeRatios(servers, ids)).toEqual([
-      { scenario: 'list-20', overPrismSilent: 10, overCeiling: 0.75 },
-      { scenario: 'create', overPrismSilent: 8, overCeiling: 0.5 },
-      { scenario: 'no-key-401', overPrismSilent: 10, overCeiling: 0.9 },
+    expect(computeRatios(servers, ids).map((r) => [r.scenario, r.overPrismSilent, r.overCeiling])).toEqual([
+      ['list-20', 10, 0.75],
+      ['create', 8, 0.5],
+      ['no-key-401', 10, 0.9],
     ]);
   });
 
@@ -75,8 +75,25 @@ describe('computeRatios', () => {
       { server: 'prism-silent', label: 'p', ran: false, reason: 'exited' },
     ];
     expect(computeRatios(servers, ['list-20'])).toEqual([
-      { scenario: 'list-20', overPrismSilent: undefined, overCeiling: undefined },
+      {
+        scenario: 'list-20',
+        overPrismSilent: undefined,
+        overCeiling: undefined,
+        cpuOverPrismSilent: undefined,
+        cpuOverCeiling: undefined,
+      },
     ]);
+  });
+
+  it('divides the others’ CPU time per answer by petkit’s', () => {
+    const servers = [
+      server('petkit', [figures('get', 30_000, { cpuUsPerRequest: 50 })]),
+      server('prism-silent', [figures('get', 3_000, { cpuUsPerRequest: 350 })]),
+      server('ceiling', [figures('get', 40_000, { cpuUsPerRequest: 25 })]),
+    ];
+    const [row] = computeRatios(servers, ['get']);
+    expect(row?.cpuOverPrismSilent).toBe(7);
+    expect(row?.cpuOverCeiling).toBe(0.5);
   });
 });
 

@@ -22,6 +22,14 @@ function ratio(a: ScenarioResult | undefined, b: ScenarioResult | undefined): nu
   return a.rps / b.rps;
 }
 
+/** b's CPU per answer over a's; undefined without both figures. */
+function cpuRatio(a: ScenarioResult | undefined, b: ScenarioResult | undefined): number | undefined {
+  const mine = a?.cpuUsPerRequest;
+  const theirs = b?.cpuUsPerRequest;
+  if (mine === undefined || theirs === undefined || mine === 0) return undefined;
+  return theirs / mine;
+}
+
 /** petkit's req/s over Prism-silent's and over the ceiling's, scenario by scenario. */
 export function computeRatios(
   servers: readonly ServerResult[],
@@ -36,6 +44,8 @@ export function computeRatios(
     scenario: id,
     overPrismSilent: ratio(find(petkit, id), find(prism, id)),
     overCeiling: ratio(find(petkit, id), find(ceiling, id)),
+    cpuOverPrismSilent: cpuRatio(find(petkit, id), find(prism, id)),
+    cpuOverCeiling: cpuRatio(find(petkit, id), find(ceiling, id)),
   }));
 }
 
