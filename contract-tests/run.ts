@@ -173,7 +173,7 @@ async function preflight(context: Context): Promise<Pet[]> {
   if (response.status === 404) {
     throw new ContractAbort(
       'unreachable',
-      `${exchange.request.url} answered 404: no listPets there. --base-url must include the version prefix (…/v1).`,
+      `${exchange.request.url} answered 404: no listPets there. Is this the Pet Adoption API, and does --base-url include its version prefix (…/v1)?`,
     );
   }
   if (response.status === 401) {

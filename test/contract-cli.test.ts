@@ -80,7 +80,7 @@ describe('petkit contract exits 2 when it cannot run', () => {
     const { io, err } = fakeIo();
     const url = (await start()).replace(/\/v1$/, '');
     expect(await run(['--base-url', url, '--api-key', REFERENCE_KEY], io)).toBe(2);
-    expect(err()).toMatch(/must include the version prefix/);
+    expect(err()).toMatch(/does --base-url include its version prefix \(…\/v1\)/);
   });
 });
 
