@@ -89,12 +89,6 @@ export const CHECKS: readonly CheckInfo[] = [
   ),
 ];
 
-export function checkInfo(id: CheckId): CheckInfo {
-  const found = CHECKS.find((check) => check.id === id);
-  if (found === undefined) throw new Error(`No check "${id}".`);
-  return found;
-}
-
 export function isCheckId(value: string): value is CheckId {
   return (CHECK_IDS as readonly string[]).includes(value);
 }

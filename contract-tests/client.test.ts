@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { type ClientOptions, createClient, type Outgoing } from './client.js';
+import { type ClientOptions, createClient, type Outgoing, retryAfterMs } from './client.js';
 import { ContractAbort } from './errors.js';
 import type { Exchange } from './exchange.js';
 
@@ -125,6 +125,18 @@ describe('the client on a 429', () => {
     expect(exchange.response?.status).toBe(200);
     // Each retry after its Retry-After: 3 s Retry-After + 250 ms jitter; then max(1 s Retry-After, 1 s backoff) + 250 ms jitter.
     expect(calls.map((call) => elapsed(call.at))).toEqual([0, 3250, 4500]);
+  });
+
+  test('waits for a Retry-After given as an HTTP-date too', async () => {
+    const at = new Date(1_800_000_000_000 + 7000).toUTCString();
+    const { client, calls, elapsed } = harness([
+      { status: 429, headers: { 'retry-after': at } },
+      { status: 200 },
+    ]);
+    await client.send(list);
+    expect(calls.map((call) => elapsed(call.at))).toEqual([0, 7250]);
+    expect(retryAfterMs('soon', 0)).toBe(0);
+    expect(retryAfterMs(' 3 ', 0)).toBe(3000);
   });
 
   test('backs off exponentially when the 429 has no Retry-After', async () => {

@@ -54,6 +54,18 @@ function integerHeader(headers: Readonly<Record<string, string>>, name: string):
   return raw !== undefined && /^\d+$/.test(raw.trim()) ? Number(raw.trim()) : undefined;
 }
 
+/**
+ * How long a Retry-After asks for, in ms: delay-seconds (what this API sends) or an HTTP-date (what
+ * RFC 9110 also allows, so a server that sends one is still waited for). 0 when absent or unreadable.
+ */
+export function retryAfterMs(raw: string | undefined, nowMs: number): number {
+  if (raw === undefined) return 0;
+  const value = raw.trim();
+  if (/^\d+$/.test(value)) return Number(value) * 1000;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? 0 : Math.max(0, date - nowMs);
+}
+
 export function createClient(options: ClientOptions): Client {
   let maxRpm = options.maxRpm;
   let nextAt = 0;
@@ -188,14 +200,15 @@ export function createClient(options: ClientOptions): Client {
               'Stopping now rather than risk the key being banned; lower --max-rpm or run later.',
           );
         }
-        const retryAfter = integerHeader(exchange.response.headers, 'retry-after');
+        const retryAfter = exchange.response.headers['retry-after'];
         const backoff = options.backoffBaseMs * 2 ** attempt;
         const wait =
-          Math.max((retryAfter ?? 0) * 1000, backoff) + Math.floor(options.random() * options.backoffBaseMs);
+          Math.max(retryAfterMs(retryAfter, options.now()), backoff) +
+          Math.floor(options.random() * options.backoffBaseMs);
         if (wait > options.maxWaitMs) {
           throw new ContractAbort(
             'rate_limit_exhausted',
-            `The server answered 429 with Retry-After: ${retryAfter ?? '(none)'} s, longer than the suite waits ` +
+            `The server answered 429 with Retry-After: ${retryAfter ?? '(none)'}, longer than the suite waits ` +
               `(${Math.round(options.maxWaitMs / 1000)} s). Stopping rather than risk the key's ban; run again later.`,
           );
         }

@@ -1,5 +1,5 @@
-import { expect, test } from 'vitest';
-import { redact, toCurl } from './exchange.js';
+import { describe, expect, it, test } from 'vitest';
+import { excerpt, redact, toCurl } from './exchange.js';
 
 test('a request becomes a curl command that the shell fills the key into', () => {
   const curl = toCurl({
@@ -16,4 +16,13 @@ test('a request becomes a curl command that the shell fills the key into', () =>
 
 test('redacts every occurrence of the key', () => {
   expect(redact('Bearer k1 and k1', 'k1')).toBe('Bearer $API_KEY and $API_KEY');
+});
+
+describe('excerpt', () => {
+  it('folds a multi-line body onto one line and cuts it at the limit', () => {
+    expect(excerpt('<html>\n  <body>\n    Not found\n  </body>\n</html>')).toBe(
+      '<html> <body> Not found </body> </html>',
+    );
+    expect(excerpt('x'.repeat(400), 10)).toBe('xxxxxxxxxx… (400 characters)');
+  });
 });

@@ -52,7 +52,8 @@ export function toCurl(request: RequestRecord): string {
   return parts.join(' ');
 }
 
-/** At most `max` characters of a body, for a report. */
+/** At most `max` characters of a body on one line (runs of white space folded), for a report. */
 export function excerpt(body: string, max = 300): string {
-  return body.length <= max ? body : `${body.slice(0, max)}… (${body.length} characters)`;
+  const line = body.replace(/\s+/g, ' ').trim();
+  return line.length <= max ? line : `${line.slice(0, max)}… (${body.length} characters)`;
 }

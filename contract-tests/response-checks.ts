@@ -4,16 +4,6 @@ import type { CheckId } from './checks.js';
 import type { Exchange } from './exchange.js';
 import type { FindingInput } from './finding.js';
 
-export const RESPONSE_CHECKS: readonly CheckId[] = [
-  'not_a_server_error',
-  'status_code_conformance',
-  'content_type_conformance',
-  'response_schema_conformance',
-  'response_headers_conformance',
-  'error_body_consistency',
-  'deprecation_signalled',
-];
-
 /** Headers that say an operation is deprecated: deprecation_signalled's, not response_headers_conformance's. */
 const DEPRECATION_HEADERS = ['sunset', 'deprecation', 'link'];
 const RATE_LIMIT_HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'];

@@ -11,7 +11,7 @@ import { type Finding, findingKey, findingOf } from './finding.js';
 import { type ContractOptions, normalizeOptions } from './options.js';
 import type { CheckResult, CoverageEntry, Report } from './report.js';
 import { validRequest } from './requests.js';
-import { checkResponse, RESPONSE_CHECKS } from './response-checks.js';
+import { checkResponse } from './response-checks.js';
 import { authScenario } from './scenarios/auth.js';
 import { createScenario } from './scenarios/create.js';
 import { listScenario } from './scenarios/list.js';
@@ -173,7 +173,7 @@ async function preflight(context: Context): Promise<Pet[]> {
   if (response.status === 404) {
     throw new ContractAbort(
       'unreachable',
-      `${exchange.request.url} answered 404: no listPets there. --base-url must include the version prefix (…/v1).`,
+      `${exchange.request.url} answered 404: no listPets there. Is this the Pet Adoption API, and does --base-url include its version prefix (…/v1)?`,
     );
   }
   if (response.status === 401) {
@@ -189,5 +189,3 @@ async function preflight(context: Context): Promise<Pet[]> {
   const body = response.status === 200 ? conformingBody(context.spec, exchange) : undefined;
   return body === undefined ? [] : (body.value as Pet[]);
 }
-
-export { RESPONSE_CHECKS };

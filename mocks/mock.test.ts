@@ -26,6 +26,24 @@ describe('listPets parameters', () => {
     const res = await checkedRequest(fresh(), '/v1/pets?status=adopted&limit=0', withKey(FREE));
     expect(details(res.json)?.sort()).toEqual(['/limit', '/status']);
   });
+  it('answers 400 for a parameter given twice, rather than pick one', async () => {
+    const res = await checkedRequest(fresh(), '/v1/pets?limit=10&limit=200', withKey(FREE));
+    expect(res.status).toBe(400);
+    expect(res.json).toMatchObject({
+      code: 'validation_failed',
+      message: 'Invalid query: /limit must be given once, not 2 times.',
+      details: [{ path: '/limit', message: 'must be given once, not 2 times' }],
+    });
+  });
+  it('says "Invalid body: must be object" for a body that is not an object', async () => {
+    const res = await checkedRequest(fresh(), '/v1/pets', {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${FREE}`, 'Content-Type': 'application/json' },
+      body: '[]',
+    });
+    expect(res.status).toBe(400);
+    expect(res.json).toMatchObject({ message: 'Invalid body: must be object.', details: [{ path: '' }] });
+  });
   it('returns 20 pets by default, in ascending id order', async () => {
     const res = await checkedRequest(fresh(), '/v1/pets', withKey(FREE));
     const ids = (res.json as { id: number }[]).map((p) => p.id);

@@ -62,7 +62,9 @@ function invalid(where: string, faults: readonly Fault[]): Reply {
   const [first] = details;
   const more = details.length > 1 ? ` (and ${details.length - 1} more)` : '';
   const message =
-    first === undefined ? undefined : `Invalid ${where}: ${first.path} ${first.message}${more}.`;
+    first === undefined
+      ? undefined
+      : `Invalid ${where}: ${first.path === '' ? '' : `${first.path} `}${first.message}${more}.`;
   return errorReply('validation_failed', message, details);
 }
 
@@ -164,9 +166,20 @@ export function createMock(options: MockOptions = {}): Mock {
     const faults: Fault[] = [];
     const query = url.search === '' ? undefined : url.searchParams;
     for (const parameter of operation.parameters) {
-      const raw =
-        parameter.in === 'path' ? route.params[parameter.name] : (query?.get(parameter.name) ?? undefined);
-      const parsed = parameter.parse(raw);
+      const given =
+        parameter.in === 'path' ? [route.params[parameter.name]] : (query?.getAll(parameter.name) ?? []);
+      if (given.length > 1) {
+        // Every parameter of the API takes one value: which of several was meant is not ours to guess.
+        faults.push({
+          instancePath: `/${parameter.name}`,
+          schemaPath: '#/maxItems',
+          keyword: 'maxItems',
+          params: { limit: 1 },
+          message: `must be given once, not ${given.length} times`,
+        });
+        continue;
+      }
+      const parsed = parameter.parse(given[0]);
       params[parameter.name] = parsed.value;
       faults.push(...parsed.faults);
     }

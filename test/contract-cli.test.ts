@@ -59,9 +59,14 @@ describe('petkit contract exits 2 when it cannot run', () => {
     const url = await start();
     await served?.close();
     served = undefined;
-    const { io, err } = fakeIo();
+    const { io, out, err } = fakeIo();
     expect(await run(['--base-url', url, '--api-key', REFERENCE_KEY], io)).toBe(2);
     expect(err()).toMatch(/Cannot reach http:\/\/127\.0\.0\.1:\d+\/v1\/pets/);
+    // No table of skipped checks: only the reason.
+    expect(out()).toMatch(
+      /^petkit contract .*\n\nverdict: stopped \(exit 2\): Cannot reach .*\n1 requests in/,
+    );
+    expect(out()).not.toContain('not_a_server_error');
   });
 
   test('when the key is rejected on every call, without printing it', async () => {
@@ -75,7 +80,7 @@ describe('petkit contract exits 2 when it cannot run', () => {
     const { io, err } = fakeIo();
     const url = (await start()).replace(/\/v1$/, '');
     expect(await run(['--base-url', url, '--api-key', REFERENCE_KEY], io)).toBe(2);
-    expect(err()).toMatch(/must include the version prefix/);
+    expect(err()).toMatch(/does --base-url include its version prefix \(…\/v1\)/);
   });
 });
 

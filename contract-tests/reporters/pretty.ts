@@ -29,6 +29,11 @@ export function renderPretty(report: Report, options: PrettyOptions): string {
     '',
     `${''.padEnd(checkWidth)}${operations.map((operation) => operation.padEnd(columnWidth)).join('')}`.trimEnd(),
   );
+  const summary = `${report.requests} requests in ${(report.durationMs / 1000).toFixed(1)} s, seed ${report.seed} (--seed ${report.seed} repeats the cases)`;
+  if (report.aborted !== null && report.results.every((result) => result.outcome === 'skipped')) {
+    // Stopped before any check could say anything: the table would be all "skip".
+    return `${out[0]}\n\n${paint(`verdict: stopped (exit 2): ${report.aborted.message}`, 'red')}\n${summary}\n`;
+  }
   for (const check of CHECKS) {
     let row = check.id.padEnd(checkWidth);
     for (const operation of operations) {
@@ -77,7 +82,6 @@ export function renderPretty(report: Report, options: PrettyOptions): string {
   );
   const failed = report.results.filter((result) => result.outcome === 'failed').length;
   const warned = report.results.filter((result) => result.outcome === 'warning').length;
-  const summary = `${report.requests} requests in ${(report.durationMs / 1000).toFixed(1)} s, seed ${report.seed} (--seed ${report.seed} repeats the cases)`;
   if (report.aborted !== null) {
     out.push(paint(`verdict: stopped (exit 2): ${report.aborted.message}`, 'red'), summary);
   } else if (failed > 0) {
