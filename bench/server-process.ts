@@ -61,7 +61,8 @@ export async function startServer(
     stderr = (stderr + chunk).slice(-4096);
   });
   let exited: string | undefined;
-  child.on('exit', (code, signal) => {
+  // 'close', not 'exit': by then stderr has been read to its end.
+  child.on('close', (code, signal) => {
     exited = `exited with ${signal ?? `code ${code}`}`;
   });
   child.on('error', (err) => {
