@@ -68,7 +68,8 @@ async function measure(
 
 /**
  * Every server runs at once but only one is driven at a time, scenario by scenario in turn, so the
- * figures compared in a ratio are taken minutes apart at most (the machine is shared; its load drifts).
+ * figures compared in a ratio are taken within one round of a scenario, under a minute (the machine is
+ * shared; its load drifts).
  */
 async function benchServers(
   context: ServerContext,
