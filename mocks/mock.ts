@@ -3,6 +3,7 @@
 import { describeFault, type Fault, loadSpec, type OperationSpec } from '../spec/index.js';
 import { type Authentication, authenticate } from './auth.js';
 import { readJsonBody } from './body.js';
+import { callFromRequest, type MockCall } from './call.js';
 import { ERRORS, FORCED_CODES } from './errors.js';
 import { createJournal, type JournalEntry } from './journal.js';
 import { ANONYMOUS_LIMITS, resolveKeys } from './keys.js';
@@ -37,6 +38,11 @@ export interface Mock {
   /** API requests being answered now. */
   readonly inFlight: number;
   handle(request: Request, context?: HandleContext): Promise<Response>;
+  /**
+   * The core itself, for adapters: a call in, an answer out (status, headers, body), with no Web
+   * Request or Response built. handle() is this over a Request.
+   */
+  answer(call: MockCall): Promise<Reply>;
   /** Calls handle with a path such as `/v1/pets`, no server needed. */
   request(path: string, init?: RequestInit): Promise<Response>;
   /** Back to the seeded pets, with empty rate-limit buckets and journal. */
@@ -131,8 +137,7 @@ export function createMock(options: MockOptions = {}): Mock {
   };
 
   const answerOperation = async (
-    request: Request,
-    url: URL,
+    call: MockCall,
     route: Extract<RouteMatch, { kind: 'operation' }>,
     auth: Authentication,
     decision: RateDecision,
@@ -140,7 +145,8 @@ export function createMock(options: MockOptions = {}): Mock {
     now: number,
   ): Promise<Answer> => {
     const { operation } = route;
-    const prefer = parsePrefer(request.headers.get('prefer'));
+    const { url } = call;
+    const prefer = parsePrefer(call.header('prefer'));
     const finish = (answer: Reply): Answer => {
       addRateHeaders(answer, decision);
       if (operation.deprecated) addDeprecationHeaders(answer);
@@ -191,7 +197,7 @@ export function createMock(options: MockOptions = {}): Mock {
     let body: unknown;
     const bodySpec = operation.requestBody?.content.get('application/json');
     if (bodySpec !== undefined) {
-      const read = await readJsonBody(request);
+      const read = await readJsonBody(call);
       if (!read.ok) return finish(errorReply(read.code, read.message));
       const bodyFaults = bodySpec.validate(read.value);
       if (bodyFaults.length > 0) return finish(invalid('body', bodyFaults));
@@ -202,13 +208,9 @@ export function createMock(options: MockOptions = {}): Mock {
     );
   };
 
-  const answerApi = async (
-    request: Request,
-    url: URL,
-    clientAddress: string | undefined,
-  ): Promise<Answer> => {
-    const { pathname } = url;
-    const method = request.method;
+  const answerApi = async (call: MockCall): Promise<Answer> => {
+    const { method, clientAddress } = call;
+    const { pathname } = call.url;
     const route: RouteMatch =
       pathname === basePath || pathname.startsWith(`${basePath}/`)
         ? router.match(method, pathname)
@@ -217,7 +219,7 @@ export function createMock(options: MockOptions = {}): Mock {
       return { reply: preflightReply(route.allow), operationId: null, delay: 0 };
 
     const now = clock();
-    const auth = authenticate(request.headers.get('authorization'), keys);
+    const auth = authenticate(call.header('authorization'), keys);
     const limits = auth.kind === 'ok' ? auth.key : ANONYMOUS_LIMITS;
     const decision =
       auth.kind === 'ok'
@@ -242,7 +244,7 @@ export function createMock(options: MockOptions = {}): Mock {
       );
       return { reply: addRateHeaders(answer, decision), operationId: null, delay: undefined };
     }
-    return answerOperation(request, url, route, auth, decision, limits, now);
+    return answerOperation(call, route, auth, decision, limits, now);
   };
 
   const answerControl = (method: string, pathname: string): Reply => {
@@ -271,23 +273,21 @@ export function createMock(options: MockOptions = {}): Mock {
 
   const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-  const handle = async (request: Request, context?: HandleContext): Promise<Response> => {
+  const answer = async (call: MockCall): Promise<Reply> => {
     const started = clock();
-    const url = new URL(request.url);
-    const head = request.method === 'HEAD';
-    if (url.pathname.startsWith(CONTROL_PREFIX)) {
-      return toResponse(answerControl(head ? 'GET' : request.method, url.pathname), head);
-    }
+    const { method, url } = call;
+    const head = method === 'HEAD';
+    if (url.pathname.startsWith(CONTROL_PREFIX)) return answerControl(head ? 'GET' : method, url.pathname);
     inFlight += 1;
-    let answer: Answer;
+    let answered: Answer;
     try {
-      answer = await answerApi(request, url, context?.clientAddress);
+      answered = await answerApi(call);
     } catch (error) {
-      logger.error(`petkit mock: ${request.method} ${url.pathname} failed: ${String(error)}`);
-      answer = { reply: errorReply('internal_error'), operationId: null, delay: undefined };
+      logger.error(`petkit mock: ${method} ${url.pathname} failed: ${String(error)}`);
+      answered = { reply: errorReply('internal_error'), operationId: null, delay: undefined };
     }
     const delay =
-      answer.delay ??
+      answered.delay ??
       (latency.max === 0 ? 0 : latency.min + Math.floor(Math.random() * (latency.max - latency.min + 1)));
     try {
       if (delay > 0) await wait(delay);
@@ -295,19 +295,15 @@ export function createMock(options: MockOptions = {}): Mock {
       inFlight -= 1;
     }
     const path = url.pathname + url.search;
-    const status = answer.reply.status;
+    const status = answered.reply.status;
     const durationMs = clock() - started;
-    journal.record({
-      time: started,
-      method: request.method,
-      path,
-      operationId: answer.operationId,
-      status,
-      durationMs,
-    });
-    if (logging) logger.info(`${request.method} ${path} ${status} ${durationMs}ms`);
-    return toResponse(answer.reply, head);
+    journal.record({ time: started, method, path, operationId: answered.operationId, status, durationMs });
+    if (logging) logger.info(`${method} ${path} ${status} ${durationMs}ms`);
+    return answered.reply;
   };
+
+  const handle = async (request: Request, context?: HandleContext): Promise<Response> =>
+    toResponse(await answer(callFromRequest(request, context?.clientAddress)), request.method === 'HEAD');
 
   return {
     options: normalized,
@@ -318,6 +314,7 @@ export function createMock(options: MockOptions = {}): Mock {
       return inFlight;
     },
     handle,
+    answer,
     request: (path, init) => handle(new Request(new URL(path, LOCAL_ORIGIN), init)),
     reset,
   };

@@ -1,4 +1,4 @@
-// The mock over a real socket: node:http through @hono/node-server, driven by supertest and fetch.
+// The mock over a real socket: the node:http adapter, driven by supertest and fetch.
 import { request as httpRequest } from 'node:http';
 import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';

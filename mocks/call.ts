@@ -1,0 +1,74 @@
+// What the core reads of a request: method, URL, headers, a body it can read up to a cap, and the
+// client's address. Each adapter makes one from what its runtime has: a Web Request (MSW,
+// mock.request) or node's IncomingMessage (the server), without building a Request there.
+
+export interface BodySource {
+  /** Whether the request carries a body at all (a declared length, or chunked). */
+  readonly present: boolean;
+  /** The body's bytes; undefined as soon as more than `limit` bytes arrive (reading stops there). */
+  read(limit: number): Promise<Uint8Array | undefined>;
+}
+
+export interface MockCall {
+  readonly method: string;
+  readonly url: URL;
+  /** A header's value by its lower-case name, null when absent. */
+  header(name: string): string | null;
+  readonly body: BodySource;
+  readonly clientAddress: string | undefined;
+}
+
+async function readStreamCapped(
+  body: ReadableStream<Uint8Array>,
+  limit: number,
+): Promise<Uint8Array | undefined> {
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > limit) {
+      await reader.cancel('payload too large').catch(() => undefined);
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  return concat(chunks, total);
+}
+
+export function concat(chunks: readonly Uint8Array[], total: number): Uint8Array {
+  if (chunks.length === 1 && chunks[0] !== undefined) return chunks[0];
+  const bytes = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
+}
+
+/** A call over a Web Request (MSW's handlers, mock.handle, mock.request). */
+export function callFromRequest(request: Request, clientAddress?: string): MockCall {
+  return {
+    method: request.method,
+    url: new URL(request.url),
+    header: (name) => request.headers.get(name),
+    clientAddress,
+    body: {
+      present: request.body !== null,
+      read: async (limit) => {
+        if (request.body === null) return new Uint8Array(0);
+        // A declared length within the cap is read whole (cheaper than a reader); anything else
+        // through a reader that stops at the cap.
+        const declared = Number(request.headers.get('content-length') ?? Number.NaN);
+        if (Number.isInteger(declared) && declared <= limit) {
+          const bytes = new Uint8Array(await request.arrayBuffer());
+          return bytes.byteLength > limit ? undefined : bytes;
+        }
+        return readStreamCapped(request.body, limit);
+      },
+    },
+  };
+}
