@@ -9,6 +9,11 @@ export interface BodySource {
   read(limit: number): Promise<Uint8Array | undefined>;
 }
 
+/** The body stopped before its end: the client went away or broke its framing. Not a server fault. */
+export class BodyAbortedError extends Error {
+  override readonly name = 'BodyAbortedError';
+}
+
 export interface MockCall {
   readonly method: string;
   readonly url: URL;

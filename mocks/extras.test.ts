@@ -20,6 +20,12 @@ describe('Prefer: code', () => {
     expect(res.headers.get('preference-applied')).toBe('code=401');
     expect(res.headers.get('www-authenticate')).toContain('Bearer realm="pets"');
   });
+  it('forces 401 missing_api_key, with the plain challenge, when no key is sent', async () => {
+    const res = await checkedRequest(fresh(), '/v1/pets', { headers: { prefer: 'code=401' } });
+    expect(res.status).toBe(401);
+    expect(res.json).toMatchObject({ code: 'missing_api_key', status: 401 });
+    expect(res.headers.get('www-authenticate')).toBe('Bearer realm="pets"');
+  });
   it('forces a 429 with Retry-After and Remaining 0', async () => {
     const res = await checkedRequest(fresh(), '/v1/pets', withKey(KEY, { headers: { prefer: 'code=429' } }));
     expect(res.status).toBe(429);

@@ -75,6 +75,19 @@ describe('getPet', () => {
     expect(res.status).toBe(400);
     expect(code(res.json)).toBe('validation_failed');
   });
+  it.each(['1.0', '1e0', '01', '+1'])(
+    'answers 400 for petId=%s: an integer is written as one',
+    async (id) => {
+      const res = await checkedRequest(fresh(), `/v1/pets/${id}`, withKey(FREE));
+      expect(res.status).toBe(400);
+      expect(details(res.json)).toEqual(['/petId']);
+    },
+  );
+  it('names an unknown int64 id exactly as sent, not rounded', async () => {
+    const res = await checkedRequest(fresh(), '/v1/pets/9223372036854775806', withKey(FREE));
+    expect(res.status).toBe(404);
+    expect(res.json).toMatchObject({ message: 'No pet has id 9223372036854775806.' });
+  });
   it('answers 404 not_found for an unknown pet', async () => {
     const res = await checkedRequest(fresh(), '/v1/pets/4242', withKey(FREE));
     expect(res.status).toBe(404);
@@ -139,6 +152,15 @@ describe('createPet', () => {
       expect(res.status).toBe(400);
       expect(details(res.json)).toContain('/categoryId');
     }
+  });
+  it('refuses a categoryId beyond 2^53-1 rather than store it rounded', async () => {
+    const res = await checkedRequest(fresh(), '/v1/pets', {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${FREE}`, 'Content-Type': 'application/json' },
+      body: '{"name":"Rex","categoryId":9007199254740993}',
+    });
+    expect(res.status).toBe(400);
+    expect(res.json).toMatchObject({ code: 'validation_failed', details: [{ path: '/categoryId' }] });
   });
   it('rejects unknown properties, an id among them', async () => {
     const res = await checkedRequest(
@@ -272,6 +294,14 @@ describe('routes', () => {
       expect(code(res.json)).toBe('route_not_found');
       expect(res.headers.get('x-ratelimit-limit')).toBe('60');
     }
+  });
+  it('lists the routes when a path under /v1 matches none', async () => {
+    const res = await checkedRequest(fresh(), '/v1/pets/', withKey(FREE));
+    expect(res.status).toBe(404);
+    expect(res.json).toMatchObject({
+      code: 'route_not_found',
+      message: 'No route GET /v1/pets/. The routes: GET /v1/pets, POST /v1/pets, GET /v1/pets/{petId}.',
+    });
   });
   it('answers 405 method_not_allowed with Allow and rate-limit headers', async () => {
     const mock = fresh();

@@ -3,7 +3,7 @@
 import { describeFault, type Fault, loadSpec, type OperationSpec } from '../spec/index.js';
 import { type Authentication, authenticate } from './auth.js';
 import { readJsonBody } from './body.js';
-import { callFromRequest, type MockCall } from './call.js';
+import { BodyAbortedError, callFromRequest, type MockCall } from './call.js';
 import { ERRORS, FORCED_CODES } from './errors.js';
 import { createJournal, type JournalEntry } from './journal.js';
 import { ANONYMOUS_LIMITS, resolveKeys } from './keys.js';
@@ -80,6 +80,7 @@ export function createMock(options: MockOptions = {}): Mock {
   const spec = loadSpec();
   const router = createRouter(spec);
   const basePath = spec.basePath;
+  const routeList = spec.operations.map((o) => `${o.method} ${basePath}${o.path}`).join(', ');
   const keys = resolveKeys(normalized.keys);
   // Keyed buckets are as many as the keys; anonymous ones (one per client address) are capped.
   const keyLimiter = createRateLimiter();
@@ -99,11 +100,18 @@ export function createMock(options: MockOptions = {}): Mock {
   };
   reset();
 
-  const forced = (status: number, operation: OperationSpec, decision: RateDecision, now: number): Reply => {
-    const code = FORCED_CODES.get(status) ?? 'internal_error';
+  const forced = (
+    status: number,
+    operation: OperationSpec,
+    decision: RateDecision,
+    now: number,
+    auth: Authentication,
+  ): Reply => {
+    const missing = status === 401 && auth.kind === 'missing';
+    const code = missing ? 'missing_api_key' : (FORCED_CODES.get(status) ?? 'internal_error');
     const message = `${ERRORS[code].message} (Forced by Prefer: code=${status}.)`;
     const extra: Record<string, string> = { 'preference-applied': `code=${status}` };
-    if (status === 401) extra['www-authenticate'] = INVALID_TOKEN_CHALLENGE;
+    if (status === 401) extra['www-authenticate'] = missing ? CHALLENGE : INVALID_TOKEN_CHALLENGE;
     if (status === 429) {
       decision = { ...decision, remaining: 0 };
       extra['retry-after'] = String(Math.max(1, Math.ceil((decision.reset * 1000 - now) / 1000)));
@@ -155,7 +163,7 @@ export function createMock(options: MockOptions = {}): Mock {
     };
     if (!decision.allowed) return finish(tooMany(decision, limits));
     if (prefer.code !== undefined && prefer.code >= 400 && operation.responses.has(String(prefer.code))) {
-      const answer = forced(prefer.code, operation, decision, now);
+      const answer = forced(prefer.code, operation, decision, now, auth);
       if (prefer.delay !== undefined) answer.headers['preference-applied'] += `, delay=${prefer.delay}`;
       return { reply: answer, operationId: operation.id, delay: prefer.delay };
     }
@@ -204,7 +212,10 @@ export function createMock(options: MockOptions = {}): Mock {
       body = read.value;
     }
     return finish(
-      IMPLEMENTATIONS[operation.id as keyof typeof IMPLEMENTATIONS]({ params, body, basePath }, store),
+      IMPLEMENTATIONS[operation.id as keyof typeof IMPLEMENTATIONS](
+        { params, raw: route.params, body, basePath },
+        store,
+      ),
     );
   };
 
@@ -229,7 +240,9 @@ export function createMock(options: MockOptions = {}): Mock {
     if (route.kind === 'not_found') {
       const answer = errorReply(
         'route_not_found',
-        `No route ${method} ${pathname}; the API is under ${basePath}.`,
+        pathname === basePath || pathname.startsWith(`${basePath}/`)
+          ? `No route ${method} ${pathname}. The routes: ${routeList}.`
+          : `No route ${method} ${pathname}; the API is under ${basePath}.`,
       );
       return { reply: addRateHeaders(answer, decision), operationId: null, delay: undefined };
     }
@@ -283,8 +296,13 @@ export function createMock(options: MockOptions = {}): Mock {
     try {
       answered = await answerApi(call);
     } catch (error) {
-      logger.error(`petkit mock: ${method} ${url.pathname} failed: ${String(error)}`);
-      answered = { reply: errorReply('internal_error'), operationId: null, delay: undefined };
+      if (error instanceof BodyAbortedError) {
+        // The client's fault, and nobody is left to read the answer: journal it as what it is.
+        answered = { reply: errorReply('malformed_json', error.message), operationId: null, delay: 0 };
+      } else {
+        logger.error(`petkit mock: ${method} ${url.pathname} failed: ${String(error)}`);
+        answered = { reply: errorReply('internal_error'), operationId: null, delay: undefined };
+      }
     }
     const delay =
       answered.delay ??

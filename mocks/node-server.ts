@@ -5,7 +5,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadSpec } from '../spec/index.js';
-import { type BodySource, concat, type MockCall } from './call.js';
+import { BodyAbortedError, type BodySource, concat, type MockCall } from './call.js';
 import { createMock, type Mock } from './mock.js';
 import { DEFAULT_HOST, DEFAULT_PORT, type MockOptions } from './options.js';
 import type { Reply } from './responses.js';
@@ -33,31 +33,33 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const { port = DEFAULT_PORT, host = DEFAULT_HOST } = options;
   const mock = 'mock' in options ? options.mock : createMock(options);
   let closing: Promise<void> | undefined;
+  const serve = (incoming: IncomingMessage, outgoing: ServerResponse, expectsContinue: boolean) => {
+    // A refused body is not read further: close the connection instead of draining the rest.
+    outgoing.on('finish', () => {
+      if (!incoming.complete && outgoing.statusCode === 413) incoming.socket.destroy();
+      // Once closing, a connection whose last request is answered is not kept alive.
+      if (closing !== undefined) setImmediate(() => server.closeIdleConnections());
+    });
+    if (closing !== undefined) outgoing.setHeader('connection', 'close');
+    mock.answer(callFromIncoming(incoming, outgoing, expectsContinue)).then(
+      (answer) => write(incoming, outgoing, answer),
+      (error: unknown) => {
+        // The core answers its own failures with a 500; this is only a last resort.
+        mock.options.logger.error(`petkit mock: ${String(error)}`);
+        if (!outgoing.headersSent) outgoing.writeHead(500, { 'content-type': 'application/json' });
+        outgoing.end('{"code":"internal_error","message":"The mock failed.","status":500}');
+      },
+    );
+  };
   const server = createServer(
     {
       headersTimeout: HEADERS_TIMEOUT_MS,
       requestTimeout: REQUEST_TIMEOUT_MS,
       keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
     },
-    (incoming, outgoing) => {
-      // A refused body is not read further: close the connection instead of draining the rest.
-      outgoing.on('finish', () => {
-        if (!incoming.complete && outgoing.statusCode === 413) incoming.socket.destroy();
-        // Once closing, a connection whose last request is answered is not kept alive.
-        if (closing !== undefined) setImmediate(() => server.closeIdleConnections());
-      });
-      if (closing !== undefined) outgoing.setHeader('connection', 'close');
-      mock.answer(callFromIncoming(incoming)).then(
-        (answer) => write(outgoing, answer, incoming.method === 'HEAD'),
-        (error: unknown) => {
-          // The core answers its own failures with a 500; this is only a last resort.
-          mock.options.logger.error(`petkit mock: ${String(error)}`);
-          if (!outgoing.headersSent) outgoing.writeHead(500, { 'content-type': 'application/json' });
-          outgoing.end('{"code":"internal_error","message":"The mock failed.","status":500}');
-        },
-      );
-    },
+    (incoming, outgoing) => serve(incoming, outgoing, false),
   );
+  server.on('checkContinue', (incoming, outgoing) => serve(incoming, outgoing, true));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {
@@ -101,7 +103,7 @@ function urlOf(target: string | undefined): URL {
   }
 }
 
-function bodyOf(incoming: IncomingMessage): BodySource {
+function bodyOf(incoming: IncomingMessage, outgoing: ServerResponse, expectsContinue: boolean): BodySource {
   const length = incoming.headers['content-length'];
   const present =
     (length !== undefined && length !== '0') || incoming.headers['transfer-encoding'] !== undefined;
@@ -124,17 +126,23 @@ function bodyOf(incoming: IncomingMessage): BodySource {
         };
         incoming.on('data', onData);
         incoming.once('end', () => resolve(concat(chunks, total)));
-        incoming.once('error', reject);
+        const aborted = () => reject(new BodyAbortedError('The body ended before it was complete.'));
+        incoming.once('error', aborted);
         incoming.once('close', () => {
-          if (!incoming.complete && total <= limit) {
-            reject(new Error('the client closed the connection before the body ended'));
-          }
+          if (!incoming.complete && total <= limit) aborted();
         });
+        // `Expect: 100-continue`: the client is told to send its body only now that the core wants
+        // it, so a 401 or a 413 is answered without the body ever being sent.
+        if (expectsContinue) outgoing.writeContinue();
       }),
   };
 }
 
-function callFromIncoming(incoming: IncomingMessage): MockCall {
+function callFromIncoming(
+  incoming: IncomingMessage,
+  outgoing: ServerResponse,
+  expectsContinue = false,
+): MockCall {
   const { headers } = incoming;
   return {
     method: incoming.method ?? 'GET',
@@ -144,14 +152,17 @@ function callFromIncoming(incoming: IncomingMessage): MockCall {
       if (value === undefined) return null;
       return Array.isArray(value) ? value.join(', ') : value;
     },
-    body: bodyOf(incoming),
+    body: bodyOf(incoming, outgoing, expectsContinue),
     clientAddress: incoming.socket.remoteAddress,
   };
 }
 
-function write(outgoing: ServerResponse, answer: Reply, head: boolean): void {
+function write(incoming: IncomingMessage, outgoing: ServerResponse, answer: Reply): void {
   const { body, headers } = answer;
+  const head = incoming.method === 'HEAD';
   if (body !== null) headers['content-length'] = String(Buffer.byteLength(body));
+  // A body refused part-read leaves the rest on the wire: this connection cannot carry another request.
+  if (!incoming.complete && answer.status === 413) headers.connection = 'close';
   outgoing.writeHead(answer.status, headers);
   outgoing.end(head || body === null ? undefined : body);
 }

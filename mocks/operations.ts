@@ -7,6 +7,8 @@ import type { Store } from './store.js';
 export interface OperationInput {
   /** Parameters by name, parsed and validated. */
   readonly params: Readonly<Record<string, unknown>>;
+  /** Path parameters as sent (before a large int64 is rounded to a double). */
+  readonly raw: Readonly<Record<string, string>>;
   /** The validated JSON body, for operations that take one. */
   readonly body: unknown;
   readonly basePath: string;
@@ -19,13 +21,21 @@ export const IMPLEMENTATIONS: Readonly<Record<OperationId, Implementation>> = {
     return reply(200, store.list(params.limit as number, params.status as PetStatus | undefined));
   },
   createPet({ body, basePath }, store) {
-    const created = store.create(body as NewPet);
+    const pet = body as NewPet;
+    if (!Number.isSafeInteger(pet.categoryId)) {
+      // A valid int64, but JSON.parse has already rounded it: storing it would change it silently.
+      return errorReply(
+        'validation_failed',
+        `Invalid body: /categoryId ${pet.categoryId} is beyond 2^53-1, the largest integer this mock stores exactly.`,
+        [{ path: '/categoryId', message: 'is beyond 2^53-1, the largest integer this mock stores exactly' }],
+      );
+    }
+    const created = store.create(pet);
     if (created === undefined) return errorReply('store_full', `The store is full (${store.size} pets).`);
     return reply(201, created.json, { location: `${basePath}/pets/${created.pet.id}` });
   },
-  getPet({ params }, store) {
-    const id = params.petId as number;
-    const json = store.get(id);
-    return json === undefined ? errorReply('not_found', `No pet has id ${id}.`) : reply(200, json);
+  getPet({ params, raw }, store) {
+    const json = store.get(params.petId as number);
+    return json === undefined ? errorReply('not_found', `No pet has id ${raw.petId}.`) : reply(200, json);
   },
 };

@@ -11,13 +11,15 @@ export type Coerced = { ok: true; value: unknown } | { ok: false; fault: Fault }
 
 /**
  * Reads a parameter or header string as the value its schema's `type` asks for. A string that is
- * not a number of JSON's syntax stays a string, so the schema's own `type` keyword reports it. An
+ * not a number of JSON's syntax (for an integer: an integer's) stays a string, so the schema's own
+ * `type` keyword reports it. An
  * int64 is range-checked on its digits, before a double could round it.
  */
 export function coerceString(raw: string, schema: JsonSchema): Coerced {
   const type = schema.type;
   if (type === 'integer' || type === 'number') {
-    if (!JSON_NUMBER.test(raw)) return { ok: true, value: raw };
+    // An integer is written as one (`1`, not `1.0` or `1e0`), as JSON Schema's own examples do.
+    if (!(type === 'integer' ? JSON_INTEGER : JSON_NUMBER).test(raw)) return { ok: true, value: raw };
     if (type === 'integer' && schema.format === 'int64' && JSON_INTEGER.test(raw)) {
       const big = BigInt(raw);
       if (big < INT64_MIN || big > INT64_MAX) {

@@ -86,6 +86,88 @@ describe('startServer', () => {
     expect(status).toBe(413);
     expect(sent).toBeLessThan(64 * 1024 * 1024);
   });
+  it('says Connection: close on a 413 it cut off, so keep-alive clients do not reuse the socket', async () => {
+    const { origin } = await start();
+    const { hostname, port } = new URL(origin);
+    const headers = await new Promise<Record<string, unknown>>((resolve, reject) => {
+      const req = httpRequest({
+        host: hostname,
+        port,
+        method: 'POST',
+        path: '/v1/pets',
+        headers: {
+          authorization: 'Bearer demo-free',
+          'content-type': 'application/json',
+          'transfer-encoding': 'chunked',
+        },
+      });
+      req.on('response', (res) => {
+        res.resume();
+        resolve({ ...res.headers, status: res.statusCode });
+      });
+      req.on('error', reject);
+      req.write(Buffer.alloc(20 * 1024, 32));
+    });
+    expect(headers).toMatchObject({ status: 413, connection: 'close' });
+  });
+  it('sends 100 Continue only when it wants the body: not before a 401', async () => {
+    const { origin } = await start();
+    const { hostname, port } = new URL(origin);
+    const exchange = (auth: string | undefined) =>
+      new Promise<{ continued: boolean; status: number }>((resolve, reject) => {
+        let continued = false;
+        const req = httpRequest({
+          host: hostname,
+          port,
+          method: 'POST',
+          path: '/v1/pets',
+          headers: {
+            ...(auth === undefined ? {} : { authorization: auth }),
+            'content-type': 'application/json',
+            'content-length': '27',
+            expect: '100-continue',
+          },
+        });
+        req.on('continue', () => {
+          continued = true;
+          req.end('{"name":"Rex","categoryId":2}'.slice(0, 27));
+        });
+        req.on('response', (res) => {
+          res.resume();
+          resolve({ continued, status: res.statusCode ?? 0 });
+          req.destroy();
+        });
+        req.on('error', reject);
+      });
+    expect(await exchange(undefined)).toEqual({ continued: false, status: 401 });
+    expect(await exchange('Bearer demo-free')).toMatchObject({ continued: true });
+  });
+  it('journals a body cut off by the client as its fault, not a 500, and logs no error', async () => {
+    const errors: string[] = [];
+    const { origin, mock } = await start({
+      logger: { info: () => undefined, error: (line) => errors.push(line) },
+    });
+    const { hostname, port } = new URL(origin);
+    await new Promise<void>((resolve) => {
+      const req = httpRequest({
+        host: hostname,
+        port,
+        method: 'POST',
+        path: '/v1/pets',
+        headers: {
+          authorization: 'Bearer demo-free',
+          'content-type': 'application/json',
+          'content-length': '100',
+        },
+      });
+      req.on('error', () => resolve());
+      req.write('{"name":');
+      setTimeout(() => req.destroy(), 50);
+    });
+    while (mock.journal.length === 0) await new Promise((r) => setTimeout(r, 5));
+    expect(mock.journal[0]).toMatchObject({ method: 'POST', status: 400 });
+    expect(errors).toEqual([]);
+  });
   it('serves the same bytes as the core for the same seed', async () => {
     const { url, mock } = await start({ seed: 7 });
     const init = { headers: { authorization: 'Bearer demo-free' } };
