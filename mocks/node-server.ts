@@ -5,7 +5,14 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadSpec } from '../spec/index.js';
-import { BodyAbortedError, type BodySource, concat, type MockCall } from './call.js';
+import {
+  BodyAbortedError,
+  type BodySource,
+  concat,
+  type MockCall,
+  type RequestTarget,
+  targetOf,
+} from './call.js';
 import { createMock, type Mock } from './mock.js';
 import { DEFAULT_HOST, DEFAULT_PORT, type MockOptions } from './options.js';
 import type { Reply } from './responses.js';
@@ -34,13 +41,11 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const mock = 'mock' in options ? options.mock : createMock(options);
   let closing: Promise<void> | undefined;
   const serve = (incoming: IncomingMessage, outgoing: ServerResponse, expectsContinue: boolean) => {
-    // A refused body is not read further: close the connection instead of draining the rest.
-    outgoing.on('finish', () => {
-      if (!incoming.complete && outgoing.statusCode === 413) incoming.socket.destroy();
+    if (closing !== undefined) {
       // Once closing, a connection whose last request is answered is not kept alive.
-      if (closing !== undefined) setImmediate(() => server.closeIdleConnections());
-    });
-    if (closing !== undefined) outgoing.setHeader('connection', 'close');
+      outgoing.setHeader('connection', 'close');
+      outgoing.once('finish', () => setImmediate(() => server.closeIdleConnections()));
+    }
     mock.answer(callFromIncoming(incoming, outgoing, expectsContinue)).then(
       (answer) => write(incoming, outgoing, answer),
       (error: unknown) => {
@@ -90,16 +95,14 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   };
 }
 
-/** The origin a request's path is resolved against: only its path and query are read. */
-const LOCAL_ORIGIN = 'http://petkit.local';
-
-function urlOf(target: string | undefined): URL {
-  // Origin-form (`/v1/pets`) is the usual case; `//x` must stay a path, not become a host.
-  if (target?.startsWith('/')) return new URL(LOCAL_ORIGIN + target);
+function urlOf(target: string | undefined): RequestTarget {
+  if (target?.startsWith('/')) return targetOf(target);
+  // Absolute-form (`http://host/v1/pets`, as proxies send) or junk: a real parse, rarely taken.
   try {
-    return new URL(target ?? '/');
+    const url = new URL(target ?? '/');
+    return url;
   } catch {
-    return new URL(`${LOCAL_ORIGIN}/`);
+    return targetOf('/');
   }
 }
 
@@ -161,8 +164,12 @@ function write(incoming: IncomingMessage, outgoing: ServerResponse, answer: Repl
   const { body, headers } = answer;
   const head = incoming.method === 'HEAD';
   if (body !== null) headers['content-length'] = String(Buffer.byteLength(body));
-  // A body refused part-read leaves the rest on the wire: this connection cannot carry another request.
-  if (!incoming.complete && answer.status === 413) headers.connection = 'close';
+  // A body refused part-read leaves the rest on the wire: this connection cannot carry another
+  // request. Say so, and close it rather than drain the rest.
+  if (!incoming.complete && answer.status === 413) {
+    headers.connection = 'close';
+    outgoing.once('finish', () => incoming.socket.destroy());
+  }
   outgoing.writeHead(answer.status, headers);
   outgoing.end(head || body === null ? undefined : body);
 }
