@@ -112,8 +112,13 @@ function bodyOf(incoming: IncomingMessage, outgoing: ServerResponse, expectsCont
     (length !== undefined && length !== '0') || incoming.headers['transfer-encoding'] !== undefined;
   return {
     present,
-    read: (limit) =>
-      new Promise((resolve, reject) => {
+    read: (limit) => {
+      // The usual case: a small body the parser has already taken in whole. Take it as it lies.
+      if (incoming.complete && incoming.readableLength <= limit) {
+        const data = incoming.read() as Buffer | null;
+        return Promise.resolve(data ?? new Uint8Array(0));
+      }
+      return new Promise((resolve, reject) => {
         const chunks: Buffer[] = [];
         let total = 0;
         const onData = (chunk: Buffer) => {
@@ -137,7 +142,8 @@ function bodyOf(incoming: IncomingMessage, outgoing: ServerResponse, expectsCont
         // `Expect: 100-continue`: the client is told to send its body only now that the core wants
         // it, so a 401 or a 413 is answered without the body ever being sent.
         if (expectsContinue) outgoing.writeContinue();
-      }),
+      });
+    },
   };
 }
 
