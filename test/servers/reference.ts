@@ -51,6 +51,12 @@ export interface Quirks {
   unknownIdAs400?: boolean;
   /** After a 429 the window never recovers. */
   neverRecover?: boolean;
+  /** Validation and lookup come before auth: a bad or unknown request without a key gets 400/404, not 401. */
+  validateBeforeAuth?: boolean;
+  /** A numeric string is accepted for an integer property (ajv's coerceTypes): `"categoryId": "3"`. */
+  coerceNumericStrings?: boolean;
+  /** Only ids 1..2^53-1 are accepted: 0, -1 and 2^63-1 (valid int64 ids) give 400 instead of 404. */
+  positiveSafeIdsOnly?: boolean;
 }
 
 export interface ReferenceOptions {
@@ -185,6 +191,12 @@ export function createReference(options: ReferenceOptions = {}): Handler {
         Object.entries({ name, categoryId, status }).filter(([, value]) => value !== undefined),
       );
     }
+    if (quirks.coerceNumericStrings && typeof body === 'object' && body !== null) {
+      const fields = body as Record<string, unknown>;
+      if (typeof fields.categoryId === 'string' && /^\d+$/.test(fields.categoryId)) {
+        fields.categoryId = Number(fields.categoryId);
+      }
+    }
     const faults = spec.schema('NewPet')(body);
     if (faults.length > 0) return error(400, 'validation_failed', 'Invalid body.', faults);
     const fresh = body as NewPet;
@@ -198,7 +210,11 @@ export function createReference(options: ReferenceOptions = {}): Handler {
     if (parsed === undefined || parsed.faults.length > 0) {
       return error(400, 'validation_failed', 'Invalid path.', parsed?.faults);
     }
-    const pet = pets.get(parsed.value as number);
+    const id = parsed.value as number;
+    if (quirks.positiveSafeIdsOnly && !(Number.isSafeInteger(id) && id >= 1)) {
+      return error(400, 'validation_failed', 'Invalid path.');
+    }
+    const pet = pets.get(id);
     if (pet !== undefined) return json(200, pet);
     if (quirks.unknownIdAs400) return error(400, 'validation_failed', 'Invalid path.');
     return error(404, 'not_found', `No pet has id ${String(parsed.value)}.`);
@@ -218,12 +234,19 @@ export function createReference(options: ReferenceOptions = {}): Handler {
         return response;
       }
       const unauthorised = authenticate(authHeader);
+      if (unauthorised !== null && quirks.validateBeforeAuth) {
+        const early = operate();
+        if (early.status === 400 || early.status === 404) return early;
+      }
       if (unauthorised !== null) return unauthorised;
       if (limited.retryAfter !== null) {
         const response = error(429, 'rate_limited', `Rate limit exceeded. Retry in ${limited.retryAfter} s.`);
         response.headers['retry-after'] = String(limited.retryAfter);
         return response;
       }
+      return operate();
+    };
+    const operate = (): RawResponse => {
       if (route === 'pet') return getPet(decodeURIComponent(petMatch?.[1] ?? ''));
       return request.method === 'POST' ? createPet(request) : listPets(request);
     };
