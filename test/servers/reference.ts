@@ -62,6 +62,8 @@ export interface Quirks {
 export interface ReferenceOptions {
   readonly key?: string;
   readonly perMinute?: number;
+  /** The anonymous bucket's limit (requests without a valid key); perMinute when absent. */
+  readonly anonymousPerMinute?: number;
   readonly pets?: number;
   /** Milliseconds since the epoch. */
   readonly now?: () => number;
@@ -94,7 +96,7 @@ function error(status: number, code: string, message: string, details?: Fault[])
 export function createReference(options: ReferenceOptions = {}): Handler {
   const spec = loadSpec();
   const key = options.key ?? REFERENCE_KEY;
-  const perMinute = options.perMinute ?? 100_000;
+  const perMinuteForKey = options.perMinute ?? 100_000;
   const now = options.now ?? Date.now;
   const quirks = options.quirks ?? {};
   const pets = new Map<number, Pet>();
@@ -111,6 +113,8 @@ export function createReference(options: ReferenceOptions = {}): Handler {
   const windows = new Map<string, { start: number; count: number; limited: boolean }>();
 
   const rateLimit = (bucket: string): { headers: Record<string, string>; retryAfter: number | null } => {
+    const perMinute =
+      bucket === 'anonymous' ? (options.anonymousPerMinute ?? perMinuteForKey) : perMinuteForKey;
     const at = now();
     const start = Math.floor(at / 60_000) * 60_000;
     let window = windows.get(bucket);
@@ -238,7 +242,8 @@ export function createReference(options: ReferenceOptions = {}): Handler {
         const early = operate();
         if (early.status === 400 || early.status === 404) return early;
       }
-      if (unauthorised !== null) return unauthorised;
+      // The anonymous bucket throttles key guessing: an exhausted one answers 429, not 401.
+      if (unauthorised !== null && limited.retryAfter === null) return unauthorised;
       if (limited.retryAfter !== null) {
         const response = error(429, 'rate_limited', `Rate limit exceeded. Retry in ${limited.retryAfter} s.`);
         response.headers['retry-after'] = String(limited.retryAfter);
