@@ -46,7 +46,11 @@ export async function runContract(input: ContractOptions, spec: Spec = loadSpec(
     if (!options.checks.has(finding.check)) return;
     const existing = findings.get(findingKey(finding));
     if (existing === undefined) findings.set(findingKey(finding), finding);
-    else existing.occurrences += 1;
+    else {
+      existing.occurrences += 1;
+      if (!existing.instancePaths.includes(finding.instancePath))
+        existing.instancePaths.push(finding.instancePath);
+    }
   };
   const onExchange = (exchange: Exchange) => {
     options.onProgress({ phase, requests: client.requests, exchange });
