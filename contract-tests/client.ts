@@ -196,9 +196,14 @@ export function createClient(options: ClientOptions): Client {
         options.onExchange(exchange);
         const refused = (sent: Exchange) =>
           sent.failure?.kind === 'network' && /ECONNREFUSED/.test(sent.failure.message);
-        if (exchange.failure?.kind === 'network' && answered > 0 && !refused(exchange)) {
-          // A dropped connection from a target that answered before: once more, to tell a target that
-          // went away (refused now) from one that drops this request (a finding).
+        for (
+          let again = 0;
+          again < 2 && exchange.failure?.kind === 'network' && answered > 0 && !refused(exchange);
+          again += 1
+        ) {
+          // A dropped connection from a target that answered before: again after a pause, to tell a
+          // target that went away (refused now) from one that drops this request (a finding).
+          await options.sleep(options.backoffBaseMs);
           exchange = await once(outgoing);
           options.onExchange(exchange);
         }
