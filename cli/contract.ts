@@ -102,7 +102,7 @@ export async function run(argv: string[], io: Io = process): Promise<number> {
     else {
       writeFileSync(values.output, text);
       io.stdout.write(
-        `petkit contract: ${report.verdict} (exit ${report.exitCode}), ${report.findings.length} findings, seed ${report.seed}; ${reporter} report in ${values.output}\n`,
+        `petkit contract: ${report.verdict} (exit ${report.exitCode}), ${report.findings.length} finding${report.findings.length === 1 ? '' : 's'}, seed ${report.seed}; ${reporter} report in ${values.output}\n`,
       );
     }
     if (report.aborted !== null) io.stderr.write(`petkit contract: ${report.aborted.message}\n`);

@@ -70,6 +70,7 @@ export function createClient(options: ClientOptions): Client {
   let maxRpm = options.maxRpm;
   let nextAt = 0;
   let requests = 0;
+  let answered = 0;
   let window: { remaining: number; resetMs: number } | undefined;
 
   const authorization = (auth: Auth): string | undefined => {
@@ -131,6 +132,7 @@ export function createClient(options: ClientOptions): Client {
         signal: AbortSignal.timeout(options.timeoutMs),
       });
       const body = await response.text();
+      answered += 1;
       const responseHeaders: Record<string, string> = {};
       response.headers.forEach((value, name) => {
         responseHeaders[name.toLowerCase()] = redact(value, options.apiKey);
@@ -190,14 +192,39 @@ export function createClient(options: ClientOptions): Client {
       }
       for (let attempt = 0; ; attempt += 1) {
         await waitYourTurn(sendOptions.pace !== false);
-        const exchange = await once(outgoing);
+        let exchange = await once(outgoing);
         options.onExchange(exchange);
+        const refused = (sent: Exchange) =>
+          sent.failure?.kind === 'network' && /ECONNREFUSED/.test(sent.failure.message);
+        for (
+          let again = 0;
+          again < 2 && exchange.failure?.kind === 'network' && answered > 0 && !refused(exchange);
+          again += 1
+        ) {
+          // A dropped connection from a target that answered before: again after a pause, to tell a
+          // target that went away (refused now) from one that drops this request (a finding).
+          await options.sleep(options.backoffBaseMs);
+          exchange = await once(outgoing);
+          options.onExchange(exchange);
+        }
+        if (answered > 0 && refused(exchange)) {
+          throw new ContractAbort(
+            'unreachable',
+            `The target stopped answering (ECONNREFUSED) after ${requests} requests (${outgoing.method} ${exchange.request.url}). ` +
+              'Did it crash or restart? The checks so far are in the report; run again once it is back.',
+            { request: exchange.request },
+          );
+        }
+        // Without the key the target counts the request elsewhere (DESIGN.md: an anonymous bucket per
+        // client address): its 429 says nothing of the key's budget. The caller decides; no retry.
+        if ((outgoing.auth ?? 'key') !== 'key' && exchange.response?.status === 429) return exchange;
         if (exchange.response?.status !== 429 || sendOptions.retry === false) return exchange;
         if (attempt >= options.maxRetries) {
           throw new ContractAbort(
             'ban_risk',
             `The server answered 429 to ${attempt + 1} attempts in a row (${outgoing.method} ${exchange.request.url}). ` +
               'Stopping now rather than risk the key being banned; lower --max-rpm or run later.',
+            { request: exchange.request },
           );
         }
         const retryAfter = exchange.response.headers['retry-after'];
@@ -210,6 +237,7 @@ export function createClient(options: ClientOptions): Client {
             'rate_limit_exhausted',
             `The server answered 429 with Retry-After: ${retryAfter ?? '(none)'}, longer than the suite waits ` +
               `(${Math.round(options.maxWaitMs / 1000)} s). Stopping rather than risk the key's ban; run again later.`,
+            { request: exchange.request },
           );
         }
         await options.sleep(wait);

@@ -19,6 +19,11 @@ export interface Context {
   failed(check: CheckId, exchange: Exchange, input: Omit<FindingInput, 'check' | 'severity'>): void;
   /** Why a check could not be evaluated on an operation (shown when it never was). */
   note(check: CheckId, operationId: string, reason: string): void;
+  /**
+   * The check could not be fully verified on an operation: shown as skipped with the reason even when
+   * some of its cases passed (a failure still shows as one).
+   */
+  unverified(check: CheckId, operationId: string, reason: string): void;
   now(): number;
   sleep(ms: number): Promise<void>;
 }

@@ -1,3 +1,5 @@
+import type { RequestRecord } from './exchange.js';
+
 // The few errors the suite throws. Each has a stable code; the CLI maps them to exit status 2.
 
 export type AbortCode =
@@ -12,8 +14,11 @@ export type AbortCode =
 export class ContractAbort extends Error {
   override readonly name = 'ContractAbort';
   readonly code: AbortCode;
-  constructor(code: AbortCode, message: string, options?: { cause?: unknown }) {
+  /** The request that made the run stop, when one did. */
+  readonly request: RequestRecord | undefined;
+  constructor(code: AbortCode, message: string, options?: { cause?: unknown; request?: RequestRecord }) {
     super(message, options);
     this.code = code;
+    this.request = options?.request;
   }
 }

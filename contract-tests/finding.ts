@@ -24,6 +24,8 @@ export interface Finding {
   } | null;
   /** How many exchanges showed this same departure (the first one is shown). */
   occurrences: number;
+  /** Every distinct instancePath it was seen at (one bug at `/0/id`, `/1/id`… is one finding). */
+  readonly instancePaths: string[];
 }
 
 const RELEVANT_HEADERS = [
@@ -71,17 +73,20 @@ export function findingOf(exchange: Exchange, input: FindingInput): Finding {
             bodyExcerpt: excerpt(response.body),
           },
     occurrences: 1,
+    instancePaths: [input.instancePath ?? ''],
   };
 }
 
 /** Two findings are the same departure when they differ only in the request that showed them. */
 export function findingKey(finding: Finding): string {
+  // Array indices apart: the same fault in every item of a list is one departure.
+  const path = finding.instancePath.replace(/\/\d+(?=\/|$)/g, '/*');
   return [
     finding.check,
     finding.operationId,
     finding.status,
     finding.schemaPath,
-    finding.instancePath,
-    finding.message,
+    path,
+    finding.instancePath === '' ? finding.message : finding.message.replaceAll(finding.instancePath, path),
   ].join('|');
 }

@@ -43,6 +43,11 @@ export interface Report {
   readonly coverage: readonly CoverageEntry[];
   /** `aborted` when the run could not go on (exit 2); `nonconformant` when a check failed (exit 1). */
   readonly verdict: 'conformant' | 'nonconformant' | 'aborted';
-  readonly aborted: { readonly code: AbortCode; readonly message: string } | null;
+  /** Why the run stopped, and the request (as curl, key redacted) that made it stop when one did. */
+  readonly aborted: {
+    readonly code: AbortCode;
+    readonly message: string;
+    readonly curl: string | null;
+  } | null;
   readonly exitCode: 0 | 1 | 2;
 }

@@ -6,7 +6,7 @@ import { CHECK_IDS, CHECKS, type CheckId } from './checks.js';
 import { createClient } from './client.js';
 import { type Context, conformingBody } from './context.js';
 import { ContractAbort } from './errors.js';
-import type { Exchange } from './exchange.js';
+import { type Exchange, toCurl } from './exchange.js';
 import { type Finding, findingKey, findingOf } from './finding.js';
 import { type ContractOptions, normalizeOptions } from './options.js';
 import type { CheckResult, CoverageEntry, Report } from './report.js';
@@ -37,6 +37,7 @@ export async function runContract(input: ContractOptions, spec: Spec = loadSpec(
   const findings = new Map<string, Finding>();
   const passes = new Map<string, number>();
   const notes = new Map<string, string>();
+  const unverified = new Map<string, string>();
   const seen = new Set<string>();
   const key = (check: CheckId, operationId: string) => `${check}|${operationId}`;
   let phase = 'preflight';
@@ -45,7 +46,11 @@ export async function runContract(input: ContractOptions, spec: Spec = loadSpec(
     if (!options.checks.has(finding.check)) return;
     const existing = findings.get(findingKey(finding));
     if (existing === undefined) findings.set(findingKey(finding), finding);
-    else existing.occurrences += 1;
+    else {
+      existing.occurrences += 1;
+      if (!existing.instancePaths.includes(finding.instancePath))
+        existing.instancePaths.push(finding.instancePath);
+    }
   };
   const onExchange = (exchange: Exchange) => {
     options.onProgress({ phase, requests: client.requests, exchange });
@@ -83,6 +88,9 @@ export async function runContract(input: ContractOptions, spec: Spec = loadSpec(
     note(check, operationId, reason) {
       notes.set(key(check, operationId), reason);
     },
+    unverified(check, operationId, reason) {
+      unverified.set(key(check, operationId), reason);
+    },
     now: options.now,
     sleep: options.sleep,
   };
@@ -96,7 +104,11 @@ export async function runContract(input: ContractOptions, spec: Spec = loadSpec(
     }
   } catch (cause) {
     if (!(cause instanceof ContractAbort)) throw cause;
-    aborted = { code: cause.code, message: cause.message };
+    aborted = {
+      code: cause.code,
+      message: cause.message,
+      curl: cause.request === undefined ? null : toCurl(cause.request),
+    };
   }
 
   const all = [...findings.values()];
@@ -115,6 +127,8 @@ export async function runContract(input: ContractOptions, spec: Spec = loadSpec(
         results.push({ ...base, outcome: 'skipped', reason });
       } else if (mine.some((finding) => finding.severity === 'error')) {
         results.push({ ...base, outcome: 'failed' });
+      } else if (unverified.has(k)) {
+        results.push({ ...base, outcome: 'skipped', reason: unverified.get(k) ?? '' });
       } else if (mine.length > 0) {
         results.push({ ...base, outcome: 'warning' });
       } else if (passed > 0) {
@@ -168,12 +182,14 @@ async function preflight(context: Context): Promise<Pet[]> {
     throw new ContractAbort(
       'unreachable',
       `Cannot reach ${exchange.request.url}: ${exchange.failure?.message ?? 'no response'}. Is the server running, and is --base-url right?`,
+      { request: exchange.request },
     );
   }
   if (response.status === 404) {
     throw new ContractAbort(
       'unreachable',
       `${exchange.request.url} answered 404: no listPets there. Is this the Pet Adoption API, and does --base-url include its version prefix (…/v1)?`,
+      { request: exchange.request },
     );
   }
   if (response.status === 401) {
@@ -183,6 +199,7 @@ async function preflight(context: Context): Promise<Pet[]> {
       throw new ContractAbort(
         'key_rejected',
         'The target answered 401 to the API key on every call: is --api-key right?',
+        { request: again.request },
       );
     }
   }

@@ -40,7 +40,8 @@ test('the boundaries: every status, names of 1 and 100 code points, emoji, the s
 });
 
 test('hand-derived invalid NewPets: each required field missing, wrong types, out of range, unknown properties', () => {
-  const values = invalidExamples(spec.document, schema, newPet);
+  const cases = invalidExamples(spec.document, schema, newPet);
+  const values = cases.map((value) => value.value);
   expect(values.length).toBeGreaterThan(20);
   expect(values.every((value) => newPet(value).length > 0)).toBe(true);
   expect(values).toContainEqual({ categoryId: 1 });
@@ -52,9 +53,27 @@ test('hand-derived invalid NewPets: each required field missing, wrong types, ou
   expect(values).toContainEqual({ name: 'a', categoryId: 'text' });
 });
 
-test('generated invalid NewPets all fail the schema', () => {
+test('each invalid case says what is invalid in it, and its kind; an integer written as a string is one', () => {
+  const cases = invalidExamples(spec.document, schema, newPet);
+  const byValue = (value: unknown) => cases.find((c) => JSON.stringify(c.value) === JSON.stringify(value));
+  expect(byValue({ name: 'a'.repeat(101), categoryId: 1 })).toMatchObject({
+    kind: 'name over maxLength',
+    what: 'name has 101 characters > maxLength 100',
+  });
+  expect(byValue({ name: 'a', categoryId: 1, id: 1 })).toMatchObject({ what: 'unknown property id' });
+  expect(byValue({ categoryId: 1 })).toMatchObject({ kind: 'missing name' });
+  expect(byValue({ name: 'a', categoryId: '3' })).toMatchObject({
+    kind: 'integer as a string for categoryId',
+    what: 'categoryId is the string "3", not an integer',
+  });
+  expect(byValue({ name: 'a', categoryId: 0 })).toMatchObject({ what: 'categoryId is 0 < minimum 1' });
+});
+
+test('generated invalid NewPets all fail the schema, numeric strings among them', () => {
   const samples = fc.sample(invalidArbitrary(spec.document, schema, newPet), { seed: 2, numRuns: 200 });
-  expect(samples.every((value) => newPet(value).length > 0)).toBe(true);
+  expect(samples.every((value) => newPet(value.value).length > 0)).toBe(true);
+  expect(samples.some((value) => value.kind === 'integer as a string for categoryId')).toBe(true);
+  expect(new Set(samples.map((value) => value.kind)).size).toBeGreaterThan(5);
 });
 
 test('parameters: limit 1 and 100 valid, 0 and 101 not; every status; petIds past int64 rejected', () => {

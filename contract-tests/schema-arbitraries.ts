@@ -142,10 +142,34 @@ const SAMPLES_BY_TYPE: Record<string, unknown> = {
   object: {},
 };
 
+/** An invalid case with what is wrong in it, as data: `kind` groups the cases one bug would fail. */
+export interface InvalidCase {
+  readonly value: unknown;
+  /** The mutation's kind (`missing name`, `numeric string for categoryId`): one finding per kind. */
+  readonly kind: string;
+  /** What is invalid, in words: `name has 101 characters > maxLength 100`. */
+  readonly what: string;
+}
+
+/** A value that has the schema's type written as a string: what a type-coercing server accepts. */
+function typeAsString(schema: JsonSchema): string | undefined {
+  if (schema.type === 'integer') {
+    const { min, max } = integerBounds(schema);
+    return String(Math.min(Math.max(3, min), max));
+  }
+  if (schema.type === 'number') return '1.5';
+  if (schema.type === 'boolean') return 'true';
+  return undefined;
+}
+
 function wrongTypeValues(schema: JsonSchema): unknown[] {
-  return Object.entries(SAMPLES_BY_TYPE)
-    .filter(([type]) => type !== schema.type && !(schema.type === 'number' && type === 'integer'))
-    .map(([, value]) => value);
+  const asString = typeAsString(schema);
+  return [
+    ...Object.entries(SAMPLES_BY_TYPE)
+      .filter(([type]) => type !== schema.type && !(schema.type === 'number' && type === 'integer'))
+      .map(([, value]) => value),
+    ...(asString === undefined ? [] : [asString]),
+  ];
 }
 
 /** Values just outside a schema's range, length or enum (the wrong types apart). */
@@ -171,8 +195,79 @@ function outOfRangeValues(schema: JsonSchema): unknown[] {
   return [];
 }
 
+function jsonType(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
+  return typeof value;
+}
+
+const show = (value: unknown): string => {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 40 ? `${text.slice(0, 37)}...` : text;
+};
+
+/** Says what is wrong with a property's value, judged against its schema. */
+export function describeInvalidProperty(name: string, schema: JsonSchema, value: unknown): InvalidCase {
+  const made = (kind: string, what: string): InvalidCase => ({ value, kind, what });
+  const type = jsonType(value);
+  const typeOk =
+    schema.type === undefined || type === schema.type || (schema.type === 'number' && type === 'integer');
+  if (!typeOk) {
+    if (typeof value === 'string' && typeAsString(schema) !== undefined && value.trim() !== '') {
+      const looksRight =
+        schema.type === 'boolean' ? /^(true|false)$/.test(value) : !Number.isNaN(Number(value));
+      if (looksRight) {
+        return made(
+          `${schema.type} as a string for ${name}`,
+          `${name} is the string ${show(value)}, not an ${schema.type}`,
+        );
+      }
+    }
+    return made(`wrong type of ${name}`, `${name} is ${show(value)} (${type}), not ${schema.type}`);
+  }
+  if (Array.isArray(schema.enum) && !(schema.enum as unknown[]).includes(value)) {
+    return made(
+      `${name} not in its enum`,
+      `${name} ${show(value)} is not one of ${(schema.enum as unknown[]).map(String).join(', ')}`,
+    );
+  }
+  if (typeof value === 'string') {
+    const length = [...value].length;
+    const maxLength = num(schema.maxLength);
+    const minLength = num(schema.minLength);
+    if (maxLength !== undefined && length > maxLength) {
+      return made(`${name} over maxLength`, `${name} has ${length} characters > maxLength ${maxLength}`);
+    }
+    if (minLength !== undefined && length < minLength) {
+      return made(`${name} under minLength`, `${name} has ${length} characters < minLength ${minLength}`);
+    }
+  }
+  if (typeof value === 'number') {
+    if (schema.type === 'integer' && !Number.isInteger(value)) {
+      return made(`${name} not an integer`, `${name} is ${value}, not an integer`);
+    }
+    const minimum = num(schema.minimum);
+    const maximum = num(schema.maximum);
+    if (minimum !== undefined && value < minimum) {
+      return made(`${name} under minimum`, `${name} is ${value} < minimum ${minimum}`);
+    }
+    if (maximum !== undefined && value > maximum) {
+      return made(`${name} over maximum`, `${name} is ${value} > maximum ${maximum}`);
+    }
+  }
+  return made(`invalid ${name}`, `${name} is ${show(value)}`);
+}
+
 function invalidPropertyArbitrary(schema: JsonSchema): fc.Arbitrary<unknown> {
   const options: fc.Arbitrary<unknown>[] = [fc.constantFrom(...wrongTypeValues(schema))];
+  const asString = typeAsString(schema);
+  if (schema.type === 'integer') {
+    const { min, max } = integerBounds(schema);
+    options.push(fc.integer({ min: Math.max(min, -1000), max: Math.min(max, 1000) }).map(String));
+  } else if (asString !== undefined) {
+    options.push(fc.constant(asString));
+  }
   if (Array.isArray(schema.enum)) {
     options.push(
       fc
@@ -198,25 +293,49 @@ function omit(value: unknown, key: string): unknown {
   return copy;
 }
 
+const missing = (value: unknown, name: string): InvalidCase => ({
+  value: omit(value, name),
+  kind: `missing ${name}`,
+  what: `required property ${name} is missing`,
+});
+
+const unknownProperty = (value: unknown, name: string, extra: unknown): InvalidCase => ({
+  value: { ...(value as object), [name]: extra },
+  kind: 'unknown property',
+  what: `unknown property ${name}`,
+});
+
+const notAnObject = (value: unknown): InvalidCase => ({
+  value,
+  kind: 'not an object',
+  what: `the body is ${show(value)}, not an object`,
+});
+
 /**
  * Hand-derivable invalid values of an object schema: each required property missing, each property
- * of each wrong type and just out of range, unknown properties, and not an object at all.
+ * of each wrong type (its type written as a string among them) and just out of range, unknown
+ * properties, and not an object at all.
  */
-export function invalidExamples(document: OpenApiDocument, raw: JsonSchema, validate: Validator): unknown[] {
+export function invalidExamples(
+  document: OpenApiDocument,
+  raw: JsonSchema,
+  validate: Validator,
+): InvalidCase[] {
   const schema = deref(document, raw);
   const [base] = boundaryValues(document, schema);
-  const cases: unknown[] = [];
-  for (const name of requiredOf(schema)) cases.push(omit(base, name));
+  const cases: InvalidCase[] = [];
+  for (const name of requiredOf(schema)) cases.push(missing(base, name));
   for (const [name, sub] of properties(document, schema)) {
     for (const value of [...wrongTypeValues(sub), ...outOfRangeValues(sub)]) {
-      cases.push({ ...(base as object), [name]: value });
+      const described = describeInvalidProperty(name, sub, value);
+      cases.push({ ...described, value: { ...(base as object), [name]: value } });
     }
   }
   if (schema.additionalProperties === false) {
-    cases.push({ ...(base as object), id: 1 }, { ...(base as object), unknownProperty: 'x' });
+    cases.push(unknownProperty(base, 'id', 1), unknownProperty(base, 'unknownProperty', 'x'));
   }
-  cases.push([], null, 'text', 42);
-  return cases.filter((value) => validate(value).length > 0);
+  cases.push(...[[], null, 'text', 42].map(notAnObject));
+  return cases.filter((value) => validate(value.value).length > 0);
 }
 
 /** Generated invalid values of an object schema, each one change away from a valid value. */
@@ -224,18 +343,21 @@ export function invalidArbitrary(
   document: OpenApiDocument,
   raw: JsonSchema,
   validate: Validator,
-): fc.Arbitrary<unknown> {
+): fc.Arbitrary<InvalidCase> {
   const schema = deref(document, raw);
   const valid = validArbitrary(document, schema) as fc.Arbitrary<Record<string, unknown>>;
   const props = properties(document, schema);
   const required = requiredOf(schema);
-  const mutations: fc.Arbitrary<unknown>[] = [];
+  const mutations: fc.Arbitrary<InvalidCase>[] = [];
   if (required.length > 0) {
-    mutations.push(fc.tuple(valid, fc.constantFrom(...required)).map(([value, key]) => omit(value, key)));
+    mutations.push(fc.tuple(valid, fc.constantFrom(...required)).map(([value, key]) => missing(value, key)));
   }
   for (const [name, sub] of props) {
     mutations.push(
-      fc.tuple(valid, invalidPropertyArbitrary(sub)).map(([value, bad]) => ({ ...value, [name]: bad })),
+      fc.tuple(valid, invalidPropertyArbitrary(sub)).map(([value, bad]) => ({
+        ...describeInvalidProperty(name, sub, bad),
+        value: { ...value, [name]: bad },
+      })),
     );
   }
   if (schema.additionalProperties === false) {
@@ -244,10 +366,12 @@ export function invalidArbitrary(
       .string({ minLength: 1, maxLength: 10 })
       .filter((name) => !known.has(name) && name !== '__proto__');
     mutations.push(
-      fc.tuple(valid, key, fc.jsonValue({ maxDepth: 1 })).map(([value, k, v]) => ({ ...value, [k]: v })),
+      fc
+        .tuple(valid, key, fc.jsonValue({ maxDepth: 1 }))
+        .map(([value, k, v]) => unknownProperty(value, k, v)),
     );
   }
-  return fc.oneof(...mutations).filter((value) => validate(value).length > 0);
+  return fc.oneof(...mutations).filter((value) => validate(value.value).length > 0);
 }
 
 const looksLikeNumber = /^-?\d/;

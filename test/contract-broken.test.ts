@@ -31,3 +31,27 @@ describe('against a server broken in one way', () => {
     for (const finding of report.findings) expect(finding.curl).toMatch(/^curl -i /);
   });
 });
+
+test('one bug in every item of a list is one finding, with its paths listed and counted', async () => {
+  const server = BROKEN_SERVERS.find((candidate) => candidate.name === 'string-ids');
+  if (server === undefined) throw new Error('string-ids missing');
+  served = await serve(server.handler());
+  const report = await runContract({ baseUrl: served.url, apiKey: REFERENCE_KEY, seed: 7, examples: 10 });
+  const onList = report.findings.filter(
+    (finding) => finding.check === 'response_schema_conformance' && finding.operationId === 'listPets',
+  );
+  expect(onList).toHaveLength(1);
+  expect(onList[0]?.instancePaths).toEqual(expect.arrayContaining(['/0/id', '/1/id', '/2/id']));
+  expect(onList[0]?.occurrences).toBeGreaterThanOrEqual(onList[0]?.instancePaths.length ?? 0);
+});
+
+test('negative_data_rejection says what is invalid, one finding per failing kind of case', async () => {
+  const server = BROKEN_SERVERS.find((candidate) => candidate.name === 'drops-unknown-properties');
+  if (server === undefined) throw new Error('drops-unknown-properties missing');
+  served = await serve(server.handler());
+  const report = await runContract({ baseUrl: served.url, apiKey: REFERENCE_KEY, seed: 7, examples: 10 });
+  const negative = report.findings.filter((finding) => finding.check === 'negative_data_rejection');
+  expect(negative.map((finding) => finding.message)).toEqual(
+    expect.arrayContaining([expect.stringMatching(/got 201 for unknown property id/)]),
+  );
+});

@@ -122,8 +122,35 @@ test('a server that answers 429 to everything stops the run with exit 2 before a
   const { report, statuses } = await runAgainst(handler, clock);
   expect(report.exitCode).toBe(2);
   expect(report.aborted?.code).toBe('ban_risk');
+  // The JSON names the request that made it stop, key redacted.
+  expect(report.aborted?.curl).toMatch(/^curl -i .*\/v1\/pets.*\$API_KEY/);
   // The API bans a key after more than 10 requests while limited.
   expect(statuses.length).toBeLessThanOrEqual(4);
   // Every retry waited at least Retry-After.
   expect(clock.sleeps.filter((ms) => ms >= 2000)).toHaveLength(3);
+});
+
+test('a 429 to the probes without a key (the anonymous bucket) neither stops the run nor blames the key: auth_enforced is reported not verified', async () => {
+  const clock = fakeClock();
+  const { report } = await runAgainst(
+    createReference({ perMinute: 100_000, anonymousPerMinute: 2, now: clock.now }),
+    clock,
+  );
+  expect(report.aborted).toBeNull();
+  expect(report.exitCode).toBe(0);
+  expect(report.findings).toEqual([]);
+  const auth = report.results.filter((result) => result.check === 'auth_enforced');
+  expect(auth.length).toBeGreaterThan(0);
+  for (const result of auth) {
+    expect(result.outcome).toBe('skipped');
+    expect(result.reason).toMatch(
+      /^not verified: the target throttles unauthenticated requests from this address \(429, Retry-After: \d+\)$/,
+    );
+  }
+  // Every other check ran to a verdict.
+  expect(report.results.filter((r) => r.check === 'not_found' || r.check === 'use_after_create')).toEqual(
+    expect.arrayContaining([expect.objectContaining({ outcome: 'passed' })]),
+  );
+  // Never retried: no sleep was spent on the anonymous bucket.
+  expect(clock.sleeps.filter((ms) => ms >= 1000)).toEqual([]);
 });

@@ -30,9 +30,14 @@ export function renderPretty(report: Report, options: PrettyOptions): string {
     `${''.padEnd(checkWidth)}${operations.map((operation) => operation.padEnd(columnWidth)).join('')}`.trimEnd(),
   );
   const summary = `${report.requests} requests in ${(report.durationMs / 1000).toFixed(1)} s, seed ${report.seed} (--seed ${report.seed} repeats the cases)`;
+  const stopped =
+    report.aborted === null
+      ? ''
+      : paint(`verdict: stopped (exit 2): ${report.aborted.message}`, 'red') +
+        (report.aborted.curl === null ? '' : `\n  ${report.aborted.curl}`);
   if (report.aborted !== null && report.results.every((result) => result.outcome === 'skipped')) {
     // Stopped before any check could say anything: the table would be all "skip".
-    return `${out[0]}\n\n${paint(`verdict: stopped (exit 2): ${report.aborted.message}`, 'red')}\n${summary}\n`;
+    return `${out[0]}\n\n${stopped}\n${summary}\n`;
   }
   for (const check of CHECKS) {
     let row = check.id.padEnd(checkWidth);
@@ -83,7 +88,7 @@ export function renderPretty(report: Report, options: PrettyOptions): string {
   const failed = report.results.filter((result) => result.outcome === 'failed').length;
   const warned = report.results.filter((result) => result.outcome === 'warning').length;
   if (report.aborted !== null) {
-    out.push(paint(`verdict: stopped (exit 2): ${report.aborted.message}`, 'red'), summary);
+    out.push(stopped, summary);
   } else if (failed > 0) {
     out.push(
       paint(`verdict: ✗ ${failed} check × operation pair${failed === 1 ? '' : 's'} failed (exit 1)`, 'red') +

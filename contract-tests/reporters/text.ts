@@ -7,7 +7,14 @@ export function describeFinding(finding: Finding): string {
     `  ${finding.message}${finding.occurrences > 1 ? ` (seen ${finding.occurrences} times)` : ''}`,
     `  expected: ${finding.expected}`,
   ];
-  if (finding.instancePath !== '') lines.push(`  at: ${finding.instancePath}   rule: ${finding.schemaPath}`);
+  if (finding.instancePath !== '') {
+    const others = finding.instancePaths.filter((path) => path !== finding.instancePath);
+    const also =
+      others.length === 0
+        ? ''
+        : ` (also ${others.slice(0, 5).join(', ')}${others.length > 5 ? `, +${others.length - 5} more` : ''})`;
+    lines.push(`  at: ${finding.instancePath}${also}   rule: ${finding.schemaPath}`);
+  }
   if (finding.response === null) lines.push('  got: no response');
   else {
     const headers = Object.entries(finding.response.headers)

@@ -2,11 +2,12 @@
 // are rejected: 400 for invalid values and malformed JSON, 415 for another media type, 413 for a body
 // over the size limit.
 import fc from 'fast-check';
-import type { OperationSpec } from '../../spec/index.js';
+import { describeFault, type OperationSpec, type ParameterSpec } from '../../spec/index.js';
 import { type Context, expectStatus, PASS } from '../context.js';
 import { runProperty } from '../property.js';
 import { exampleBody, existingPetId } from '../requests.js';
 import {
+  type InvalidCase,
   invalidArbitrary,
   invalidExamples,
   invalidParameterArbitrary,
@@ -20,13 +21,30 @@ export const PAYLOAD_LIMIT_BYTES = 16 * 1024;
 interface ParameterCase {
   readonly name: string;
   readonly raw: string;
+  readonly kind: string;
+  readonly what: string;
 }
 
 interface BodyCase {
-  readonly label: string;
+  /** The mutation's kind: one finding per failing kind. */
+  readonly kind: string;
+  /** What is invalid in the case, in words. */
+  readonly what: string;
   readonly contentType: string;
   readonly body: string;
   readonly expected: number;
+}
+
+/** An invalid raw value of a parameter, with what its parser says is wrong. */
+function parameterCase(parameter: ParameterSpec, raw: string): ParameterCase {
+  const [fault] = parameter.parse(raw).faults;
+  const reason = fault === undefined ? 'invalid' : describeFault(fault).message;
+  return {
+    name: parameter.name,
+    raw,
+    kind: `${parameter.name}: ${fault?.keyword ?? 'invalid'}`,
+    what: `${parameter.name}=${JSON.stringify(raw)} (${parameter.in}): ${reason}`,
+  };
 }
 
 async function parameterNegatives(context: Context, operation: OperationSpec, salt: number): Promise<void> {
@@ -35,11 +53,11 @@ async function parameterNegatives(context: Context, operation: OperationSpec, sa
   );
   if (parameters.length === 0) return;
   const examples: ParameterCase[] = parameters.flatMap((parameter) =>
-    invalidParameterExamples(parameter).map((raw) => ({ name: parameter.name, raw })),
+    invalidParameterExamples(parameter).map((raw) => parameterCase(parameter, raw)),
   );
   const arbitrary = fc.oneof(
     ...parameters.map((parameter) =>
-      invalidParameterArbitrary(parameter).map((raw) => ({ name: parameter.name, raw })),
+      invalidParameterArbitrary(parameter).map((raw) => parameterCase(parameter, raw)),
     ),
   );
   await runProperty(context, {
@@ -48,7 +66,8 @@ async function parameterNegatives(context: Context, operation: OperationSpec, sa
     examples,
     arbitrary,
     salt,
-    describe: (value) => `${value.name}=${JSON.stringify(value.raw)}`,
+    describe: (value) => value.what,
+    kind: (value) => value.kind,
     run: async (value) => {
       const parameter = parameters.find((candidate) => candidate.name === value.name);
       const pathParams: Record<string, string | number> = {};
@@ -62,7 +81,7 @@ async function parameterNegatives(context: Context, operation: OperationSpec, sa
         path: operation.expand(pathParams),
         ...(parameter?.in === 'query' ? { query: { [value.name]: value.raw } } : {}),
       });
-      return expectStatus(exchange, 400, `invalid ${value.name}`) ?? PASS;
+      return expectStatus(exchange, 400, 'an invalid parameter') ?? PASS;
     },
   });
 }
@@ -70,21 +89,35 @@ async function parameterNegatives(context: Context, operation: OperationSpec, sa
 async function bodyNegatives(context: Context, operation: OperationSpec, salt: number): Promise<void> {
   const body = newPetSchema(context);
   const document = context.spec.document;
-  const json = (value: unknown, label: string): BodyCase => ({
-    label,
+  const json = (value: InvalidCase): BodyCase => ({
+    kind: value.kind,
+    what: value.what,
     contentType: 'application/json',
-    body: JSON.stringify(value),
+    body: JSON.stringify(value.value),
     expected: 400,
   });
   const example = JSON.stringify(exampleBody(operation));
   const examples: BodyCase[] = [
-    { label: 'malformed JSON', contentType: 'application/json', body: '{"name": ', expected: 400 },
-    { label: 'an empty body', contentType: 'application/json', body: '', expected: 400 },
-    ...invalidExamples(document, body.schema, body.validate).map((value) => json(value, 'an invalid NewPet')),
+    {
+      kind: 'malformed JSON',
+      what: 'the body is malformed JSON',
+      contentType: 'application/json',
+      body: '{"name": ',
+      expected: 400,
+    },
+    {
+      kind: 'empty body',
+      what: 'the body is empty',
+      contentType: 'application/json',
+      body: '',
+      expected: 400,
+    },
+    ...invalidExamples(document, body.schema, body.validate).map(json),
   ];
   if (operation.responses.has('415')) {
     examples.push({
-      label: 'a JSON body sent as text/plain',
+      kind: 'media type',
+      what: 'a JSON body sent as text/plain',
       contentType: 'text/plain',
       body: example,
       expected: 415,
@@ -94,7 +127,8 @@ async function bodyNegatives(context: Context, operation: OperationSpec, salt: n
     // A valid NewPet padded with whitespace past the limit: only its size is wrong.
     const padded = example + ' '.repeat(PAYLOAD_LIMIT_BYTES);
     examples.push({
-      label: `a valid NewPet of ${padded.length} bytes`,
+      kind: 'too large',
+      what: `a valid body of ${Buffer.byteLength(padded)} bytes > the ${PAYLOAD_LIMIT_BYTES / 1024} KiB limit`,
       contentType: 'application/json',
       body: padded,
       expected: 413,
@@ -104,14 +138,13 @@ async function bodyNegatives(context: Context, operation: OperationSpec, salt: n
     check: 'negative_data_rejection',
     operationId: operation.id,
     examples,
-    arbitrary: invalidArbitrary(document, body.schema, body.validate).map((value) =>
-      json(value, 'an invalid NewPet'),
-    ),
+    arbitrary: invalidArbitrary(document, body.schema, body.validate).map(json),
     salt,
     describe: (value) =>
       value.body.length > 200
-        ? value.label
-        : `${value.label}: ${value.contentType} ${JSON.stringify(value.body)}`,
+        ? value.what
+        : `${value.what}: ${value.contentType} ${JSON.stringify(value.body)}`,
+    kind: (value) => value.kind,
     run: async (value) => {
       const exchange = await context.send({
         operationId: operation.id,
@@ -120,7 +153,7 @@ async function bodyNegatives(context: Context, operation: OperationSpec, salt: n
         contentType: value.contentType,
         body: value.body,
       });
-      return expectStatus(exchange, value.expected, value.label) ?? PASS;
+      return expectStatus(exchange, value.expected, 'an invalid body') ?? PASS;
     },
   });
 }

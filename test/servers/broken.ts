@@ -127,6 +127,24 @@ export const BROKEN_SERVERS: readonly BrokenServer[] = [
     fails: ['auth_enforced'],
   },
   {
+    name: 'validates-before-auth',
+    breaks: 'without a key, a bad query or an unknown id gets 400/404 instead of 401 (auth after validation)',
+    handler: quirk({ validateBeforeAuth: true }),
+    fails: ['auth_enforced'],
+  },
+  {
+    name: 'coerces-numeric-strings',
+    breaks: 'a numeric string is accepted for an integer: {"name":"a","categoryId":"3"} gives 201',
+    handler: quirk({ coerceNumericStrings: true }),
+    fails: ['negative_data_rejection'],
+  },
+  {
+    name: 'rejects-valid-boundary-ids',
+    breaks: 'petIds 0, -1 and 2^63-1 (valid int64) give 400 instead of 404',
+    handler: quirk({ positiveSafeIdsOnly: true }),
+    fails: ['not_found'],
+  },
+  {
     name: 'no-rate-limit-headers-on-errors',
     breaks: 'X-RateLimit-* only on successful responses',
     handler: wrapped((response) => {

@@ -51,11 +51,19 @@ export interface Quirks {
   unknownIdAs400?: boolean;
   /** After a 429 the window never recovers. */
   neverRecover?: boolean;
+  /** Validation and lookup come before auth: a bad or unknown request without a key gets 400/404, not 401. */
+  validateBeforeAuth?: boolean;
+  /** A numeric string is accepted for an integer property (ajv's coerceTypes): `"categoryId": "3"`. */
+  coerceNumericStrings?: boolean;
+  /** Only ids 1..2^53-1 are accepted: 0, -1 and 2^63-1 (valid int64 ids) give 400 instead of 404. */
+  positiveSafeIdsOnly?: boolean;
 }
 
 export interface ReferenceOptions {
   readonly key?: string;
   readonly perMinute?: number;
+  /** The anonymous bucket's limit (requests without a valid key); perMinute when absent. */
+  readonly anonymousPerMinute?: number;
   readonly pets?: number;
   /** Milliseconds since the epoch. */
   readonly now?: () => number;
@@ -88,7 +96,7 @@ function error(status: number, code: string, message: string, details?: Fault[])
 export function createReference(options: ReferenceOptions = {}): Handler {
   const spec = loadSpec();
   const key = options.key ?? REFERENCE_KEY;
-  const perMinute = options.perMinute ?? 100_000;
+  const perMinuteForKey = options.perMinute ?? 100_000;
   const now = options.now ?? Date.now;
   const quirks = options.quirks ?? {};
   const pets = new Map<number, Pet>();
@@ -105,6 +113,8 @@ export function createReference(options: ReferenceOptions = {}): Handler {
   const windows = new Map<string, { start: number; count: number; limited: boolean }>();
 
   const rateLimit = (bucket: string): { headers: Record<string, string>; retryAfter: number | null } => {
+    const perMinute =
+      bucket === 'anonymous' ? (options.anonymousPerMinute ?? perMinuteForKey) : perMinuteForKey;
     const at = now();
     const start = Math.floor(at / 60_000) * 60_000;
     let window = windows.get(bucket);
@@ -185,6 +195,12 @@ export function createReference(options: ReferenceOptions = {}): Handler {
         Object.entries({ name, categoryId, status }).filter(([, value]) => value !== undefined),
       );
     }
+    if (quirks.coerceNumericStrings && typeof body === 'object' && body !== null) {
+      const fields = body as Record<string, unknown>;
+      if (typeof fields.categoryId === 'string' && /^\d+$/.test(fields.categoryId)) {
+        fields.categoryId = Number(fields.categoryId);
+      }
+    }
     const faults = spec.schema('NewPet')(body);
     if (faults.length > 0) return error(400, 'validation_failed', 'Invalid body.', faults);
     const fresh = body as NewPet;
@@ -198,7 +214,11 @@ export function createReference(options: ReferenceOptions = {}): Handler {
     if (parsed === undefined || parsed.faults.length > 0) {
       return error(400, 'validation_failed', 'Invalid path.', parsed?.faults);
     }
-    const pet = pets.get(parsed.value as number);
+    const id = parsed.value as number;
+    if (quirks.positiveSafeIdsOnly && !(Number.isSafeInteger(id) && id >= 1)) {
+      return error(400, 'validation_failed', 'Invalid path.');
+    }
+    const pet = pets.get(id);
     if (pet !== undefined) return json(200, pet);
     if (quirks.unknownIdAs400) return error(400, 'validation_failed', 'Invalid path.');
     return error(404, 'not_found', `No pet has id ${String(parsed.value)}.`);
@@ -218,12 +238,20 @@ export function createReference(options: ReferenceOptions = {}): Handler {
         return response;
       }
       const unauthorised = authenticate(authHeader);
-      if (unauthorised !== null) return unauthorised;
+      if (unauthorised !== null && quirks.validateBeforeAuth) {
+        const early = operate();
+        if (early.status === 400 || early.status === 404) return early;
+      }
+      // The anonymous bucket throttles key guessing: an exhausted one answers 429, not 401.
+      if (unauthorised !== null && limited.retryAfter === null) return unauthorised;
       if (limited.retryAfter !== null) {
         const response = error(429, 'rate_limited', `Rate limit exceeded. Retry in ${limited.retryAfter} s.`);
         response.headers['retry-after'] = String(limited.retryAfter);
         return response;
       }
+      return operate();
+    };
+    const operate = (): RawResponse => {
       if (route === 'pet') return getPet(decodeURIComponent(petMatch?.[1] ?? ''));
       return request.method === 'POST' ? createPet(request) : listPets(request);
     };
