@@ -196,18 +196,24 @@ export function createClient(options: ClientOptions): Client {
         options.onExchange(exchange);
         const refused = (sent: Exchange) =>
           sent.failure?.kind === 'network' && /ECONNREFUSED/.test(sent.failure.message);
+        // A dropped connection from a target that answered before: again after a pause, to tell a
+        // target that went away (refused now) from one that drops this request (a finding). A POST
+        // is not sent twice (it could create twice): a listPets tells whether the target is there.
+        let probe = exchange;
         for (
           let again = 0;
-          again < 2 && exchange.failure?.kind === 'network' && answered > 0 && !refused(exchange);
+          again < 2 && probe.failure?.kind === 'network' && answered > 0 && !refused(probe);
           again += 1
         ) {
-          // A dropped connection from a target that answered before: again after a pause, to tell a
-          // target that went away (refused now) from one that drops this request (a finding).
           await options.sleep(options.backoffBaseMs);
-          exchange = await once(outgoing);
-          options.onExchange(exchange);
+          const idempotent = outgoing.method === 'GET' || outgoing.method === 'HEAD';
+          probe = await once(
+            idempotent ? outgoing : { operationId: 'listPets', method: 'GET', path: '/pets' },
+          );
+          options.onExchange(probe);
+          if (idempotent) exchange = probe;
         }
-        if (answered > 0 && refused(exchange)) {
+        if (answered > 0 && refused(probe)) {
           throw new ContractAbort(
             'unreachable',
             `The target stopped answering (ECONNREFUSED) after ${requests} requests (${outgoing.method} ${exchange.request.url}). ` +
