@@ -112,13 +112,19 @@ function bodyOf(incoming: IncomingMessage, outgoing: ServerResponse, expectsCont
     (length !== undefined && length !== '0') || incoming.headers['transfer-encoding'] !== undefined;
   return {
     present,
-    read: (limit) => {
-      // The usual case: a small body the parser has already taken in whole. Take it as it lies.
-      if (incoming.complete && incoming.readableLength <= limit) {
-        const data = incoming.read() as Buffer | null;
-        return Promise.resolve(data ?? new Uint8Array(0));
+    read: async (limit) => {
+      // The usual case: a small body with a declared length that came in the same packet as the
+      // headers. The core asks from inside the 'request' event, before the parser has gone on to
+      // that body; one microtask later it holds it whole. Take it as it lies, with no stream events.
+      const declared = length === undefined ? Number.NaN : Number(length);
+      if (declared <= limit) {
+        if (incoming.readableLength < declared) await undefined;
+        if (incoming.readableLength === declared) {
+          const data = incoming.read() as Buffer | null;
+          return data ?? new Uint8Array(0);
+        }
       }
-      return new Promise((resolve, reject) => {
+      return new Promise<Uint8Array | undefined>((resolve, reject) => {
         const chunks: Buffer[] = [];
         let total = 0;
         const onData = (chunk: Buffer) => {
