@@ -16,6 +16,12 @@ async function start(options: Parameters<typeof startServer>[0] = {}) {
   return server;
 }
 
+/** A POST to /v1/pets over a raw socket, for what fetch and supertest hide (chunking, Expect, aborts). */
+function postRaw(origin: string, headers: Record<string, string>) {
+  const { hostname, port } = new URL(origin);
+  return httpRequest({ host: hostname, port, method: 'POST', path: '/v1/pets', headers });
+}
+
 function conforming(method: string, path: string, res: request.Response) {
   const headers = new Headers(res.headers as Record<string, string>);
   expect(conformanceProblems(method, path, res.status, headers, res.text)).toEqual([]);
@@ -57,19 +63,12 @@ describe('startServer', () => {
   });
   it('answers 413 to a large streamed body and stops reading it', async () => {
     const { origin } = await start();
-    const { hostname, port } = new URL(origin);
     let sent = 0;
     const status = await new Promise<number>((resolve, reject) => {
-      const req = httpRequest({
-        host: hostname,
-        port,
-        method: 'POST',
-        path: '/v1/pets',
-        headers: {
-          authorization: 'Bearer demo-free',
-          'content-type': 'application/json',
-          'transfer-encoding': 'chunked',
-        },
+      const req = postRaw(origin, {
+        authorization: 'Bearer demo-free',
+        'content-type': 'application/json',
+        'transfer-encoding': 'chunked',
       });
       req.on('response', (res) => {
         res.resume();
@@ -88,18 +87,11 @@ describe('startServer', () => {
   });
   it('says Connection: close on a 413 it cut off, so keep-alive clients do not reuse the socket', async () => {
     const { origin } = await start();
-    const { hostname, port } = new URL(origin);
     const headers = await new Promise<Record<string, unknown>>((resolve, reject) => {
-      const req = httpRequest({
-        host: hostname,
-        port,
-        method: 'POST',
-        path: '/v1/pets',
-        headers: {
-          authorization: 'Bearer demo-free',
-          'content-type': 'application/json',
-          'transfer-encoding': 'chunked',
-        },
+      const req = postRaw(origin, {
+        authorization: 'Bearer demo-free',
+        'content-type': 'application/json',
+        'transfer-encoding': 'chunked',
       });
       req.on('response', (res) => {
         res.resume();
@@ -112,21 +104,14 @@ describe('startServer', () => {
   });
   it('sends 100 Continue only when it wants the body: not before a 401', async () => {
     const { origin } = await start();
-    const { hostname, port } = new URL(origin);
     const exchange = (auth: string | undefined) =>
       new Promise<{ continued: boolean; status: number }>((resolve, reject) => {
         let continued = false;
-        const req = httpRequest({
-          host: hostname,
-          port,
-          method: 'POST',
-          path: '/v1/pets',
-          headers: {
-            ...(auth === undefined ? {} : { authorization: auth }),
-            'content-type': 'application/json',
-            'content-length': '27',
-            expect: '100-continue',
-          },
+        const req = postRaw(origin, {
+          ...(auth === undefined ? {} : { authorization: auth }),
+          'content-type': 'application/json',
+          'content-length': '27',
+          expect: '100-continue',
         });
         req.on('continue', () => {
           continued = true;
@@ -147,18 +132,11 @@ describe('startServer', () => {
     const { origin, mock } = await start({
       logger: { info: () => undefined, error: (line) => errors.push(line) },
     });
-    const { hostname, port } = new URL(origin);
     await new Promise<void>((resolve) => {
-      const req = httpRequest({
-        host: hostname,
-        port,
-        method: 'POST',
-        path: '/v1/pets',
-        headers: {
-          authorization: 'Bearer demo-free',
-          'content-type': 'application/json',
-          'content-length': '100',
-        },
+      const req = postRaw(origin, {
+        authorization: 'Bearer demo-free',
+        'content-type': 'application/json',
+        'content-length': '100',
       });
       req.on('error', () => resolve());
       req.write('{"name":');
