@@ -3,6 +3,7 @@
 // banned. The clock, sleep, randomness and fetch are injected, so tests never wait for real.
 import { ContractAbort } from './errors.js';
 import { type Exchange, type RequestRecord, redact } from './exchange.js';
+import type { NormalizedOptions } from './options.js';
 
 export type Auth = 'key' | 'none' | 'wrong' | 'scheme';
 
@@ -18,25 +19,25 @@ export interface Outgoing {
   readonly body?: string;
 }
 
-export interface ClientOptions {
-  readonly baseUrl: string;
-  readonly apiKey: string;
-  readonly timeoutMs: number;
-  /** Explicit budget; when undefined it is learnt from X-RateLimit-Limit (the lowest one seen). */
-  readonly maxRpm: number | undefined;
-  readonly readOnly: boolean;
-  /** The longest the client waits for a window or a Retry-After before it stops instead. */
-  readonly maxWaitMs: number;
-  /** 429s in a row before the client stops rather than risk the key's ban. */
-  readonly maxRetries: number;
-  readonly backoffBaseMs: number;
-  readonly fetch: typeof fetch;
-  readonly now: () => number;
-  readonly sleep: (ms: number) => Promise<void>;
-  readonly random: () => number;
+/** What the client takes of the run's options, and where each exchange goes. */
+export type ClientOptions = Pick<
+  NormalizedOptions,
+  | 'baseUrl'
+  | 'apiKey'
+  | 'timeoutMs'
+  | 'maxRpm'
+  | 'readOnly'
+  | 'maxWaitMs'
+  | 'maxRetries'
+  | 'backoffBaseMs'
+  | 'fetch'
+  | 'now'
+  | 'sleep'
+  | 'random'
+> & {
   /** Every exchange, a 429 that was then retried included. */
   readonly onExchange: (exchange: Exchange) => void;
-}
+};
 
 export interface Client {
   /** Sends, paced; a 429 is retried after Retry-After (unless `retry` is false). */

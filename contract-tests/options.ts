@@ -53,9 +53,12 @@ export interface NormalizedOptions {
   readonly examples: number;
   readonly seed: number;
   readonly probeRateLimit: boolean;
+  /** Explicit budget; when undefined it is learnt from X-RateLimit-Limit (the lowest one seen). */
   readonly maxRpm: number | undefined;
   readonly timeoutMs: number;
+  /** The longest the client waits for a window or a Retry-After before it stops instead. */
   readonly maxWaitMs: number;
+  /** 429s in a row before the client stops rather than risk the key's ban. */
   readonly maxRetries: number;
   readonly backoffBaseMs: number;
   readonly fetch: typeof fetch;
