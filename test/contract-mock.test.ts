@@ -57,3 +57,13 @@ test('against the mock with a Free key, --probe-rate-limit: 429, Retry-After, Re
   expect(report.results.find((result) => result.check === 'rate_limit_behaviour')?.outcome).toBe('passed');
   expect(report.exitCode).toBe(0);
 });
+
+test('use_after_create × listPets is verified on a long-lived store: the pet is created with a status that does not fill a page', async () => {
+  // 300 seeded pets, about 180 of them "available" (the example body's status): a filtered page of
+  // 100 "available" pets could never show a new one.
+  server = await startServer({ port: 0, host: '127.0.0.1', pets: 300 });
+  const report = await runContract({ baseUrl: server.url, apiKey: 'demo-enterprise', seed: 44 });
+  expect(report.findings).toEqual([]);
+  const listed = report.results.find((r) => r.check === 'use_after_create' && r.operationId === 'listPets');
+  expect(listed).toMatchObject({ outcome: 'passed' });
+});
