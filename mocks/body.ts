@@ -1,6 +1,6 @@
-// Reads a JSON request body: the media type first, then at most MAX_BODY_BYTES read from the stream
-// (a declared Content-Length over the cap is refused unread; an undeclared one is cut off the moment
-// it passes the cap and the stream cancelled), then strict UTF-8 and JSON.parse.
+// Reads a JSON request body: the media type first, then at most MAX_BODY_BYTES through the call's
+// BodySource (a declared Content-Length over the cap is refused unread; the adapter's reader stops
+// the moment a body passes the cap), then strict UTF-8 and JSON.parse.
 import type { MockCall } from './call.js';
 import { type ErrorCode, MAX_BODY_BYTES } from './errors.js';
 

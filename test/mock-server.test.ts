@@ -16,6 +16,13 @@ async function start(options: Parameters<typeof startServer>[0] = {}) {
   return server;
 }
 
+/** Headers of an authorised JSON body sent chunked, with no declared length. */
+const CHUNKED_JSON = {
+  authorization: 'Bearer demo-free',
+  'content-type': 'application/json',
+  'transfer-encoding': 'chunked',
+};
+
 /** A POST to /v1/pets over a raw socket, for what fetch and supertest hide (chunking, Expect, aborts). */
 function postRaw(origin: string, headers: Record<string, string>) {
   const { hostname, port } = new URL(origin);
@@ -65,11 +72,7 @@ describe('startServer', () => {
     const { origin } = await start();
     let sent = 0;
     const status = await new Promise<number>((resolve, reject) => {
-      const req = postRaw(origin, {
-        authorization: 'Bearer demo-free',
-        'content-type': 'application/json',
-        'transfer-encoding': 'chunked',
-      });
+      const req = postRaw(origin, CHUNKED_JSON);
       req.on('response', (res) => {
         res.resume();
         resolve(res.statusCode ?? 0);
@@ -88,11 +91,7 @@ describe('startServer', () => {
   it('says Connection: close on a 413 it cut off, so keep-alive clients do not reuse the socket', async () => {
     const { origin } = await start();
     const headers = await new Promise<Record<string, unknown>>((resolve, reject) => {
-      const req = postRaw(origin, {
-        authorization: 'Bearer demo-free',
-        'content-type': 'application/json',
-        'transfer-encoding': 'chunked',
-      });
+      const req = postRaw(origin, CHUNKED_JSON);
       req.on('response', (res) => {
         res.resume();
         resolve({ ...res.headers, status: res.statusCode });
