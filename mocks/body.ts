@@ -36,11 +36,11 @@ export async function readJsonBody(call: MockCall): Promise<BodyResult> {
   } catch {
     return { ok: false, code: 'malformed_json', message: 'The body is not valid UTF-8.' };
   }
-  if (text.trim() === '')
-    return { ok: false, code: 'malformed_json', message: 'The body is empty; send a JSON object.' };
   try {
     return { ok: true, value: JSON.parse(text) };
   } catch (error) {
+    if (text.trim() === '')
+      return { ok: false, code: 'malformed_json', message: 'The body is empty; send a JSON object.' };
     return {
       ok: false,
       code: 'malformed_json',

@@ -24,21 +24,27 @@ export interface RequestTarget {
 /**
  * A request target from an origin-form string (`/v1/pets?limit=2`), split by hand: a full URL parse
  * was the largest single cost of the node adapter. The path is taken as sent (no dot-segment
- * resolution), so `/v1/./pets` is no route, as a strict server would have it.
+ * resolution), so `/v1/./pets` is no route, as a strict server would have it. The query is parsed
+ * only when read (a class, not an object literal with a getter: that builds a closure per request).
  */
+class OriginFormTarget implements RequestTarget {
+  readonly pathname: string;
+  readonly search: string;
+  #params: URLSearchParams | undefined;
+  constructor(pathname: string, search: string) {
+    this.pathname = pathname;
+    this.search = search;
+  }
+  get searchParams(): URLSearchParams {
+    this.#params ??= new URLSearchParams(this.search);
+    return this.#params;
+  }
+}
+
 export function targetOf(target: string): RequestTarget {
   const mark = target.indexOf('?');
-  const pathname = mark < 0 ? target : target.slice(0, mark);
-  const search = mark < 0 || mark === target.length - 1 ? '' : target.slice(mark);
-  let params: URLSearchParams | undefined;
-  return {
-    pathname,
-    search,
-    get searchParams() {
-      params ??= new URLSearchParams(search);
-      return params;
-    },
-  };
+  if (mark < 0) return new OriginFormTarget(target, '');
+  return new OriginFormTarget(target.slice(0, mark), mark === target.length - 1 ? '' : target.slice(mark));
 }
 
 export interface MockCall {

@@ -32,7 +32,7 @@ export const IMPLEMENTATIONS: Readonly<Record<OperationId, Implementation>> = {
     }
     const created = store.create(pet);
     if (created === undefined) return errorReply('store_full', `The store is full (${store.size} pets).`);
-    return reply(201, created.json, { location: `${basePath}/pets/${created.pet.id}` });
+    return reply(201, created.json, { location: `${basePath}/pets/${created.id}` });
   },
   getPet({ params, raw }, store) {
     const json = store.get(params.petId as number);

@@ -1,9 +1,13 @@
 // The in-memory pets: ids assigned in order from 1, bounded by maxPets. Each pet is serialised once
 // when stored, and list bodies are cached until the next write, so reads cost no JSON.stringify.
+// Ids are never reused or removed (only clear() empties the store), so a pet's id is its index + 1:
+// no map is kept beside the array.
 import type { NewPet, Pet, PetStatus } from '../spec/index.js';
 
-interface Entry {
-  readonly pet: Pet;
+export interface StoredPet {
+  readonly id: number;
+  readonly status: PetStatus | undefined;
+  /** The pet as its JSON answer. */
   readonly json: string;
 }
 
@@ -14,57 +18,50 @@ export interface Store {
   /** The pet's JSON, or undefined. */
   get(id: number): string | undefined;
   /** Stores a pet exactly as given (no trimming), or answers undefined when the store is full. */
-  create(pet: NewPet): Entry | undefined;
+  create(pet: NewPet): StoredPet | undefined;
   /** Empties the store and restarts ids at 1. */
   clear(): void;
 }
 
-function toPet(id: number, input: NewPet): Pet {
-  const pet: Pet = { id, name: input.name, categoryId: input.categoryId };
-  if (input.status !== undefined) pet.status = input.status;
-  return pet;
-}
-
 export function createStore(maxPets: number): Store {
-  const byId = new Map<number, Entry>();
-  const ordered: Entry[] = [];
+  const pets: StoredPet[] = [];
   const listCache = new Map<string, string>();
-  let nextId = 1;
   return {
     get size() {
-      return ordered.length;
+      return pets.length;
     },
     list(limit, status) {
       const cacheKey = status === undefined ? String(limit) : `${limit}:${status}`;
       const cached = listCache.get(cacheKey);
       if (cached !== undefined) return cached;
-      const parts: string[] = [];
-      for (const entry of ordered) {
-        if (parts.length >= limit) break;
-        if (status === undefined || entry.pet.status === status) parts.push(entry.json);
+      let body = '[';
+      let count = 0;
+      for (let i = 0; i < pets.length && count < limit; i += 1) {
+        const entry = pets[i] as StoredPet;
+        if (status !== undefined && entry.status !== status) continue;
+        body += count === 0 ? entry.json : `,${entry.json}`;
+        count += 1;
       }
-      const body = `[${parts.join(',')}]`;
+      body += ']';
       listCache.set(cacheKey, body);
       return body;
     },
     get(id) {
-      return byId.get(id)?.json;
+      return Number.isInteger(id) && id >= 1 ? pets[id - 1]?.json : undefined;
     },
     create(input) {
-      if (ordered.length >= maxPets) return undefined;
-      const pet = toPet(nextId, input);
-      nextId += 1;
-      const entry = { pet, json: JSON.stringify(pet) };
-      byId.set(pet.id, entry);
-      ordered.push(entry);
-      listCache.clear();
+      if (pets.length >= maxPets) return undefined;
+      const id = pets.length + 1;
+      const pet: Pet = { id, name: input.name, categoryId: input.categoryId };
+      if (input.status !== undefined) pet.status = input.status;
+      const entry: StoredPet = { id, status: input.status, json: JSON.stringify(pet) };
+      pets.push(entry);
+      if (listCache.size > 0) listCache.clear();
       return entry;
     },
     clear() {
-      byId.clear();
-      ordered.length = 0;
+      pets.length = 0;
       listCache.clear();
-      nextId = 1;
     },
   };
 }
