@@ -1,7 +1,10 @@
-// The keys file the bench hands `petkit mock`: one key whose limits far exceed what a run sends, so
-// the limiter counts every request but never answers 429.
+// The keys file the bench hands `petkit mock`: one key, and the anonymous bucket (requests without a
+// valid key, counted per client address), both with limits far beyond what a run sends, so the limiter
+// counts every request but never answers 429.
+import type { KeysFile } from '../mocks/index.js';
 import { BENCH_KEY } from './scenarios.js';
 
-export const BENCH_KEYS_FILE = {
+export const BENCH_KEYS_FILE: Readonly<KeysFile> = {
   keys: [{ key: BENCH_KEY, plan: 'enterprise', perMinute: 1_000_000_000, perDay: 1_000_000_000_000 }],
-} as const;
+  anonymous: { perMinute: 1_000_000_000, perDay: 1_000_000_000_000 },
+};

@@ -24,10 +24,8 @@ export interface LoadFigures {
   readonly p99: number;
   /** Connection errors and timeouts. */
   readonly errors: number;
-  /** Responses whose status is neither the one the request expects nor the one it tolerates. */
+  /** Responses whose status is not the one the request expects. */
   readonly unexpected: number;
-  /** Responses with the tolerated status (see BenchRequest.tolerate). */
-  readonly tolerated: number;
   /** Responses per status code. */
   readonly statuses: Readonly<Record<string, number>>;
   /** The highest VmRSS sampled during the run, in bytes (undefined without a pid). */
@@ -48,16 +46,13 @@ export async function runLoad(
   options: LoadOptions,
 ): Promise<LoadFigures> {
   let unexpected = 0;
-  let tolerated = 0;
   const requests = scenario.requests.map((r) => ({
     method: r.method,
     path: `${prefix}${r.path}`,
     headers: { ...r.headers },
     ...(r.body === undefined ? {} : { body: r.body }),
     onResponse: (status: number) => {
-      if (status === r.expect) return;
-      if (status === r.tolerate?.status) tolerated += 1;
-      else unexpected += 1;
+      if (status !== r.expect) unexpected += 1;
     },
   }));
   let peakRss: number | undefined;
@@ -91,7 +86,6 @@ export async function runLoad(
       p99: result.latency.p99,
       errors: result.errors,
       unexpected,
-      tolerated,
       statuses,
       peakRss,
       cpuUsPerRequest:

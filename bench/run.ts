@@ -98,7 +98,7 @@ async function benchServers(
         started.scenarios.push({ scenario: scenario.id, ...figures });
         log(
           `${scenario.id} on ${started.spec.label}: ${Math.round(figures.rps)} req/s, p99 ${figures.p99} ms, ` +
-            `${figures.unexpected} unexpected, ${figures.tolerated} tolerated, ${figures.errors} errors, ` +
+            `${figures.unexpected} unexpected, ${figures.errors} errors, ` +
             `statuses ${JSON.stringify(figures.statuses)}`,
         );
       }

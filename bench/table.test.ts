@@ -24,7 +24,6 @@ const report: BenchReport = {
           p99: 4,
           errors: 0,
           unexpected: 0,
-          tolerated: 0,
           statuses: { '200': 250_000 },
           peakRss: 65 * 1024 * 1024,
           cpuUsPerRequest: 41.6,

@@ -19,26 +19,6 @@ function statusCounts(statuses: Readonly<Record<string, number>>): string {
     .join(', ');
 }
 
-/** Why a scenario's tolerated statuses are not counted as unexpected, for the scenarios that had some. */
-export function toleranceNotes(report: BenchReport): string[] {
-  const notes: string[] = [];
-  for (const scenario of SCENARIOS) {
-    const tolerating = report.servers.filter(
-      (s) => s.ran && s.scenarios.some((x) => x.scenario === scenario.id && x.tolerated > 0),
-    );
-    if (tolerating.length === 0) continue;
-    for (const r of scenario.requests) {
-      if (r.tolerate === undefined) continue;
-      const who = tolerating.map((s) => s.label).join(', ');
-      notes.push(
-        `${scenario.id}: ${r.tolerate.status} not counted as unexpected for ${who}: ${r.tolerate.why}.`,
-      );
-      break;
-    }
-  }
-  return notes;
-}
-
 function ratioCells(row: RatioRow | undefined): string[] {
   const cpu = (n: number | undefined, digits: number) =>
     n === undefined ? '' : ` (CPU ${times(n, digits)})`;
@@ -134,7 +114,6 @@ export function fullReport(report: BenchReport): string {
     `${options.connections} connections, ${options.duration} s per scenario after a ${options.warmup} s warm-up`,
     '',
     loadTable(report),
-    ...toleranceNotes(report).map((n) => `\n${n}`),
     '',
     serverTable(report),
     '',

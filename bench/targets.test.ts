@@ -16,7 +16,6 @@ function figures(scenario: ScenarioId, rps: number, extra: Partial<ScenarioResul
     p99: 3,
     errors: 0,
     unexpected: 0,
-    tolerated: 0,
     statuses: { '200': rps * 10 },
     peakRss: 60 * MB,
     cpuUsPerRequest: 40,

@@ -2,6 +2,7 @@
 // request, and stops cleanly on SIGINT/SIGTERM once in-flight requests are answered.
 import { parseArgs } from 'node:util';
 import {
+  anonymousLimits,
   DEFAULT_HOST,
   DEFAULT_MAX_PETS,
   DEFAULT_PETS,
@@ -9,10 +10,12 @@ import {
   DEFAULT_SEED,
   KeysFileError,
   type Latency,
+  type Limits,
   loadKeysFile,
   type MockOptions,
   MockOptionsError,
-  PLAN_LIMITS,
+  type NormalizedMockOptions,
+  resolveKeys,
   startServer,
 } from '../mocks/index.js';
 
@@ -102,14 +105,13 @@ const FLAGS = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
-function keysTable(options: MockOptions): string {
-  const keys = options.keys?.keys ?? [];
-  return keys
-    .map(({ key, plan, perMinute, perDay }) => {
-      const limits = plan === 'enterprise' ? undefined : PLAN_LIMITS[plan];
-      return `  ${key.padEnd(18)} ${plan.padEnd(11)} ${perMinute ?? limits?.perMinute}/min  ${perDay ?? limits?.perDay}/day`;
-    })
-    .join('\n');
+function keysTable(options: NormalizedMockOptions): string {
+  const row = (key: string, plan: string, { perMinute, perDay }: Limits) =>
+    `  ${key.padEnd(18)} ${plan.padEnd(11)} ${perMinute}/min  ${perDay}/day`;
+  return [
+    ...resolveKeys(options.keys).map((key) => row(key.key, key.plan, key)),
+    row('(no key)', 'per address', anonymousLimits(options.keys)),
+  ].join('\n');
 }
 
 export async function run(argv: string[]): Promise<number> {

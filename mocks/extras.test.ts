@@ -184,7 +184,19 @@ describe('options and the keys file', () => {
     expect(loadKeysFile(file('ok.json', '{"keys":[{"key":"k1","plan":"pro"}]}'))).toEqual({
       keys: [{ key: 'k1', plan: 'pro' }],
     });
+    expect(
+      loadKeysFile(
+        file('anon.json', '{"keys":[{"key":"k1","plan":"pro"}],"anonymous":{"perMinute":5,"perDay":9}}'),
+      ),
+    ).toEqual({ keys: [{ key: 'k1', plan: 'pro' }], anonymous: { perMinute: 5, perDay: 9 } });
     const cases: [string, RegExp][] = [
+      ['{"keys":[],"anonymous":{"perMinute":5}}', /anonymous must be an object with positive integers/],
+      ['{"keys":[],"anonymous":{"perMinute":5,"perDay":0}}', /anonymous must be an object/],
+      [
+        '{"keys":[],"anonymous":{"perMinute":5,"perDay":9,"ban":1}}',
+        /anonymous has an unknown property "ban"/,
+      ],
+      ['{"keys":[],"anon":{}}', /unknown property "anon"/],
       ['{"keys":', /not valid JSON/],
       ['{"keys":[{"key":"k","plan":"gold"}]}', /keys\[0\]\.plan must be one of/],
       ['{"keys":[{"key":"k","plan":"enterprise"}]}', /perMinute is required for the enterprise plan/],

@@ -4,6 +4,7 @@ export { ERRORS, type ErrorCode, errorBody, MAX_BODY_BYTES } from './errors.js';
 export type { JournalEntry } from './journal.js';
 export {
   ANONYMOUS_LIMITS,
+  anonymousLimits,
   type KeyEntry,
   type KeysFile,
   KeysFileError,
@@ -11,6 +12,8 @@ export {
   PLAN_LIMITS,
   type Plan,
   parseKeysFile,
+  type ResolvedKey,
+  resolveKeys,
 } from './keys.js';
 export { loadKeysFile } from './keys-file.js';
 export { createMock, type HandleContext, type Mock } from './mock.js';

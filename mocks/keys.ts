@@ -15,6 +15,11 @@ export interface KeyEntry {
 
 export interface KeysFile {
   keys: KeyEntry[];
+  /**
+   * The limits of requests without a valid key, counted per client address. Default: the Free
+   * plan's. Raise them for a load test or a CI address that checks 401s often.
+   */
+  anonymous?: Limits;
 }
 
 /** A key with its limits settled. */
@@ -36,7 +41,7 @@ export const PLAN_LIMITS: Readonly<Record<Exclude<Plan, 'enterprise'>, Limits>> 
   business: { perMinute: 1_000, perDay: 100_000 },
 };
 
-/** Requests without a valid key share a bucket per client address, with Free limits. */
+/** Requests without a valid key share a bucket per client address, by default with Free limits. */
 export const ANONYMOUS_LIMITS: Limits = PLAN_LIMITS.free;
 
 const PLANS: readonly string[] = ['free', 'pro', 'business', 'enterprise'];
@@ -68,6 +73,11 @@ export function parseKeysFile(value: unknown, source: string): KeysFile {
       source,
       'must be an object with a "keys" array, e.g. {"keys":[{"key":"k","plan":"free"}]}.',
     );
+  }
+  for (const name of Object.keys(value)) {
+    if (name !== 'keys' && name !== 'anonymous') {
+      throw new KeysFileError(source, `has an unknown property "${name}" (known: "keys", "anonymous").`);
+    }
   }
   const seen = new Set<string>();
   const keys = value.keys.map((entry: unknown, i): KeyEntry => {
@@ -106,7 +116,26 @@ export function parseKeysFile(value: unknown, source: string): KeysFile {
     if (perDay !== undefined) parsed.perDay = perDay as number;
     return parsed;
   });
-  return { keys };
+  if (value.anonymous === undefined) return { keys };
+  return { keys, anonymous: parseAnonymous(value.anonymous, source) };
+}
+
+function parseAnonymous(value: unknown, source: string): Limits {
+  const shape = 'anonymous must be an object with positive integers perMinute and perDay';
+  if (!isRecord(value)) throw new KeysFileError(source, `${shape}.`);
+  for (const name of Object.keys(value)) {
+    if (name !== 'perMinute' && name !== 'perDay') {
+      throw new KeysFileError(source, `anonymous has an unknown property "${name}".`);
+    }
+  }
+  const { perMinute, perDay } = value;
+  if (!isLimit(perMinute) || !isLimit(perDay)) throw new KeysFileError(source, `${shape}.`);
+  return { perMinute, perDay };
+}
+
+/** The limits of requests without a valid key: the file's, else the Free plan's. */
+export function anonymousLimits(file: KeysFile): Limits {
+  return file.anonymous ?? ANONYMOUS_LIMITS;
 }
 
 export function resolveKeys(file: KeysFile): ResolvedKey[] {

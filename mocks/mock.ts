@@ -6,7 +6,7 @@ import { readJsonBody } from './body.js';
 import { BodyAbortedError, callFromRequest, type MockCall } from './call.js';
 import { ERRORS, FORCED_CODES } from './errors.js';
 import { createJournal, type JournalEntry } from './journal.js';
-import { ANONYMOUS_LIMITS, resolveKeys } from './keys.js';
+import { anonymousLimits, resolveKeys } from './keys.js';
 import { IMPLEMENTATIONS } from './operations.js';
 import { type MockOptions, type NormalizedMockOptions, normalizeOptions, silentLogger } from './options.js';
 import { parsePrefer } from './prefer.js';
@@ -82,6 +82,7 @@ export function createMock(options: MockOptions = {}): Mock {
   const basePath = spec.basePath;
   const routeList = spec.operations.map((o) => `${o.method} ${basePath}${o.path}`).join(', ');
   const keys = resolveKeys(normalized.keys);
+  const anonymous = anonymousLimits(normalized.keys);
   // Keyed buckets are as many as the keys; anonymous ones (one per client address) are capped.
   const keyLimiter = createRateLimiter();
   const anonymousLimiter = createRateLimiter({ maxBuckets: MAX_ANONYMOUS_BUCKETS });
@@ -231,7 +232,7 @@ export function createMock(options: MockOptions = {}): Mock {
 
     const now = clock();
     const auth = authenticate(call.header('authorization'), keys);
-    const limits = auth.kind === 'ok' ? auth.key : ANONYMOUS_LIMITS;
+    const limits = auth.kind === 'ok' ? auth.key : anonymous;
     const decision =
       auth.kind === 'ok'
         ? keyLimiter.take(auth.key, limits, now)

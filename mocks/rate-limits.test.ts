@@ -103,6 +103,29 @@ describe('rate limits', () => {
     expect(other.headers.get('x-ratelimit-remaining')).toBe('59');
     expect((await from('10.0.0.1', 'demo-free')).status).toBe(200);
   });
+  it('uses the anonymous limits of the keys file for requests without a valid key', async () => {
+    const clock = { now: START };
+    const mock = createMock({
+      clock: () => clock.now,
+      keys: { keys: [{ key: 'k1', plan: 'free' }], anonymous: { perMinute: 3, perDay: 5 } },
+    });
+    const anonymous = () => checkedRequest(mock, '/v1/pets');
+    for (let i = 1; i <= 3; i += 1) {
+      const res = await anonymous();
+      expect(res.status).toBe(401);
+      expect(res.headers.get('x-ratelimit-limit')).toBe('3');
+    }
+    expect((await anonymous()).status).toBe(429);
+    // The key's own Free limits are untouched by the anonymous ones.
+    const keyed = await checkedRequest(mock, '/v1/pets', withKey('k1'));
+    expect(keyed.headers.get('x-ratelimit-limit')).toBe('60');
+    // The day window binds on the 6th request, a minute later.
+    clock.now = MINUTE_END;
+    for (let i = 1; i <= 2; i += 1) expect((await anonymous()).status).toBe(401);
+    const limited = await anonymous();
+    expect(limited.status).toBe(429);
+    expect(limited.json).toMatchObject({ message: expect.stringMatching(/5 requests per day/) });
+  });
   it('uses the enterprise limits of the keys file', async () => {
     const res = await checkedRequest(clocked().mock, '/v1/pets', withKey('demo-enterprise'));
     expect(res.headers.get('x-ratelimit-limit')).toBe('100000');
