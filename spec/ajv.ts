@@ -1,20 +1,14 @@
-import { Ajv2020 } from 'ajv/dist/2020.js';
+// ajv, set up for an OpenAPI 3.1 document. Used to compile validators at run time for any document
+// (`ajvSource`), and by `npm run generate` to precompile openapi.yaml's (see standalone.ts). The mock
+// and the suite load the precompiled ones and never import this module for openapi.yaml.
+import { Ajv2020, type CodeOptions } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
+import type { ValidatorSource } from './build.js';
+import { FORMATS } from './formats.js';
+import type { OpenApiDocument } from './openapi-types.js';
 
 // ajv-formats is CommonJS; under NodeNext its default export arrives as the module object.
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
-
-const INT64_BOUND = 2 ** 63;
-const INT32_BOUND = 2 ** 31;
-
-/** An int64 as JSON can carry it: an integer in [-2^63, 2^63). ajv-formats' own int64 checks no range. */
-export function isInt64(value: number): boolean {
-  return Number.isInteger(value) && value >= -INT64_BOUND && value < INT64_BOUND;
-}
-
-export function isInt32(value: number): boolean {
-  return Number.isInteger(value) && value >= -INT32_BOUND && value < INT32_BOUND;
-}
 
 /** Keywords OpenAPI 3.1 allows inside a schema that JSON Schema 2020-12 does not define. */
 const OPENAPI_SCHEMA_KEYWORDS = ['example', 'discriminator', 'xml', 'externalDocs', 'x-petkit-decision'];
@@ -35,12 +29,37 @@ const OPENAPI_ROOT_FIELDS = [
   'tags',
 ];
 
+/** The id the whole document is registered under: every validator is a `$ref` into it. */
+export const DOCUMENT_ID = 'petkit-openapi';
+
 /** One ajv for one document: JSON Schema 2020-12, every error collected, formats on and strict. */
-export function createAjv(): Ajv2020 {
-  const ajv = new Ajv2020({ allErrors: true, strict: true, strictTypes: false, validateFormats: true });
+export function createAjv(code?: CodeOptions): Ajv2020 {
+  const ajv = new Ajv2020({
+    allErrors: true,
+    strict: true,
+    strictTypes: false,
+    validateFormats: true,
+    ...(code === undefined ? {} : { code }),
+  });
   addFormats(ajv);
-  ajv.addFormat('int64', { type: 'number', validate: isInt64 });
-  ajv.addFormat('int32', { type: 'number', validate: isInt32 });
+  for (const [name, format] of Object.entries(FORMATS)) ajv.addFormat(name, format);
   ajv.addVocabulary([...OPENAPI_SCHEMA_KEYWORDS, ...OPENAPI_ROOT_FIELDS]);
   return ajv;
+}
+
+/** Registers the document, so that `${DOCUMENT_ID}#<pointer>` resolves. */
+export function addDocument(ajv: Ajv2020, document: OpenApiDocument): void {
+  // The document is linted (Redocly, Spectral) and its examples tested; meta-validating it here
+  // again would only cost start-up time.
+  ajv.addSchema(document as object, DOCUMENT_ID, undefined, false);
+}
+
+/**
+ * Validators compiled by ajv from the document as they are first used (each once per process): for
+ * a document other than openapi.yaml, whose validators are precompiled.
+ */
+export function ajvSource(document: OpenApiDocument): ValidatorSource {
+  const ajv = createAjv();
+  addDocument(ajv, document);
+  return { get: (pointer) => ajv.compile({ $ref: `${DOCUMENT_ID}#${pointer}` }) };
 }

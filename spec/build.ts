@@ -1,5 +1,3 @@
-import type { Ajv2020, ValidateFunction } from 'ajv/dist/2020.js';
-import { createAjv } from './ajv.js';
 import { coerceString } from './coerce.js';
 import { type Fault, underPath } from './faults.js';
 import type {
@@ -16,6 +14,24 @@ import type {
 
 /** Checks a value; an empty list means it is valid. */
 export type Validator = (value: unknown) => Fault[];
+
+/** A compiled validator, as ajv makes it at run time or as standalone code: a test, then its faults. */
+export interface CompiledValidator {
+  (value: unknown): boolean;
+  errors?: Fault[] | null;
+}
+
+/**
+ * Where a Spec's validators come from, by the JSON Pointer of their schema in the document:
+ * precompiled for openapi.yaml (`npm run generate`, loaded by loadSpec), or compiled by ajv at run
+ * time for any other document (`ajvSource`).
+ */
+export interface ValidatorSource {
+  /** The validator for the schema at a pointer; asked once, on the validator's first use. */
+  get(pointer: string): CompiledValidator;
+  /** Told every pointer the Spec may validate against, as it is built (the generator lists them). */
+  declare?(pointer: string): void;
+}
 
 export interface ParameterSpec {
   readonly name: string;
@@ -89,7 +105,6 @@ export interface Spec {
 }
 
 const METHODS: readonly HttpMethod[] = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
-const DOCUMENT_ID = 'petkit-openapi';
 
 function isReference(value: unknown): value is Reference {
   return typeof value === 'object' && value !== null && typeof (value as Reference).$ref === 'string';
@@ -101,6 +116,10 @@ function decodePointerToken(token: string): string {
 
 function escapePointerToken(token: string): string {
   return token.replaceAll('~', '~0').replaceAll('/', '~1');
+}
+
+function schemaPointer(name: string): string {
+  return `/components/schemas/${escapePointerToken(name)}`;
 }
 
 function pointerOf(ref: string): string {
@@ -138,25 +157,17 @@ function compilePathTemplate(template: string): { regex: RegExp; names: string[]
 }
 
 /** Reads a whole document once: every validator is compiled at most once, never per request. */
-export function buildSpec(document: OpenApiDocument): Spec {
-  const ajv: Ajv2020 = createAjv();
-  // The document is linted (Redocly, Spectral) and its examples tested; meta-validating it here
-  // again would only cost start-up time.
-  ajv.addSchema(document as object, DOCUMENT_ID, undefined, false);
-  const compiled = new Map<string, ValidateFunction>();
-
+export function buildSpec(document: OpenApiDocument, source: ValidatorSource): Spec {
   /**
    * A validator for the schema at a JSON Pointer in the document, so its `$ref`s resolve. It is
-   * compiled on its first use and kept: once per process, never per request, and a start-up that
-   * does not pay for the validators it never needs (compiling them all took ~130 ms).
+   * fetched from the source on its first use and kept: once per process, never per request, and a
+   * start-up that does not pay for the validators it never needs.
    */
   const validatorAt = (pointer: string): Validator => {
-    let fn: ValidateFunction | undefined;
+    source.declare?.(pointer);
+    let fn: CompiledValidator | undefined;
     return (value) => {
-      if (fn === undefined) {
-        fn = compiled.get(pointer) ?? ajv.compile({ $ref: `${DOCUMENT_ID}#${pointer}` });
-        compiled.set(pointer, fn);
-      }
+      fn ??= source.get(pointer);
       return fn(value) ? [] : [...(fn.errors ?? [])];
     };
   };
@@ -325,6 +336,9 @@ export function buildSpec(document: OpenApiDocument): Spec {
   }
   const byId = new Map(operations.map((operation) => [operation.id, operation]));
   const schemaValidators = new Map<string, Validator>();
+  for (const name of Object.keys(document.components?.schemas ?? {})) {
+    source.declare?.(schemaPointer(name));
+  }
 
   return {
     document,
@@ -341,10 +355,22 @@ export function buildSpec(document: OpenApiDocument): Spec {
         if (document.components?.schemas?.[name] === undefined) {
           throw new Error(`No schema "${name}" under components.schemas in the OpenAPI document.`);
         }
-        validator = validatorAt(`/components/schemas/${escapePointerToken(name)}`);
+        validator = validatorAt(schemaPointer(name));
         schemaValidators.set(name, validator);
       }
       return validator;
     },
   };
+}
+
+/** Every pointer a Spec of this document may ask its ValidatorSource for: what the generator compiles. */
+export function validatorPointers(document: OpenApiDocument): string[] {
+  const pointers = new Set<string>();
+  buildSpec(document, {
+    declare: (pointer) => pointers.add(pointer),
+    get: (pointer) => {
+      throw new Error(`validatorPointers only lists pointers; ${pointer} was asked for.`);
+    },
+  });
+  return [...pointers];
 }

@@ -5,12 +5,18 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { document } from './document.gen.js';
+import { validatorModule } from './standalone.js';
 
 const root = new URL('..', import.meta.url);
 
 describe('generated files', () => {
   it('spec/document.gen.ts holds exactly what openapi.yaml says (run `npm run generate`)', () => {
     expect(document).toEqual(parse(readFileSync(new URL('openapi.yaml', root), 'utf8')));
+  });
+
+  it('spec/validators.gen.ts is what ajv precompiles from openapi.yaml (run `npm run generate`)', () => {
+    const yaml = parse(readFileSync(new URL('openapi.yaml', root), 'utf8'));
+    expect(validatorModule(yaml)).toBe(readFileSync(new URL('spec/validators.gen.ts', root), 'utf8'));
   });
 
   it('spec/api-types.gen.ts is what openapi-typescript makes of openapi.yaml (run `npm run generate`)', () => {
