@@ -38,6 +38,7 @@ describe('petkit mock', () => {
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
     expect(output()).toContain('demo-free');
     expect(output()).toContain('demo-enterprise');
+    expect(output()).toMatch(/\(no key\) +per address 60\/min {2}1000\/day/);
     const res = await fetch(`${url}/pets`, { headers: { authorization: 'Bearer demo-free' } });
     expect(res.status).toBe(200);
     expect(await res.json()).toHaveLength(20);
@@ -53,7 +54,7 @@ describe('petkit mock', () => {
     const answered = await slow;
     expect(answered.status).toBe(200);
     expect(await exit).toBe(0);
-    expect(output()).toMatch(/GET \/v1\/pets 200 \d+ms/);
+    expect(output()).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z GET \/v1\/pets 200 \d+ms$/m);
     expect(output()).toMatch(/GET \/v1\/pets\/1 200 \d+ms/);
   });
   it('uses the given seed and number of pets', async () => {

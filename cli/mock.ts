@@ -182,6 +182,9 @@ export async function run(argv: string[]): Promise<number> {
  */
 function batchedWriter(stream: NodeJS.WritableStream): (line: string) => void {
   let pending = '';
+  // The timestamp is formatted once per millisecond, not once per line.
+  let stampedAt = Number.NaN;
+  let stamp = '';
   const flush = () => {
     const text = pending;
     pending = '';
@@ -189,6 +192,11 @@ function batchedWriter(stream: NodeJS.WritableStream): (line: string) => void {
   };
   return (line) => {
     if (pending === '') setImmediate(flush);
-    pending += `${new Date().toISOString()} ${line}\n`;
+    const now = Date.now();
+    if (now !== stampedAt) {
+      stampedAt = now;
+      stamp = new Date(now).toISOString();
+    }
+    pending += `${stamp} ${line}\n`;
   };
 }
