@@ -1,5 +1,6 @@
 // The in-memory pets: ids assigned in order from 1, bounded by maxPets. Each pet is serialised once
-// when stored, and list bodies are cached until the next write, so reads cost no JSON.stringify.
+// when stored, and list bodies are cached, so reads cost no JSON.stringify. A new pet has the highest
+// id, so it joins only the cached lists that are not yet full (and of its status): the rest stay.
 // Ids are never reused or removed (only clear() empties the store), so a pet's id is its index + 1:
 // no map is kept beside the array.
 import type { NewPet, Pet, PetStatus } from '../spec/index.js';
@@ -23,9 +24,17 @@ export interface Store {
   clear(): void;
 }
 
+interface CachedList {
+  readonly body: string;
+  /** How many pets the body holds: fewer than its limit means every match is in it. */
+  readonly count: number;
+  readonly limit: number;
+  readonly status: PetStatus | undefined;
+}
+
 export function createStore(maxPets: number): Store {
   const pets: StoredPet[] = [];
-  const listCache = new Map<string, string>();
+  const listCache = new Map<string, CachedList>();
   return {
     get size() {
       return pets.length;
@@ -33,7 +42,7 @@ export function createStore(maxPets: number): Store {
     list(limit, status) {
       const cacheKey = status === undefined ? String(limit) : `${limit}:${status}`;
       const cached = listCache.get(cacheKey);
-      if (cached !== undefined) return cached;
+      if (cached !== undefined) return cached.body;
       let body = '[';
       let count = 0;
       for (let i = 0; i < pets.length && count < limit; i += 1) {
@@ -43,7 +52,7 @@ export function createStore(maxPets: number): Store {
         count += 1;
       }
       body += ']';
-      listCache.set(cacheKey, body);
+      listCache.set(cacheKey, { body, count, limit, status });
       return body;
     },
     get(id) {
@@ -56,7 +65,11 @@ export function createStore(maxPets: number): Store {
       if (input.status !== undefined) pet.status = input.status;
       const entry: StoredPet = { id, status: input.status, json: JSON.stringify(pet) };
       pets.push(entry);
-      if (listCache.size > 0) listCache.clear();
+      for (const [key, list] of listCache) {
+        if (list.count < list.limit && (list.status === undefined || list.status === entry.status)) {
+          listCache.delete(key);
+        }
+      }
       return entry;
     },
     clear() {
