@@ -24,6 +24,10 @@ export const ERRORS = {
   },
   store_full: { status: 507, message: 'The store is full.' },
   internal_error: { status: 500, message: 'The server failed to answer the request.' },
+  // Answered by the node:http adapter (startServer) when Node's parser refuses a request, before
+  // routing: no operation documents these statuses (see node-server.ts, answerClientError).
+  request_header_too_large: { status: 431, message: 'The request line and headers are too large.' },
+  request_timeout: { status: 408, message: 'The request was not received in time.' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERRORS;

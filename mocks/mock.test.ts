@@ -366,6 +366,8 @@ describe('the Error registry', () => {
       'api_key_banned',
       'store_full',
       'internal_error',
+      'request_header_too_large',
+      'request_timeout',
     ]);
   });
 });

@@ -2,8 +2,15 @@
 // read only as far as the cap) and writes the core's answer with writeHead/end. No Web Request or
 // Response is built: the benchmark showed a Request adapter (@hono/node-server) costing a POST
 // five times the CPU of the rest of the mock, and its body streams holding memory under load.
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  type IncomingMessage,
+  maxHeaderSize,
+  type ServerResponse,
+  STATUS_CODES,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { loadSpec } from '../spec/index.js';
 import {
   BodyAbortedError,
@@ -13,9 +20,10 @@ import {
   type RequestTarget,
   targetOf,
 } from './call.js';
+import type { ErrorCode } from './errors.js';
 import { createMock, type Mock } from './mock.js';
 import { DEFAULT_HOST, DEFAULT_PORT, type MockOptions } from './options.js';
-import type { Reply } from './responses.js';
+import { errorReply, type Reply } from './responses.js';
 
 export type ServerOptions = { port?: number; host?: string } & (MockOptions | { mock: Mock });
 
@@ -35,6 +43,8 @@ export const REQUEST_TIMEOUT_MS = 30_000;
 export const KEEP_ALIVE_TIMEOUT_MS = 5_000;
 /** How long close() waits for in-flight requests before cutting their connections. */
 export const CLOSE_GRACE_MS = 15_000;
+/** How long a connection answered with a transport-level error is read (and dropped) before it is cut. */
+export const LINGER_MS = 1_000;
 
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
   const { port = DEFAULT_PORT, host = DEFAULT_HOST } = options;
@@ -65,6 +75,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     (incoming, outgoing) => serve(incoming, outgoing, false),
   );
   server.on('checkContinue', (incoming, outgoing) => serve(incoming, outgoing, true));
+  // Connections answered by answerClientError and still open (closed at once by close()).
+  const lingering = new Set<Duplex>();
+  server.on('clientError', (error, socket) => answerClientError(error, socket, lingering));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {
@@ -89,10 +102,76 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
           else reject(error);
         });
         server.closeIdleConnections();
+        for (const socket of lingering) socket.destroy();
       });
       return closing;
     },
   };
+}
+
+/**
+ * A request Node's parser refused (or did not receive in time) never reaches the core: node:http
+ * emits 'clientError' with the bare socket. Answer it as the core answers everything else, a JSON
+ * Error with the CORS headers, written raw: 431 request_header_too_large (request line and headers
+ * over `maxHeaderSize`, 16 KiB unless `--max-http-header-size`), 408 request_timeout, 413 for
+ * oversized chunk extensions (Node's own status for them), 400 validation_failed for any other
+ * malformed request. These come from the transport, before routing, so they carry no rate-limit
+ * headers and no operation in openapi.yaml documents them.
+ */
+function answerClientError(error: Error, socket: Duplex, lingering: Set<Duplex>): void {
+  // Node goes on parsing what the client still sends, and each chunk fails again: answered once.
+  if (lingering.has(socket)) return;
+  const code = (error as NodeJS.ErrnoException).code;
+  const answer = clientErrorAnswer(code);
+  // Node's own rule: nothing is written over a response already under way (it would corrupt it).
+  const current = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage;
+  if (answer === undefined || !socket.writable || current?.headersSent === true) {
+    socket.destroy();
+    return;
+  }
+  const { status, body, headers } = errorReply(answer.code, answer.message, undefined, {
+    connection: 'close',
+  });
+  const head = [`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}`, `date: ${new Date().toUTCString()}`];
+  for (const [name, value] of Object.entries(headers)) head.push(`${name}: ${value}`);
+  head.push(`content-length: ${Buffer.byteLength(body ?? '')}`);
+  const raw = `${head.join('\r\n')}\r\n\r\n${body ?? ''}`;
+  if (current != null) {
+    // A request is in flight (a body too slow, or junk after a pipelined request): as Node does, the
+    // connection goes now, and the core's answer to that request with it.
+    socket.write(raw);
+    socket.destroy();
+    return;
+  }
+  // Close our side once the answer is out, and keep reading until the client closes its side: cutting
+  // a connection with unread data resets it, and the client could lose the answer.
+  lingering.add(socket);
+  const cut = setTimeout(() => socket.destroy(), LINGER_MS);
+  cut.unref();
+  socket.once('close', () => {
+    clearTimeout(cut);
+    lingering.delete(socket);
+  });
+  socket.end(raw);
+}
+
+function clientErrorAnswer(code: string | undefined): { code: ErrorCode; message: string } | undefined {
+  if (code === 'HPE_HEADER_OVERFLOW')
+    return {
+      code: 'request_header_too_large',
+      message: `The request line and headers are larger than ${maxHeaderSize} bytes.`,
+    };
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT')
+    return {
+      code: 'request_timeout',
+      message: `The request was not received in time (headers ${HEADERS_TIMEOUT_MS / 1000} s, whole request ${REQUEST_TIMEOUT_MS / 1000} s).`,
+    };
+  if (code === 'HPE_CHUNK_EXTENSIONS_OVERFLOW')
+    return { code: 'payload_too_large', message: 'The chunk extensions are too large.' };
+  if (code?.startsWith('HPE_'))
+    return { code: 'validation_failed', message: `The request is not valid HTTP/1.1 (${code}).` };
+  // ECONNRESET and other socket errors: nobody to answer.
+  return undefined;
 }
 
 function urlOf(target: string | undefined): RequestTarget {
