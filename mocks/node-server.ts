@@ -254,7 +254,8 @@ function callFromIncoming(
 function write(incoming: IncomingMessage, outgoing: ServerResponse, answer: Reply): void {
   const { body, headers } = answer;
   const head = incoming.method === 'HEAD';
-  if (body !== null) headers['content-length'] = String(Buffer.byteLength(body));
+  if (body !== null)
+    headers['content-length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
   // A body refused part-read leaves the rest on the wire: this connection cannot carry another
   // request. Say so, and close it rather than drain the rest.
   if (!incoming.complete && answer.status === 413) {

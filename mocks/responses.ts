@@ -6,7 +6,8 @@ import type { RateDecision } from './rate-limiter.js';
 /** An answer before it becomes a Response (HEAD drops the body there). */
 export interface Reply {
   status: number;
-  body: string | null;
+  /** JSON text, or bytes already encoded (a cached list body: not encoded again per request). */
+  body: string | Uint8Array<ArrayBuffer> | null;
   headers: Record<string, string>;
 }
 
@@ -33,7 +34,11 @@ function baseHeaders(): Record<string, string> {
   };
 }
 
-export function reply(status: number, body: string | null, extra?: Record<string, string>): Reply {
+export function reply(
+  status: number,
+  body: string | Uint8Array<ArrayBuffer> | null,
+  extra?: Record<string, string>,
+): Reply {
   const headers = baseHeaders();
   if (body !== null) headers['content-type'] = JSON_TYPE;
   if (extra !== undefined) Object.assign(headers, extra);

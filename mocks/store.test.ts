@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import type { NewPet, PetStatus } from '../spec/index.js';
 import { createStore } from './store.js';
 
+const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+
 const STATUSES: readonly (PetStatus | undefined)[] = ['available', 'pending', 'sold', undefined];
 
 /** What a list must be, computed from scratch every time. */
@@ -50,7 +52,9 @@ describe('store', () => {
             store.clear();
             model = [];
           } else {
-            expect(JSON.parse(store.list(s.limit, s.status))).toEqual(naiveList(model, s.limit, s.status));
+            expect(JSON.parse(text(store.list(s.limit, s.status)))).toEqual(
+              naiveList(model, s.limit, s.status),
+            );
           }
         }
       }),
@@ -61,11 +65,11 @@ describe('store', () => {
   it('adds a new pet to a cached list that was one short of its limit, and leaves a full one alone', () => {
     const store = createStore(10);
     store.create({ name: 'A', categoryId: 1, status: 'sold' });
-    expect(store.list(2, 'sold')).toBe('[{"id":1,"name":"A","categoryId":1,"status":"sold"}]');
-    expect(store.list(1, undefined)).toBe('[{"id":1,"name":"A","categoryId":1,"status":"sold"}]');
+    expect(text(store.list(2, 'sold'))).toBe('[{"id":1,"name":"A","categoryId":1,"status":"sold"}]');
+    expect(text(store.list(1, undefined))).toBe('[{"id":1,"name":"A","categoryId":1,"status":"sold"}]');
     store.create({ name: 'B', categoryId: 2, status: 'sold' });
-    expect(JSON.parse(store.list(2, 'sold'))).toHaveLength(2);
-    expect(JSON.parse(store.list(1, undefined))).toEqual([
+    expect(JSON.parse(text(store.list(2, 'sold')))).toHaveLength(2);
+    expect(JSON.parse(text(store.list(1, undefined)))).toEqual([
       { id: 1, name: 'A', categoryId: 1, status: 'sold' },
     ]);
   });

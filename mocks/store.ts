@@ -14,8 +14,11 @@ export interface StoredPet {
 
 export interface Store {
   readonly size: number;
-  /** The JSON array of at most `limit` pets in ascending id order, optionally of one status. */
-  list(limit: number, status: PetStatus | undefined): string;
+  /**
+   * The JSON array of at most `limit` pets in ascending id order, optionally of one status, as UTF-8
+   * (cached as bytes: a list is encoded once, not once per answer).
+   */
+  list(limit: number, status: PetStatus | undefined): Uint8Array<ArrayBuffer>;
   /** The pet's JSON, or undefined. */
   get(id: number): string | undefined;
   /** Stores a pet exactly as given (no trimming), or answers undefined when the store is full. */
@@ -24,8 +27,10 @@ export interface Store {
   clear(): void;
 }
 
+const UTF8 = new TextEncoder();
+
 interface CachedList {
-  readonly body: string;
+  readonly body: Uint8Array<ArrayBuffer>;
   /** How many pets the body holds: fewer than its limit means every match is in it. */
   readonly count: number;
   readonly limit: number;
@@ -51,9 +56,9 @@ export function createStore(maxPets: number): Store {
         body += count === 0 ? entry.json : `,${entry.json}`;
         count += 1;
       }
-      body += ']';
-      listCache.set(cacheKey, { body, count, limit, status });
-      return body;
+      const bytes = UTF8.encode(`${body}]`);
+      listCache.set(cacheKey, { body: bytes, count, limit, status });
+      return bytes;
     },
     get(id) {
       return Number.isInteger(id) && id >= 1 ? pets[id - 1]?.json : undefined;
