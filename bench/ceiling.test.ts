@@ -1,9 +1,11 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createMock } from '../mocks/index.js';
 import { describeFault, loadSpec } from '../spec/index.js';
 import { createCeilingListener } from './ceiling.js';
 import { type BenchRequest, SCENARIOS } from './scenarios.js';
+import { SERVERS } from './servers.js';
 
 let server: Server;
 let origin: string;
@@ -100,5 +102,19 @@ describe('the ceiling server', () => {
     expect(list100).toHaveLength(100);
     expect(available).toHaveLength(20);
     expect(available.every((p) => p.status === 'available')).toBe(true);
+  });
+
+  it('lists as many pets as petkit seeded as the bench starts it, so list-100 carries the same work', async () => {
+    const petkit = SERVERS.find((s) => s.id === 'petkit');
+    const args = petkit?.args(1, { root: '.', keysFile: 'k.json' }) ?? [];
+    const pets = Number(args[args.indexOf('--pets') + 1]);
+    const mock = createMock({ pets });
+    const fromMock = (await (
+      await mock.request('/v1/pets?limit=100', { headers: { authorization: 'Bearer demo-free' } })
+    ).json()) as unknown[];
+    const fromCeiling = (await (
+      await fetch(`${origin}/v1/pets?limit=100`, { headers: { authorization: 'Bearer petkit-bench' } })
+    ).json()) as unknown[];
+    expect(fromMock).toHaveLength(fromCeiling.length);
   });
 });

@@ -3,7 +3,7 @@
 // deprecation headers on getPet, WWW-Authenticate on 401). It validates nothing beyond what tells the scenarios
 // apart, so it is what node:http alone costs on this machine: no mock can be faster.
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import { BENCH_KEY } from './scenarios.js';
+import { BENCH_KEY, BENCH_PETS } from './scenarios.js';
 
 export interface CeilingOptions {
   /** The key answered with 200/201; any other Authorization gets a 401. Default: the bench key. */
@@ -12,7 +12,7 @@ export interface CeilingOptions {
   readonly limit?: number;
   /** Unix seconds, for X-RateLimit-Reset. Default: now plus a day, read once. */
   readonly resetAt?: number;
-  /** How many pets the precomputed store holds. Default 100. */
+  /** How many pets the precomputed store holds. Default BENCH_PETS (as petkit is seeded). */
   readonly pets?: number;
 }
 
@@ -60,7 +60,7 @@ export function createCeilingListener(options: CeilingOptions = {}): RequestList
   const limit = options.limit ?? 1_000_000_000;
   const limitValue = String(limit);
   const resetValue = String(options.resetAt ?? Math.floor(Date.now() / 1000) + 86_400);
-  const pets = Array.from({ length: options.pets ?? 100 }, (_, i) => ({
+  const pets = Array.from({ length: options.pets ?? BENCH_PETS }, (_, i) => ({
     id: i + 1,
     name: `Pet number ${i + 1}`,
     categoryId: (i % 7) + 1,

@@ -2,6 +2,12 @@
 // Paths are relative to the API's base path, so one scenario drives petkit and the ceiling (at /v1)
 // and Prism (which serves the document's paths without the server URL's /v1).
 
+/**
+ * How many pets petkit is seeded with and the ceiling precomputes, so that both answer a
+ * `limit=100` list with the same 100 pets' worth of body. (Prism answers its static example.)
+ */
+export const BENCH_PETS = 100;
+
 /** The bearer key the bench sends; its keys file lets it far more than a run sends (see keys-file.ts). */
 export const BENCH_KEY = 'petkit-bench';
 

@@ -1,4 +1,5 @@
 // The servers the bench compares, each started as its own `node` process on a port given to it.
+import { BENCH_PETS } from './scenarios.js';
 
 export type ServerId = 'petkit' | 'prism' | 'prism-silent' | 'ceiling';
 
@@ -28,7 +29,16 @@ export const SERVERS: readonly ServerSpec[] = [
     label: 'petkit mock',
     prefix: '/v1',
     resetPath: '/__petkit/reset',
-    args: (port, { keysFile }) => ['dist/cli/main.js', 'mock', '--port', String(port), '--keys', keysFile],
+    args: (port, { keysFile }) => [
+      'dist/cli/main.js',
+      'mock',
+      '--port',
+      String(port),
+      '--keys',
+      keysFile,
+      '--pets',
+      String(BENCH_PETS),
+    ],
   },
   {
     id: 'prism',
