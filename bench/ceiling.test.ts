@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createMock } from '../mocks/index.js';
 import { describeFault, loadSpec } from '../spec/index.js';
@@ -106,7 +107,8 @@ describe('the ceiling server', () => {
 
   it('lists as many pets as petkit seeded as the bench starts it, so list-100 carries the same work', async () => {
     const petkit = SERVERS.find((s) => s.id === 'petkit');
-    const args = petkit?.args(1, { root: '.', keysFile: 'k.json' }) ?? [];
+    const args =
+      petkit?.args(1, { root: fileURLToPath(new URL('..', import.meta.url)), keysFile: 'k.json' }) ?? [];
     const pets = Number(args[args.indexOf('--pets') + 1]);
     const mock = createMock({ pets });
     const fromMock = (await (

@@ -1,4 +1,5 @@
 // The servers the bench compares, each started as its own `node` process on a port given to it.
+import { PETKIT_BIN, petkitNodeFlags } from './node-flags.js';
 import { BENCH_PETS } from './scenarios.js';
 
 export type ServerId = 'petkit' | 'prism' | 'prism-silent' | 'ceiling';
@@ -29,8 +30,10 @@ export const SERVERS: readonly ServerSpec[] = [
     label: 'petkit mock',
     prefix: '/v1',
     resetPath: '/__petkit/reset',
-    args: (port, { keysFile }) => [
-      'dist/cli/main.js',
+    // Started as the `petkit` command runs: with the node flags of its shebang.
+    args: (port, { root, keysFile }) => [
+      ...petkitNodeFlags(root),
+      PETKIT_BIN,
       'mock',
       '--port',
       String(port),

@@ -1,4 +1,6 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --max-semi-space-size=8
+// (V8's young generation capped at 8 MB a semi-space, not 16: the mock's peak memory under load is
+// ~20 MB lower at no measured cost in CPU; `npm start` passes the same flag, the bench reads it here.)
 // The `petkit` command: picks the subcommand and hands it the rest of the arguments. Nothing else.
 import { readFileSync } from 'node:fs';
 
