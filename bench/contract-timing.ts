@@ -20,8 +20,9 @@ export interface ContractTimingOptions {
 
 async function readCount(file: string): Promise<number | undefined> {
   try {
-    const value = Number(await readFile(file, 'utf8'));
-    return Number.isInteger(value) ? value : undefined;
+    const text = (await readFile(file, 'utf8')).trim();
+    const value = Number(text);
+    return text !== '' && Number.isInteger(value) ? value : undefined;
   } catch {
     return undefined;
   }

@@ -3,7 +3,7 @@
 // `http.server.request.start` diagnostics channel. The count goes to the file named by
 // PETKIT_BENCH_COUNT_FILE, every 20 ms while it changes and at exit.
 import { subscribe } from 'node:diagnostics_channel';
-import { writeFileSync } from 'node:fs';
+import { renameSync, writeFileSync } from 'node:fs';
 
 const file = process.env.PETKIT_BENCH_COUNT_FILE;
 if (file !== undefined && file !== '') {
@@ -11,7 +11,9 @@ if (file !== undefined && file !== '') {
   let written = -1;
   const flush = (): void => {
     if (count === written) return;
-    writeFileSync(file, String(count));
+    // Written aside and renamed into place: a reader never sees the file empty, half-written.
+    writeFileSync(`${file}.tmp`, String(count));
+    renameSync(`${file}.tmp`, file);
     written = count;
   };
   subscribe('http.server.request.start', () => {
