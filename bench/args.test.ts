@@ -4,14 +4,15 @@ import { BenchArgsError, parseBenchArgs } from './args.js';
 describe('parseBenchArgs', () => {
   it('defaults to 50 connections, 10 s per scenario, every server and scenario, and the contract run', () => {
     const options = parseBenchArgs([]);
-    expect(options).toMatchObject({ connections: 50, duration: 10, warmup: 2, contract: true });
+    expect(options).toMatchObject({ connections: 50, duration: 10, warmup: 2, slices: 4, contract: true });
     expect(options.servers).toEqual(['petkit', 'prism', 'prism-silent', 'ceiling']);
     expect(options.scenarios).toHaveLength(8);
   });
 
   it('makes --quick a 1 s run that an explicit --duration still overrides', () => {
-    expect(parseBenchArgs(['--quick'])).toMatchObject({ duration: 1, warmup: 0.5 });
-    expect(parseBenchArgs(['--quick', '--duration', '3'])).toMatchObject({ duration: 3 });
+    expect(parseBenchArgs(['--quick'])).toMatchObject({ duration: 1, warmup: 0.5, slices: 1 });
+    expect(parseBenchArgs(['--quick', '--duration', '3'])).toMatchObject({ duration: 3, slices: 1 });
+    expect(parseBenchArgs(['--duration', '5', '--slices', '5'])).toMatchObject({ duration: 5, slices: 5 });
   });
 
   it('keeps the servers and scenarios asked for, in the bench’s order', () => {
@@ -31,6 +32,8 @@ describe('parseBenchArgs', () => {
     [['--servers', 'fastify']],
     [['--duration', '0']],
     [['--connections', '2.5']],
+    [['--slices', '1.5']],
+    [['--slices', '0']],
     [['--frobnicate']],
   ])('rejects %j with a BenchArgsError', (argv) => {
     expect(() => parseBenchArgs(argv)).toThrow(BenchArgsError);

@@ -10,6 +10,12 @@ export interface BenchOptions {
   readonly duration: number;
   /** Seconds of the mixed workload sent to each server before measuring. Default 2; `--quick` 0.5. */
   readonly warmup: number;
+  /**
+   * A scenario's time is cut into this many slices, and the servers take turns slice by slice, so a
+   * ratio compares figures taken seconds apart rather than a whole scenario apart. Default: one
+   * slice per 2.5 s of `duration`, at least one.
+   */
+  readonly slices: number;
   /** Which servers to run. Default all. */
   readonly servers: readonly ServerId[];
   /** Which scenarios to run. Default all. */
@@ -28,6 +34,7 @@ export const HELP = `npm run bench -- [options]
   --duration S        seconds per scenario (default 10)
   --quick             1 s per scenario and a 0.5 s warm-up, to try the bench out
   --warmup S          seconds of warm-up per server (default 2)
+  --slices N          servers take turns N times per scenario, each for duration/N s (default duration/2.5)
   --connections N     concurrent connections (default 50)
   --servers a,b       among ${SERVERS.map((s) => s.id).join(', ')} (default all)
   --scenarios a,b     among ${SCENARIOS.map((s) => s.id).join(', ')} (default all)
@@ -74,9 +81,13 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
   const quick = values.quick === true;
   const connections = positive('connections', values.connections, 50);
   if (!Number.isInteger(connections)) throw new BenchArgsError('--connections must be a whole number');
+  const duration = positive('duration', values.duration, quick ? 1 : 10);
+  const slices = positive('slices', values.slices, Math.max(1, Math.round(duration / 2.5)));
+  if (!Number.isInteger(slices)) throw new BenchArgsError('--slices must be a whole number');
   return {
     connections,
-    duration: positive('duration', values.duration, quick ? 1 : 10),
+    duration,
+    slices,
     warmup: positive('warmup', values.warmup, quick ? 0.5 : 2),
     servers: pick(
       'servers',
@@ -104,6 +115,7 @@ function parse(argv: readonly string[]) {
       duration: { type: 'string' },
       quick: { type: 'boolean' },
       warmup: { type: 'string' },
+      slices: { type: 'string' },
       connections: { type: 'string' },
       servers: { type: 'string' },
       scenarios: { type: 'string' },

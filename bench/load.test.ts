@@ -2,7 +2,7 @@ import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createCeilingListener } from './ceiling.js';
-import { runLoad } from './load.js';
+import { type LoadFigures, mergeSlices, runLoad } from './load.js';
 import { SCENARIOS, type ScenarioId } from './scenarios.js';
 
 const servers: Server[] = [];
@@ -70,5 +70,57 @@ describe('runLoad', () => {
     });
     expect(figures.statuses).toEqual({ '401': 5, '429': 15 });
     expect(figures.unexpected).toBe(15);
+  });
+});
+
+describe('mergeSlices', () => {
+  const slice = (over: Partial<LoadFigures>): LoadFigures => ({
+    requests: 100,
+    seconds: 2,
+    rps: 50,
+    p50: 1,
+    p99: 3,
+    errors: 0,
+    unexpected: 0,
+    statuses: { '200': 100 },
+    peakRss: 80_000_000,
+    cpuUsPerRequest: 20,
+    ...over,
+  });
+
+  it('sums counts and time, weighs CPU by requests, and keeps the highest percentiles and memory', () => {
+    const merged = mergeSlices([
+      slice({}),
+      slice({
+        requests: 300,
+        seconds: 2,
+        p50: 2,
+        p99: 7,
+        errors: 1,
+        unexpected: 2,
+        statuses: { '200': 298, '500': 2 },
+        peakRss: 90_000_000,
+        cpuUsPerRequest: 40,
+      }),
+    ]);
+    expect(merged).toEqual({
+      requests: 400,
+      seconds: 4,
+      rps: 100,
+      p50: 2,
+      p99: 7,
+      errors: 1,
+      unexpected: 2,
+      statuses: { '200': 398, '500': 2 },
+      peakRss: 90_000_000,
+      cpuUsPerRequest: 35,
+    });
+  });
+
+  it('leaves CPU unknown when a slice could not read it, and one slice as it is', () => {
+    expect(mergeSlices([slice({}), slice({ cpuUsPerRequest: undefined })]).cpuUsPerRequest).toBeUndefined();
+    const one = slice({ p99: 9 });
+    expect(mergeSlices([one])).toBe(one);
+    expect(() => mergeSlices([])).toThrow(/at least one slice/);
   });
 });

@@ -97,3 +97,36 @@ export async function runLoad(
     if (sampler !== undefined) clearInterval(sampler);
   }
 }
+
+/**
+ * One scenario's figures from its slices (see BenchOptions.slices): counts and CPU summed, resident
+ * memory the highest seen, and the latency percentiles the highest of the slices' (they cannot be
+ * merged exactly without the histograms; the highest is the honest bound).
+ */
+export function mergeSlices(slices: readonly LoadFigures[]): LoadFigures {
+  const [first, ...rest] = slices;
+  if (first === undefined) throw new Error('mergeSlices needs at least one slice');
+  if (rest.length === 0) return first;
+  const sum = (pick: (f: LoadFigures) => number) => slices.reduce((total, f) => total + pick(f), 0);
+  const requests = sum((f) => f.requests);
+  const seconds = sum((f) => f.seconds);
+  const statuses: Record<string, number> = {};
+  for (const f of slices) {
+    for (const [code, count] of Object.entries(f.statuses)) statuses[code] = (statuses[code] ?? 0) + count;
+  }
+  const rss = slices.map((f) => f.peakRss).filter((r): r is number => r !== undefined);
+  const cpuKnown = slices.every((f) => f.cpuUsPerRequest !== undefined);
+  return {
+    requests,
+    seconds,
+    rps: seconds > 0 ? requests / seconds : 0,
+    p50: Math.max(...slices.map((f) => f.p50)),
+    p99: Math.max(...slices.map((f) => f.p99)),
+    errors: sum((f) => f.errors),
+    unexpected: sum((f) => f.unexpected),
+    statuses,
+    peakRss: rss.length === 0 ? undefined : Math.max(...rss),
+    cpuUsPerRequest:
+      cpuKnown && requests > 0 ? sum((f) => (f.cpuUsPerRequest ?? 0) * f.requests) / requests : undefined,
+  };
+}

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { BenchArgsError, type BenchOptions, HELP, parseBenchArgs } from './args.js';
 import { timeContractRun } from './contract-timing.js';
 import { BENCH_KEYS_FILE } from './keys-file.js';
-import { runLoad } from './load.js';
+import { type LoadFigures, mergeSlices, runLoad } from './load.js';
 import { readMemory } from './memory.js';
 import { type CpuProfile, formatSummary, summarizeProfile } from './profile-summary.js';
 import type { BenchReport, ContractResult, ScenarioResult, ServerResult } from './report.js';
@@ -67,9 +67,9 @@ async function measure(
 }
 
 /**
- * Every server runs at once but only one is driven at a time, scenario by scenario in turn, so the
- * figures compared in a ratio are taken within one round of a scenario, under a minute (the machine is
- * shared; its load drifts).
+ * Every server runs at once but only one is driven at a time: scenario by scenario, and within a
+ * scenario slice by slice in turn, so the figures compared in a ratio are taken seconds apart (the
+ * machine is shared; its load drifts).
  */
 async function benchServers(
   context: ServerContext,
@@ -87,14 +87,25 @@ async function benchServers(
       if (mixed !== undefined) await measure(started, mixed, options.connections, options.warmup);
     }
     for (const scenario of SCENARIOS.filter((s) => options.scenarios.includes(s.id))) {
+      // The servers take turns slice by slice: a ratio compares figures taken seconds apart.
+      const slices = new Map<Started, LoadFigures[]>(running.map((r) => [r, []]));
+      for (let slice = 0; slice < options.slices; slice += 1) {
+        for (const started of running) {
+          slices
+            .get(started)
+            ?.push(
+              await measure(
+                started,
+                scenario,
+                options.connections,
+                options.duration / options.slices,
+                started.server.pid,
+              ),
+            );
+        }
+      }
       for (const started of running) {
-        const figures = await measure(
-          started,
-          scenario,
-          options.connections,
-          options.duration,
-          started.server.pid,
-        );
+        const figures = mergeSlices(slices.get(started) ?? []);
         started.scenarios.push({ scenario: scenario.id, ...figures });
         log(
           `${scenario.id} on ${started.spec.label}: ${Math.round(figures.rps)} req/s, p99 ${figures.p99} ms, ` +
