@@ -1,3 +1,8 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { type CpuProfile, placeOf, summarizeProfile } from './profile-summary.js';
 
@@ -69,5 +74,44 @@ describe('placeOf', () => {
     expect(placeOf('file:///r/dist/mocks/router.js')).toBe('mocks/router.js');
     expect(placeOf('node:internal/http/server')).toBe('node:internal/http');
     expect(placeOf('')).toBe('(native / V8)');
+  });
+});
+
+describe('profile-summary-main (the command)', () => {
+  const main = fileURLToPath(new URL('../dist/bench/profile-summary-main.js', import.meta.url));
+  const run = (...args: string[]) => spawnSync(process.execPath, [main, ...args], { encoding: 'utf8' });
+  const profile: CpuProfile = {
+    startTime: 0,
+    endTime: 2000,
+    nodes: [
+      { id: 1, callFrame: frame('(root)', ''), children: [2] },
+      { id: 2, callFrame: frame('answer', 'file:///r/dist/mocks/mock.js') },
+    ],
+    samples: [2, 2],
+    timeDeltas: [1000, 1000],
+  };
+
+  it('sums up a profile, or every profile of a directory, and says in one line what it cannot read', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'petkit-prof-'));
+    writeFileSync(join(dir, 'a.cpuprofile'), JSON.stringify(profile));
+    writeFileSync(join(dir, 'b.cpuprofile'), JSON.stringify(profile));
+    writeFileSync(join(dir, 'bad.json'), '{}');
+    const one = run(join(dir, 'a.cpuprofile'), '--top', '3');
+    expect(one.status).toBe(0);
+    expect(one.stdout).toContain('mocks/mock.js');
+    const both = run(dir);
+    expect(both.status).toBe(0);
+    expect(both.stdout.match(/^sampled \d+ ms$/gm)).toHaveLength(2);
+    for (const [args, said] of [
+      [[join(dir, 'bad.json')], /bad\.json is not a CPU profile/],
+      [[join(dir, 'missing')], /no such file or directory/],
+      [[], /usage:/],
+      [[dir, '--top', 'x'], /usage:/],
+    ] as const) {
+      const failed = run(...args);
+      expect(failed.status).toBe(2);
+      expect(failed.stderr).toMatch(said);
+      expect(failed.stderr).not.toMatch(/\n\s+at /);
+    }
   });
 });
