@@ -90,4 +90,11 @@ describe('petkit --help', () => {
     expect(result.stdout).toMatch(/petkit mock/);
     expect(result.stdout).toMatch(/petkit contract/);
   });
+
+  it('runs as the built bin itself, through its shebang, as npx petkit does', () => {
+    const result = spawnSync(MAIN, ['--help'], { encoding: 'utf8' });
+    expect(result.error).toBeUndefined();
+    expect(result.status).toBe(0);
+    expect(result.stdout).toMatch(/petkit mock/);
+  });
 });
