@@ -5,6 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { PETKIT_BIN } from './node-flags.js';
 import type { ContractResult } from './report.js';
 import { BENCH_KEY } from './scenarios.js';
 import { type RunningServer, startServer } from './server-process.js';
@@ -75,7 +76,7 @@ function runContract(root: string, baseUrl: string): Promise<{ code: number; std
   return new Promise((resolve) => {
     const child = spawn(
       process.execPath,
-      ['dist/cli/main.js', 'contract', '--base-url', baseUrl, '--api-key', BENCH_KEY],
+      [PETKIT_BIN, 'contract', '--base-url', baseUrl, '--api-key', BENCH_KEY],
       { cwd: root, stdio: ['ignore', 'ignore', 'pipe'] },
     );
     let stderr = '';

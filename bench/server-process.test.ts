@@ -1,3 +1,6 @@
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { answers, ServerStartError, startServer } from './server-process.js';
 import type { ServerSpec } from './servers.js';
@@ -39,5 +42,24 @@ describe('startServer', () => {
     expect(error).toBeInstanceOf(ServerStartError);
     expect((error as ServerStartError).message).toBe('inline server exited with code 2');
     expect((error as ServerStartError).stderr).toBe('no keys file\n');
+  });
+});
+
+describe('the count-requests preload', () => {
+  it('counts every request the server process receives, into its file, and leaves no temporary behind', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'petkit-count-')), 'requests.count');
+    const server = await startServer(inline(LISTEN), context, {
+      nodeArgs: ['--import', './dist/bench/count-requests.js'],
+      env: { PETKIT_BENCH_COUNT_FILE: file },
+    });
+    try {
+      for (let i = 0; i < 5; i += 1) await (await fetch(`${server.origin}/v1/pets`)).text();
+    } finally {
+      await server.stop();
+    }
+    // The start-up probe's one answered request (refused connections before listen are not requests),
+    // and the five.
+    expect(Number(readFileSync(file, 'utf8'))).toBe(6);
+    expect(existsSync(`${file}.tmp`)).toBe(false);
   });
 });

@@ -80,6 +80,7 @@ export function createMock(options: MockOptions = {}): Mock {
   const spec = loadSpec();
   const router = createRouter(spec);
   const basePath = spec.basePath;
+  const basePrefix = `${basePath}/`;
   const routeList = spec.operations.map((o) => `${o.method} ${basePath}${o.path}`).join(', ');
   const keys = resolveKeys(normalized.keys);
   const anonymous = anonymousLimits(normalized.keys);
@@ -223,10 +224,8 @@ export function createMock(options: MockOptions = {}): Mock {
   const answerApi = async (call: MockCall): Promise<Answer> => {
     const { method, clientAddress } = call;
     const { pathname } = call.url;
-    const route: RouteMatch =
-      pathname === basePath || pathname.startsWith(`${basePath}/`)
-        ? router.match(method, pathname)
-        : { kind: 'not_found' };
+    const underBase = pathname === basePath || pathname.startsWith(basePrefix);
+    const route: RouteMatch = underBase ? router.match(method, pathname) : { kind: 'not_found' };
     if (route.kind === 'preflight')
       return { reply: preflightReply(route.allow), operationId: null, delay: 0 };
 
@@ -241,7 +240,7 @@ export function createMock(options: MockOptions = {}): Mock {
     if (route.kind === 'not_found') {
       const answer = errorReply(
         'route_not_found',
-        pathname === basePath || pathname.startsWith(`${basePath}/`)
+        underBase
           ? `No route ${method} ${pathname}. The routes: ${routeList}.`
           : `No route ${method} ${pathname}; the API is under ${basePath}.`,
       );
