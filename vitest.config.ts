@@ -8,7 +8,7 @@ const live = process.env.CONTRACT_BASE_URL ? ['contract-tests/contract.live.ts']
 export default defineConfig({
   test: {
     include: [
-      'spec/**/*.test.ts',
+      'openapi/**/*.test.ts',
       'mocks/**/*.test.ts',
       'contract-tests/**/*.test.ts',
       'cli/**/*.test.ts',

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createMock } from '../mocks/index.js';
-import { describeFault, loadSpec } from '../spec/index.js';
+import { describeFault, loadSpec } from '../openapi/index.js';
 import { createCeilingListener } from './ceiling.js';
 import { type BenchRequest, SCENARIOS } from './scenarios.js';
 import { SERVERS } from './servers.js';

@@ -1,5 +1,5 @@
 // The catalogue of checks: one stable id each, what it asserts, which operations it concerns.
-import type { OperationSpec } from '../spec/index.js';
+import type { OperationSpec } from '../openapi/index.js';
 
 export const CHECK_IDS = [
   'not_a_server_error',

@@ -1,5 +1,5 @@
 // What a scenario is given: a way to send, to record verdicts, and the run's settings.
-import type { Pet, Spec } from '../spec/index.js';
+import type { Pet, Spec } from '../openapi/index.js';
 import type { CheckId } from './checks.js';
 import type { Outgoing } from './client.js';
 import type { Exchange } from './exchange.js';

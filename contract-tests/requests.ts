@@ -1,5 +1,5 @@
 // Valid requests for an operation, built from the document: what scenarios then vary one part of.
-import type { OperationSpec } from '../spec/index.js';
+import type { OperationSpec } from '../openapi/index.js';
 import type { CheckId } from './checks.js';
 import type { Outgoing } from './client.js';
 import type { Context, Verdict } from './context.js';

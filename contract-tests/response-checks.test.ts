@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { loadSpec } from '../spec/index.js';
+import { loadSpec } from '../openapi/index.js';
 import type { Exchange } from './exchange.js';
 import { checkResponse } from './response-checks.js';
 

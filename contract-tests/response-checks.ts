@@ -1,5 +1,5 @@
 // The checks that every response is held to, whichever scenario sent the request.
-import { describeFault, type HeaderSpec, type OperationSpec, type Spec } from '../spec/index.js';
+import { describeFault, type HeaderSpec, type OperationSpec, type Spec } from '../openapi/index.js';
 import type { CheckId } from './checks.js';
 import type { Exchange } from './exchange.js';
 import type { FindingInput } from './finding.js';

@@ -1,7 +1,7 @@
 // The engine behind both fronts (the CLI and the vitest file): runs every selected check against a
 // base URL and returns a Report. It prints nothing.
-import type { Pet, Spec } from '../spec/index.js';
-import { loadSpec } from '../spec/index.js';
+import type { Pet, Spec } from '../openapi/index.js';
+import { loadSpec } from '../openapi/index.js';
 import { CHECK_IDS, CHECKS, type CheckId } from './checks.js';
 import { createClient } from './client.js';
 import { type Context, conformingBody } from './context.js';

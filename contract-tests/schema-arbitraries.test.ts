@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { expect, test } from 'vitest';
-import { loadSpec } from '../spec/index.js';
+import { loadSpec } from '../openapi/index.js';
 import {
   boundaryValues,
   invalidArbitrary,

@@ -2,7 +2,7 @@
 // and invalid ones. The spec module's validators are the oracle: a "valid" case passes its schema, an
 // "invalid" one fails it, whatever the derivation below guessed.
 import fc from 'fast-check';
-import type { JsonSchema, OpenApiDocument, ParameterSpec, Validator } from '../spec/index.js';
+import type { JsonSchema, OpenApiDocument, ParameterSpec, Validator } from '../openapi/index.js';
 
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;
 const INT64_MAX = 2n ** 63n - 1n;

@@ -1,6 +1,6 @@
 // createMock: the runtime-agnostic core. A Web Request in, a Response out, in the order DESIGN.md
 // fixes: route → auth → rate limit → (forced response) → 401 → validation → operation.
-import { describeFault, type Fault, loadSpec, type OperationSpec } from '../spec/index.js';
+import { describeFault, type Fault, loadSpec, type OperationSpec } from '../openapi/index.js';
 import { type Authentication, authenticate } from './auth.js';
 import { readJsonBody } from './body.js';
 import { BodyAbortedError, callFromRequest, type MockCall } from './call.js';

@@ -1,7 +1,7 @@
 // The MSW adapter (`petkit/msw`): the same core as the server, as request handlers for setupServer
 // (msw/node) and setupWorker (msw/browser). Browser-safe: imports nothing from Node.
 import { http, type RequestHandler } from 'msw';
-import { loadSpec } from '../spec/index.js';
+import { loadSpec } from '../openapi/index.js';
 import { CONTROL_PREFIX, createMock, type Mock } from './mock.js';
 import type { MockOptions } from './options.js';
 

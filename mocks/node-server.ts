@@ -11,7 +11,7 @@ import {
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { loadSpec } from '../spec/index.js';
+import { loadSpec } from '../openapi/index.js';
 import {
   BodyAbortedError,
   type BodySource,

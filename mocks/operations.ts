@@ -1,6 +1,6 @@
 // The three operations of openapi.yaml, once routing, auth, limits and validation have passed.
 // Each takes the validated input and answers a Reply; none reads the raw request.
-import type { NewPet, OperationId, PetStatus } from '../spec/index.js';
+import type { NewPet, OperationId, PetStatus } from '../openapi/index.js';
 import { errorReply, type Reply, reply } from './responses.js';
 import type { Store } from './store.js';
 

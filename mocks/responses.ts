@@ -1,5 +1,5 @@
 // Building answers: the constant headers are built once here, per-request work is a few fields.
-import type { ApiError, ErrorDetail } from '../spec/index.js';
+import type { ApiError, ErrorDetail } from '../openapi/index.js';
 import { type ErrorCode, errorBody } from './errors.js';
 import type { RateDecision } from './rate-limiter.js';
 

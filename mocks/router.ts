@@ -1,6 +1,6 @@
 // Matching, apart from answering: a pathname and a method to an operation of openapi.yaml, or to the
 // reason there is none. Built once per Spec; matching runs only precompiled patterns.
-import type { OperationSpec, Spec } from '../spec/index.js';
+import type { OperationSpec, Spec } from '../openapi/index.js';
 
 export type RouteMatch =
   | {

@@ -3,7 +3,7 @@
 import type { Faker } from '@faker-js/faker';
 // The English build only: faker's main entry loads every locale (about 250 ms and 37 MB at start).
 import { faker as english } from '@faker-js/faker/locale/en';
-import type { NewPet, PetStatus } from '../spec/index.js';
+import type { NewPet, PetStatus } from '../openapi/index.js';
 
 const STATUSES: readonly { weight: number; value: PetStatus }[] = [
   { weight: 6, value: 'available' },

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { NewPet, PetStatus } from '../spec/index.js';
+import type { NewPet, PetStatus } from '../openapi/index.js';
 import { createStore } from './store.js';
 
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);

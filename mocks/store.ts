@@ -3,7 +3,7 @@
 // id, so it joins only the cached lists that are not yet full (and of its status): the rest stay.
 // Ids are never reused or removed (only clear() empties the store), so a pet's id is its index + 1:
 // no map is kept beside the array.
-import type { NewPet, Pet, PetStatus } from '../spec/index.js';
+import type { NewPet, Pet, PetStatus } from '../openapi/index.js';
 
 export interface StoredPet {
   readonly id: number;

@@ -2,7 +2,7 @@
 // hold it to openapi.yaml (status documented for the operation, body schema, required headers) and
 // to the mock's own rules (CORS on every answer, Error `status` equal to the HTTP status, a code
 // from the registry). A departure throws, so no test can pass on a response that breaks the contract.
-import { describeFault, type HeaderSpec, loadSpec, type OperationSpec } from '../spec/index.js';
+import { describeFault, type HeaderSpec, loadSpec, type OperationSpec } from '../openapi/index.js';
 import { ERRORS } from './errors.js';
 import type { Mock } from './mock.js';
 

@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 // Writes the three files generated from openapi.yaml (`npm run generate`, which builds first: the
-// validators are made by the compiled spec/standalone.ts):
-//   spec/api-types.gen.ts   the API's TypeScript types, by openapi-typescript
-//   spec/document.gen.ts    the parsed document as a module, so the spec loads without fs or a YAML
+// validators are made by the compiled openapi/standalone.ts):
+//   openapi/api-types.gen.ts   the API's TypeScript types, by openapi-typescript
+//   openapi/document.gen.ts    the parsed document as a module, so the spec loads without fs or a YAML
 //                           parser (in the browser too, for the MSW worker)
-//   spec/validators.gen.ts  every validator the spec uses, precompiled by ajv (standalone code)
-// spec/generated.test.ts fails when any of them is stale.
+//   openapi/validators.gen.ts  every validator the spec uses, precompiled by ajv (standalone code)
+// openapi/generated.test.ts fails when any of them is stale.
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -14,20 +14,20 @@ import { parse } from 'yaml';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const document = parse(readFileSync(`${root}openapi.yaml`, 'utf8'));
 writeFileSync(
-  `${root}spec/document.gen.ts`,
+  `${root}openapi/document.gen.ts`,
   `// Generated from openapi.yaml by \`npm run generate\`. Do not edit.\n` +
     `import type { OpenApiDocument } from './openapi-types.js';\n\n` +
     `export const document: OpenApiDocument = ${JSON.stringify(document, null, 2)};\n`,
 );
-const { validatorModule } = await import(`${root}dist/spec/standalone.js`);
-writeFileSync(`${root}spec/validators.gen.ts`, validatorModule(document));
+const { validatorModule } = await import(`${root}dist/openapi/standalone.js`);
+writeFileSync(`${root}openapi/validators.gen.ts`, validatorModule(document));
 execFileSync(
   process.execPath,
   [
     `${root}node_modules/openapi-typescript/bin/cli.js`,
     `${root}openapi.yaml`,
     '-o',
-    `${root}spec/api-types.gen.ts`,
+    `${root}openapi/api-types.gen.ts`,
   ],
   { stdio: 'inherit' },
 );

@@ -1,7 +1,7 @@
 // auth_enforced: every operation answers 401 without a key, with a wrong key, with a non-Bearer scheme,
 // and without a key even when the request is invalid or names an unknown id: auth comes before
 // validation and lookup (DESIGN.md), so a 401 leaks nothing.
-import type { OperationSpec } from '../../spec/index.js';
+import type { OperationSpec } from '../../openapi/index.js';
 import type { Auth, Outgoing } from '../client.js';
 import { type Context, expectStatus, PASS } from '../context.js';
 import { record, validRequest } from '../requests.js';

@@ -2,7 +2,7 @@
 // value, generated ones) give 200; the list respects `limit` (default 20), the status filter and
 // ascending ids.
 import fc from 'fast-check';
-import type { Pet } from '../../spec/index.js';
+import type { Pet } from '../../openapi/index.js';
 import { type Context, conformingBody, expectStatus, INCONCLUSIVE, PASS, type Verdict } from '../context.js';
 import { runProperty } from '../property.js';
 import { queryString } from '../requests.js';

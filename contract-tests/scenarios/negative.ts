@@ -2,7 +2,7 @@
 // are rejected: 400 for invalid values and malformed JSON, 415 for another media type, 413 for a body
 // over the size limit.
 import fc from 'fast-check';
-import { describeFault, type OperationSpec, type ParameterSpec } from '../../spec/index.js';
+import { describeFault, type OperationSpec, type ParameterSpec } from '../../openapi/index.js';
 import { type Context, expectStatus, PASS } from '../context.js';
 import { runProperty } from '../property.js';
 import { exampleBody, existingPetId } from '../requests.js';

@@ -1,7 +1,7 @@
 // use_after_create: a created pet comes back from getPet equal, with the same id, and the status
 // filter of listPets includes it. not_found: an unknown id gives 404.
 import { isDeepStrictEqual } from 'node:util';
-import type { Pet } from '../../spec/index.js';
+import type { Pet } from '../../openapi/index.js';
 import { type Context, conformingBody, expectStatus, INCONCLUSIVE, PASS, type Verdict } from '../context.js';
 import type { Exchange } from '../exchange.js';
 import { exampleBody, record } from '../requests.js';

@@ -3,7 +3,7 @@
 // from it by exactly one change. Test code only: the contract suite never imports it.
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { describeFault, type Fault, loadSpec, type NewPet, type Pet } from '../../spec/index.js';
+import { describeFault, type Fault, loadSpec, type NewPet, type Pet } from '../../openapi/index.js';
 
 export interface RawRequest {
   readonly method: string;

@@ -10,16 +10,16 @@ import { validatorModule } from './standalone.js';
 const root = new URL('..', import.meta.url);
 
 describe('generated files', () => {
-  it('spec/document.gen.ts holds exactly what openapi.yaml says (run `npm run generate`)', () => {
+  it('openapi/document.gen.ts holds exactly what openapi.yaml says (run `npm run generate`)', () => {
     expect(document).toEqual(parse(readFileSync(new URL('openapi.yaml', root), 'utf8')));
   });
 
-  it('spec/validators.gen.ts is what ajv precompiles from openapi.yaml (run `npm run generate`)', () => {
+  it('openapi/validators.gen.ts is what ajv precompiles from openapi.yaml (run `npm run generate`)', () => {
     const yaml = parse(readFileSync(new URL('openapi.yaml', root), 'utf8'));
-    expect(validatorModule(yaml)).toBe(readFileSync(new URL('spec/validators.gen.ts', root), 'utf8'));
+    expect(validatorModule(yaml)).toBe(readFileSync(new URL('openapi/validators.gen.ts', root), 'utf8'));
   });
 
-  it('spec/api-types.gen.ts is what openapi-typescript makes of openapi.yaml (run `npm run generate`)', () => {
+  it('openapi/api-types.gen.ts is what openapi-typescript makes of openapi.yaml (run `npm run generate`)', () => {
     const out = join(mkdtempSync(join(tmpdir(), 'petkit-gen-')), 'api-types.gen.ts');
     execFileSync(
       process.execPath,
@@ -31,6 +31,6 @@ describe('generated files', () => {
       ],
       { stdio: 'ignore' },
     );
-    expect(readFileSync(out, 'utf8')).toBe(readFileSync(new URL('spec/api-types.gen.ts', root), 'utf8'));
+    expect(readFileSync(out, 'utf8')).toBe(readFileSync(new URL('openapi/api-types.gen.ts', root), 'utf8'));
   });
 });
