@@ -22,8 +22,6 @@ export interface BenchOptions {
   readonly scenarios: readonly ScenarioId[];
   /** Whether to time a full `petkit contract` run against `petkit mock`. Default true. */
   readonly contract: boolean;
-  /** Run petkit under `node --cpu-prof` and print where its time went. Default false. */
-  readonly profile: boolean;
   /** Where to write the JSON results. Default `bench-results/bench-<date>.json`. */
   readonly output: string | undefined;
   readonly help: boolean;
@@ -39,7 +37,6 @@ export const HELP = `npm run bench -- [options]
   --servers a,b       among ${SERVERS.map((s) => s.id).join(', ')} (default all)
   --scenarios a,b     among ${SCENARIOS.map((s) => s.id).join(', ')} (default all)
   --no-contract       skip timing a full petkit contract run
-  --profile           run petkit mock under node --cpu-prof (bench-results/profiles/) and sum it up
   --output FILE       where to write the JSON (default bench-results/bench-<date>.json)
 `;
 
@@ -100,7 +97,6 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
       SCENARIOS.map((s) => s.id),
     ),
     contract: values['no-contract'] !== true,
-    profile: values.profile === true,
     output: values.output,
     help: values.help === true,
   };
@@ -120,7 +116,6 @@ function parse(argv: readonly string[]) {
       servers: { type: 'string' },
       scenarios: { type: 'string' },
       'no-contract': { type: 'boolean' },
-      profile: { type: 'boolean' },
       output: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },

@@ -107,8 +107,10 @@ describe('the ceiling server', () => {
 
   it('lists as many pets as petkit seeded as the bench starts it, so list-100 carries the same work', async () => {
     const petkit = SERVERS.find((s) => s.id === 'petkit');
-    const args =
-      petkit?.args(1, { root: fileURLToPath(new URL('..', import.meta.url)), keysFile: 'k.json' }) ?? [];
+    const { args } = petkit?.command(1, {
+      root: fileURLToPath(new URL('..', import.meta.url)),
+      keysFile: 'k.json',
+    }) ?? { args: [] };
     const pets = Number(args[args.indexOf('--pets') + 1]);
     const mock = createMock({ pets });
     const fromMock = (await (

@@ -5,11 +5,10 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { PETKIT_BIN } from './node-flags.js';
 import type { ContractResult } from './report.js';
 import { BENCH_KEY } from './scenarios.js';
 import { type RunningServer, startServer } from './server-process.js';
-import type { ServerContext, ServerSpec } from './servers.js';
+import { PETKIT_BIN, type ServerContext, type ServerSpec } from './servers.js';
 
 export interface ContractTimingOptions {
   readonly context: ServerContext;
@@ -40,7 +39,7 @@ export async function timeContractRun(options: ContractTimingOptions): Promise<C
   let server: RunningServer;
   try {
     server = await startServer(options.petkit, options.context, {
-      nodeArgs: ['--import', './dist/bench/count-requests.js'],
+      nodeOptions: ['--import ./dist/bench/count-requests.js'],
       env: { PETKIT_BENCH_COUNT_FILE: countFile },
     });
   } catch (error) {

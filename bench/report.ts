@@ -31,16 +31,6 @@ export type ContractResult =
     }
   | { readonly ran: false; readonly reason: string };
 
-export type Verdict = 'met' | 'missed' | 'not measured';
-
-export interface TargetResult {
-  readonly figure: string;
-  readonly target: string;
-  /** This run's figure, as shown. */
-  readonly value: string;
-  readonly verdict: Verdict;
-}
-
 export interface RatioRow {
   readonly scenario: ScenarioId;
   /** petkit req/s over Prism's with `-v silent`. */
@@ -66,5 +56,4 @@ export interface BenchReport {
   readonly servers: readonly ServerResult[];
   readonly ratios: readonly RatioRow[];
   readonly contract: ContractResult;
-  readonly targets: readonly TargetResult[];
 }

@@ -1,6 +1,6 @@
 // `npm run bench`: starts each server in its own process, warms it up, drives every scenario with
 // autocannon, times a full contract run, prints the tables and writes the same figures as JSON.
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { availableParallelism, cpus, release, totalmem, type } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,14 +9,13 @@ import { timeContractRun } from './contract-timing.js';
 import { BENCH_KEYS_FILE } from './keys-file.js';
 import { type LoadFigures, mergeSlices, runLoad } from './load.js';
 import { readMemory } from './memory.js';
-import { type CpuProfile, formatSummary, summarizeProfile } from './profile-summary.js';
+import { computeRatios } from './ratios.js';
 import type { BenchReport, ContractResult, ScenarioResult, ServerResult } from './report.js';
 import { startResetLoop } from './reset-loop.js';
 import { SCENARIOS, type Scenario } from './scenarios.js';
 import { type RunningServer, startServer } from './server-process.js';
 import { SERVERS, type ServerContext, type ServerSpec } from './servers.js';
 import { fullReport } from './table.js';
-import { computeRatios, evaluateTargets } from './targets.js';
 
 const log = (line: string): void => {
   process.stderr.write(`${line}\n`);
@@ -28,14 +27,9 @@ type Started = {
   readonly scenarios: ScenarioResult[];
 };
 
-async function start(
-  spec: ServerSpec,
-  context: ServerContext,
-  profileDir: string | undefined,
-): Promise<Started | ServerResult> {
+async function start(spec: ServerSpec, context: ServerContext): Promise<Started | ServerResult> {
   try {
-    const nodeArgs = profileDir === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', profileDir];
-    const server = await startServer(spec, context, { nodeArgs });
+    const server = await startServer(spec, context);
     log(
       `${spec.label}: first answer ${Math.round(server.startToFirstAnswerMs)} ms after spawn (pid ${server.pid})`,
     );
@@ -71,14 +65,10 @@ async function measure(
  * scenario slice by slice in turn, so the figures compared in a ratio are taken seconds apart (the
  * machine is shared; its load drifts).
  */
-async function benchServers(
-  context: ServerContext,
-  options: BenchOptions,
-  profileDir: string | undefined,
-): Promise<ServerResult[]> {
+async function benchServers(context: ServerContext, options: BenchOptions): Promise<ServerResult[]> {
   const results: (Started | ServerResult)[] = [];
   for (const spec of SERVERS.filter((s) => options.servers.includes(s.id))) {
-    results.push(await start(spec, context, profileDir));
+    results.push(await start(spec, context));
   }
   const running = results.filter((r): r is Started => 'spec' in r);
   try {
@@ -137,33 +127,6 @@ async function benchServers(
   }
 }
 
-/** Prints where each server's time went, from the profile its process wrote at exit. */
-async function reportProfiles(
-  dir: string,
-  servers: readonly { pid: number; label: string }[],
-): Promise<void> {
-  let files: string[];
-  try {
-    files = (await readdir(dir)).filter((f) => f.endsWith('.cpuprofile'));
-  } catch {
-    files = [];
-  }
-  if (files.length === 0) {
-    log(`no CPU profile in ${dir}: did the servers exit cleanly?`);
-    return;
-  }
-  for (const file of files) {
-    const path = join(dir, file);
-    // node names the file CPU.<date>.<time>.<pid>.<thread>.<seq>.cpuprofile
-    const pid = Number(file.split('.')[3]);
-    const label = servers.find((s) => s.pid === pid)?.label ?? `pid ${pid}`;
-    const profile = JSON.parse(await readFile(path, 'utf8')) as CpuProfile;
-    process.stdout.write(
-      `${label} CPU profile: ${path}\n${formatSummary(summarizeProfile(profile), 30)}\n\n`,
-    );
-  }
-}
-
 function machine(): BenchReport['machine'] {
   return {
     cpus: cpus()[0]?.model.trim() ?? 'unknown CPU',
@@ -195,16 +158,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   const context: ServerContext = { root, keysFile };
   const date = new Date();
 
-  const profileDir = options.profile
-    ? join(scratch, 'profiles', date.toISOString().replace(/[:.]/g, '-'))
-    : undefined;
-  const servers = await benchServers(context, options, profileDir);
-  if (profileDir !== undefined) {
-    await reportProfiles(
-      profileDir,
-      servers.flatMap((s) => (s.ran ? [{ pid: s.pid, label: s.label }] : [])),
-    );
-  }
+  const servers = await benchServers(context, options);
 
   const petkit = SERVERS.find((s) => s.id === 'petkit');
   let contract: ContractResult = { ran: false, reason: 'skipped (--no-contract)' };
@@ -213,15 +167,13 @@ export async function main(argv: readonly string[]): Promise<number> {
     contract = await timeContractRun({ context, petkit, scratch });
   }
 
-  const ratios = computeRatios(servers, options.scenarios);
   const report: BenchReport = {
     date: date.toISOString(),
     machine: machine(),
     options: { connections: options.connections, duration: options.duration, warmup: options.warmup },
     servers,
-    ratios,
+    ratios: computeRatios(servers, options.scenarios),
     contract,
-    targets: evaluateTargets(servers, ratios, contract),
   };
   const output = resolve(
     options.output ?? join(scratch, `bench-${date.toISOString().replace(/[:.]/g, '-')}.json`),

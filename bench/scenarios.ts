@@ -92,6 +92,3 @@ export const SCENARIOS: readonly Scenario[] = [
     requests: [list20, get, list100, create, list20, noKey, listStatus, get, invalid, list20],
   },
 ];
-
-/** The scenarios whose req/s petkit must beat Prism's by the factor: the lists and create. */
-export const PRISM_TARGET_SCENARIOS: readonly ScenarioId[] = ['list-20', 'list-100', 'list-status', 'create'];

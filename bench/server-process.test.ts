@@ -11,7 +11,7 @@ function inline(script: string): ServerSpec {
     id: 'ceiling',
     label: 'inline server',
     prefix: '/v1',
-    args: (port) => ['-e', script, String(port)],
+    command: (port) => ({ args: ['-e', script, String(port)] }),
   };
 }
 
@@ -49,7 +49,7 @@ describe('the count-requests preload', () => {
   it('counts every request the server process receives, into its file, and leaves no temporary behind', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'petkit-count-')), 'requests.count');
     const server = await startServer(inline(LISTEN), context, {
-      nodeArgs: ['--import', './dist/bench/count-requests.js'],
+      nodeOptions: ['--import ./dist/bench/count-requests.js'],
       env: { PETKIT_BENCH_COUNT_FILE: file },
     });
     try {

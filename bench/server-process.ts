@@ -1,6 +1,7 @@
 // Starts one server process, times spawn → first successful answer, and stops it.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { request } from 'node:http';
+import { delimiter, dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort } from './free-port.js';
@@ -35,8 +36,8 @@ const POLL_MS = 5;
 export interface StartOptions {
   /** Give up when no 2xx answer came within this many milliseconds. Default 20,000. */
   readonly timeoutMs?: number;
-  /** Arguments to `node` before the server's own (`--import`, `--cpu-prof`). Default none. */
-  readonly nodeArgs?: readonly string[];
+  /** Node options for the process, through NODE_OPTIONS (`--import …`). Default none. */
+  readonly nodeOptions?: readonly string[];
   /** Variables added to the process's environment. Default none. */
   readonly env?: Readonly<Record<string, string>>;
 }
@@ -50,9 +51,13 @@ export async function startServer(
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   const started = performance.now();
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), ...spec.args(port, context)], {
+  const { bin, args } = spec.command(port, context);
+  // An executable's `#!/usr/bin/env node` finds this same node first on the PATH.
+  const path = [dirname(process.execPath), process.env.PATH].join(delimiter);
+  const nodeOptions = [process.env.NODE_OPTIONS ?? '', ...(options.nodeOptions ?? [])].join(' ').trim();
+  const child = spawn(bin === undefined ? process.execPath : join(context.root, bin), args, {
     cwd: context.root,
-    env: { ...process.env, ...options.env },
+    env: { ...process.env, PATH: path, NODE_OPTIONS: nodeOptions, ...options.env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';

@@ -1,5 +1,4 @@
-// The servers the bench compares, each started as its own `node` process on a port given to it.
-import { PETKIT_BIN, petkitNodeFlags } from './node-flags.js';
+// The servers the bench compares, each started as its own process on a port given to it.
 import { BENCH_PETS } from './scenarios.js';
 
 export type ServerId = 'petkit' | 'prism' | 'prism-silent' | 'ceiling';
@@ -18,10 +17,15 @@ export interface ServerSpec {
   readonly prefix: string;
   /** A control endpoint that resets the server's state, POSTed before and during each scenario. */
   readonly resetPath?: string;
-  /** Arguments to `node`, run in the repository root. */
-  args(port: number, context: ServerContext): string[];
+  /**
+   * The command line, run in the repository root: a script that `node` runs, or (`bin`) an
+   * executable that runs itself, as a user's shell runs it.
+   */
+  command(port: number, context: ServerContext): { readonly bin?: string; readonly args: string[] };
 }
 
+/** The built `petkit` command: run as an executable, its shebang gives node the flags it runs with. */
+export const PETKIT_BIN = 'dist/cli/main.js';
 const PRISM = 'node_modules/@stoplight/prism-cli/dist/index.js';
 
 export const SERVERS: readonly ServerSpec[] = [
@@ -30,35 +34,29 @@ export const SERVERS: readonly ServerSpec[] = [
     label: 'petkit mock',
     prefix: '/v1',
     resetPath: '/__petkit/reset',
-    // Started as the `petkit` command runs: with the node flags of its shebang.
-    args: (port, { root, keysFile }) => [
-      ...petkitNodeFlags(root),
-      PETKIT_BIN,
-      'mock',
-      '--port',
-      String(port),
-      '--keys',
-      keysFile,
-      '--pets',
-      String(BENCH_PETS),
-    ],
+    command: (port, { keysFile }) => ({
+      bin: PETKIT_BIN,
+      args: ['mock', '--port', String(port), '--keys', keysFile, '--pets', String(BENCH_PETS)],
+    }),
   },
   {
     id: 'prism',
     label: 'Prism 5 static',
     prefix: '',
-    args: (port) => [PRISM, 'mock', 'openapi.yaml', '-p', String(port), '-h', '127.0.0.1'],
+    command: (port) => ({ args: [PRISM, 'mock', 'openapi.yaml', '-p', String(port), '-h', '127.0.0.1'] }),
   },
   {
     id: 'prism-silent',
     label: 'Prism 5 static -v silent',
     prefix: '',
-    args: (port) => [PRISM, 'mock', 'openapi.yaml', '-p', String(port), '-h', '127.0.0.1', '-v', 'silent'],
+    command: (port) => ({
+      args: [PRISM, 'mock', 'openapi.yaml', '-p', String(port), '-h', '127.0.0.1', '-v', 'silent'],
+    }),
   },
   {
     id: 'ceiling',
     label: 'node:http ceiling',
     prefix: '/v1',
-    args: (port) => ['dist/bench/ceiling-main.js', '--port', String(port)],
+    command: (port) => ({ args: ['dist/bench/ceiling-main.js', '--port', String(port)] }),
   },
 ];

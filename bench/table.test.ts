@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BenchReport } from './report.js';
-import { loadTable, markdownTable, targetTable } from './table.js';
+import { loadTable, markdownTable } from './table.js';
 
 const report: BenchReport = {
   date: '2026-11-22T00:00:00.000Z',
@@ -42,7 +42,6 @@ const report: BenchReport = {
     },
   ],
   contract: { ran: false, reason: 'stub' },
-  targets: [{ figure: 'start', target: '≤ 250 ms', value: '120 ms', verdict: 'met' }],
 };
 
 describe('the bench tables', () => {
@@ -55,9 +54,5 @@ describe('the bench tables', () => {
       '| list-20 | petkit mock | 25,000 | 1 | 4 | 42 | 65 | 0 | 0 | 200: 250,000 | 10.4× (CPU 7.5×) | 0.63× (CPU 0.60×) |',
     );
     expect(loadTable(report).split('\n')).toHaveLength(3);
-  });
-
-  it('lists each target with its verdict', () => {
-    expect(targetTable(report)).toContain('| start | ≤ 250 ms | 120 ms | met |');
   });
 });

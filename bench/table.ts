@@ -1,4 +1,4 @@
-// Markdown tables of a BenchReport: what the bench prints and what the README carries.
+// Markdown tables of a BenchReport: what the bench prints, and the performance table of the docs.
 import type { BenchReport, RatioRow } from './report.js';
 import { SCENARIOS } from './scenarios.js';
 
@@ -100,13 +100,6 @@ export function contractTable(report: BenchReport): string {
   );
 }
 
-export function targetTable(report: BenchReport): string {
-  return markdownTable(
-    ['figure', 'target', 'this run', 'verdict'],
-    report.targets.map((t) => [t.figure, t.target, t.value, t.verdict]),
-  );
-}
-
 export function fullReport(report: BenchReport): string {
   const { machine, options } = report;
   return [
@@ -118,7 +111,5 @@ export function fullReport(report: BenchReport): string {
     serverTable(report),
     '',
     contractTable(report),
-    '',
-    targetTable(report),
   ].join('\n');
 }

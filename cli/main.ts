@@ -1,7 +1,7 @@
 #!/usr/bin/env -S node --max-semi-space-size=8
 // (V8's young generation capped at 8 MB a semi-space, not 16: the mock's peak memory under load is
 // ~20 MB lower, its CPU per answer within the bench's run-to-run noise; `npm start` passes the same
-// flag, and the bench reads it from here.)
+// flag, and the bench runs this file as an executable, so it gets it too.)
 // The `petkit` command: picks the subcommand and hands it the rest of the arguments. Nothing else.
 import { readFileSync } from 'node:fs';
 

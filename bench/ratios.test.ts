@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { ContractResult, ScenarioResult, ServerResult } from './report.js';
+import { computeRatios } from './ratios.js';
+import type { ScenarioResult, ServerResult } from './report.js';
 import type { ScenarioId } from './scenarios.js';
 import type { ServerId } from './servers.js';
-import { computeRatios, evaluateTargets } from './targets.js';
 
 const MB = 1024 * 1024;
 
@@ -39,7 +39,6 @@ function server(
   };
 }
 
-const contract: ContractResult = { ran: true, wallMs: 2100, requests: 700, rps: 333, exitCode: 0 };
 const ids: ScenarioId[] = ['list-20', 'create', 'no-key-401'];
 
 describe('computeRatios', () => {
@@ -93,58 +92,5 @@ describe('computeRatios', () => {
     const [row] = computeRatios(servers, ['get']);
     expect(row?.cpuOverPrismSilent).toBe(7);
     expect(row?.cpuOverCeiling).toBe(0.5);
-  });
-});
-
-describe('evaluateTargets', () => {
-  const others = [
-    server('prism-silent', [
-      figures('list-20', 2_000),
-      figures('create', 2_000),
-      figures('no-key-401', 2_000),
-    ]),
-    server('ceiling', [figures('list-20', 40_000), figures('create', 40_000), figures('no-key-401', 40_000)]),
-  ];
-
-  it('marks each target met or missed, naming the worst scenario', () => {
-    const petkit = server(
-      'petkit',
-      [figures('list-20', 30_000), figures('create', 16_000, { p99: 7 }), figures('no-key-401', 36_000)],
-      { start: 300, peak: 90 * MB },
-    );
-    const servers = [petkit, ...others];
-    const targets = evaluateTargets(servers, computeRatios(servers, ids), contract);
-    expect(targets.map((t) => [t.value, t.verdict])).toEqual([
-      ['lowest 0.40 (create)', 'missed'],
-      ['lowest 8.0 (create)', 'missed'],
-      ['highest 7 ms (create)', 'missed'],
-      ['300 ms', 'missed'],
-      ['90 MB', 'met'],
-      ['2.10 s', 'met'],
-    ]);
-  });
-
-  it('does not count a fast run as met when petkit answered with unexpected statuses', () => {
-    const petkit = server('petkit', [
-      figures('list-20', 38_000),
-      figures('create', 38_000),
-      figures('no-key-401', 38_000, { unexpected: 5 }),
-    ]);
-    const servers = [petkit, ...others];
-    const [ceiling, prism, p99, start] = evaluateTargets(servers, computeRatios(servers, ids), contract);
-    expect(ceiling?.verdict).toBe('missed');
-    expect(ceiling?.value).toContain('unexpected answers or errors in no-key-401');
-    expect(prism?.verdict).toBe('missed');
-    expect(p99?.verdict).toBe('missed');
-    expect(start?.verdict).toBe('met');
-  });
-
-  it('says "not measured" for what a run could not measure', () => {
-    const servers: ServerResult[] = [
-      { server: 'petkit', label: 'petkit', ran: false, reason: 'not built' },
-      ...others,
-    ];
-    const targets = evaluateTargets(servers, computeRatios(servers, ids), { ran: false, reason: 'stub' });
-    expect(targets.every((t) => t.verdict === 'not measured')).toBe(true);
   });
 });

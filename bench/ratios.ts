@@ -1,0 +1,41 @@
+// petkit's figures over the other servers', scenario by scenario: the ratio columns of the table.
+import type { RatioRow, ScenarioResult, ServerResult } from './report.js';
+import type { ScenarioId } from './scenarios.js';
+import type { ServerId } from './servers.js';
+
+function scenariosOf(servers: readonly ServerResult[], id: ServerId): readonly ScenarioResult[] | undefined {
+  const server = servers.find((s) => s.server === id);
+  return server?.ran ? server.scenarios : undefined;
+}
+
+function ratio(a: ScenarioResult | undefined, b: ScenarioResult | undefined): number | undefined {
+  if (a === undefined || b === undefined || b.rps === 0) return undefined;
+  return a.rps / b.rps;
+}
+
+/** b's CPU per answer over a's; undefined without both figures. */
+function cpuRatio(a: ScenarioResult | undefined, b: ScenarioResult | undefined): number | undefined {
+  const mine = a?.cpuUsPerRequest;
+  const theirs = b?.cpuUsPerRequest;
+  if (mine === undefined || theirs === undefined || mine === 0) return undefined;
+  return theirs / mine;
+}
+
+/** petkit's req/s over Prism-silent's and over the ceiling's, scenario by scenario. */
+export function computeRatios(
+  servers: readonly ServerResult[],
+  scenarios: readonly ScenarioId[],
+): RatioRow[] {
+  const petkit = scenariosOf(servers, 'petkit');
+  const prism = scenariosOf(servers, 'prism-silent');
+  const ceiling = scenariosOf(servers, 'ceiling');
+  const find = (list: readonly ScenarioResult[] | undefined, id: ScenarioId) =>
+    list?.find((s) => s.scenario === id);
+  return scenarios.map((id) => ({
+    scenario: id,
+    overPrismSilent: ratio(find(petkit, id), find(prism, id)),
+    overCeiling: ratio(find(petkit, id), find(ceiling, id)),
+    cpuOverPrismSilent: cpuRatio(find(petkit, id), find(prism, id)),
+    cpuOverCeiling: cpuRatio(find(petkit, id), find(ceiling, id)),
+  }));
+}
