@@ -1,5 +1,11 @@
 // The checks that every response is held to, whichever scenario sent the request.
-import { describeFault, type HeaderSpec, type OperationSpec, type Spec } from '../openapi/index.js';
+import {
+  describeFault,
+  escapeToken,
+  type HeaderSpec,
+  type OperationSpec,
+  type Spec,
+} from '../openapi/index.js';
 import type { CheckId } from './checks.js';
 import type { Exchange } from './exchange.js';
 import type { FindingInput } from './finding.js';
@@ -152,7 +158,7 @@ export function checkResponse(spec: Spec, exchange: Exchange, nowMs: number): Re
     finding('status_code_conformance', {
       message: `${status} is not a documented status of ${operation.id}`,
       expected: `one of ${[...operation.responses.keys()].join(', ')}`,
-      schemaPath: `#/paths/${operation.path.replaceAll('/', '~1')}/${operation.method.toLowerCase()}/responses`,
+      schemaPath: `#/paths/${escapeToken(operation.path)}/${operation.method.toLowerCase()}/responses`,
     });
   } else verdicts.push({ check: 'status_code_conformance' });
 
@@ -180,7 +186,7 @@ export function checkResponse(spec: Spec, exchange: Exchange, nowMs: number): Re
   }
 
   if (documentedBody !== undefined) {
-    const schemaPath = `#/paths/${operation.path.replaceAll('/', '~1')}/${operation.method.toLowerCase()}/responses/${documented?.status}/content/application~1json/schema`;
+    const schemaPath = `#/paths/${escapeToken(operation.path)}/${operation.method.toLowerCase()}/responses/${documented?.status}/content/application~1json/schema`;
     if (response.body.length === 0) {
       finding('response_schema_conformance', {
         message: `the ${status} response has no body`,

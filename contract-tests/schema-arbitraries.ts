@@ -2,7 +2,14 @@
 // and invalid ones. The spec module's validators are the oracle: a "valid" case passes its schema, an
 // "invalid" one fails it, whatever the derivation below guessed.
 import fc from 'fast-check';
-import type { JsonSchema, OpenApiDocument, ParameterSpec, Validator } from '../openapi/index.js';
+import {
+  type JsonSchema,
+  type OpenApiDocument,
+  type ParameterSpec,
+  pointerOfRef,
+  type Validator,
+  valueAt,
+} from '../openapi/index.js';
 
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;
 const INT64_MAX = 2n ** 63n - 1n;
@@ -11,11 +18,7 @@ const INT64_MAX = 2n ** 63n - 1n;
 export function deref(document: OpenApiDocument, schema: JsonSchema): JsonSchema {
   let current = schema;
   for (let hops = 0; hops < 32 && typeof current.$ref === 'string'; hops += 1) {
-    let node: unknown = document;
-    for (const token of current.$ref.slice(1).split('/').slice(1)) {
-      node = (node as Record<string, unknown>)[token.replaceAll('~1', '/').replaceAll('~0', '~')];
-    }
-    current = node as JsonSchema;
+    current = valueAt(document, pointerOfRef(current.$ref)) as JsonSchema;
   }
   return current;
 }

@@ -1,5 +1,6 @@
 import { coerceString } from './coerce.js';
 import { type Fault, underPath } from './faults.js';
+import { escapeToken, pointerOfRef, valueAt } from './json-pointer.js';
 import type {
   HeaderObject,
   HttpMethod,
@@ -110,30 +111,8 @@ function isReference(value: unknown): value is Reference {
   return typeof value === 'object' && value !== null && typeof (value as Reference).$ref === 'string';
 }
 
-function decodePointerToken(token: string): string {
-  return decodeURIComponent(token).replaceAll('~1', '/').replaceAll('~0', '~');
-}
-
-function escapePointerToken(token: string): string {
-  return token.replaceAll('~', '~0').replaceAll('/', '~1');
-}
-
 function schemaPointer(name: string): string {
-  return `/components/schemas/${escapePointerToken(name)}`;
-}
-
-function pointerOf(ref: string): string {
-  if (!ref.startsWith('#')) throw new Error(`Only local $refs are supported, got "${ref}".`);
-  return ref.slice(1);
-}
-
-function valueAt(document: OpenApiDocument, pointer: string): unknown {
-  let node: unknown = document;
-  for (const token of pointer.split('/').slice(1)) {
-    if (typeof node !== 'object' || node === null) return undefined;
-    node = (node as Record<string, unknown>)[decodePointerToken(token)];
-  }
-  return node;
+  return `/components/schemas/${escapeToken(name)}`;
 }
 
 function basePathOf(document: OpenApiDocument): string {
@@ -181,7 +160,7 @@ export function buildSpec(document: OpenApiDocument, source: ValidatorSource): S
         if (node === undefined) throw new Error(`Nothing at ${current} in the OpenAPI document.`);
         return { node: node as T, pointer: current };
       }
-      current = pointerOf(node.$ref);
+      current = pointerOfRef(node.$ref);
     }
     throw new Error(`$ref cycle at ${pointer} in the OpenAPI document.`);
   };
@@ -225,7 +204,7 @@ export function buildSpec(document: OpenApiDocument, source: ValidatorSource): S
   ) =>
     new Map<string, BodySpec>(
       Object.entries(content).map(([mediaType, media]) => {
-        const schemaPointer = `${pointer}/${escapePointerToken(mediaType)}/schema`;
+        const schemaPointer = `${pointer}/${escapeToken(mediaType)}/schema`;
         const hasSchema = media.schema !== undefined;
         return [
           mediaType,
@@ -245,7 +224,7 @@ export function buildSpec(document: OpenApiDocument, source: ValidatorSource): S
     const schema = node.schema === undefined ? {} : schemaAt(schemaPointer);
     const validate = node.schema === undefined ? () => [] : validatorAt(schemaPointer);
     const required = node.required === true || node.in === 'path';
-    const path = `/${escapePointerToken(node.name)}`;
+    const path = `/${escapeToken(node.name)}`;
     return {
       name: node.name,
       in: node.in,
@@ -274,10 +253,10 @@ export function buildSpec(document: OpenApiDocument, source: ValidatorSource): S
   };
 
   const operationSpec = (template: string, method: HttpMethod, operation: OperationObject): OperationSpec => {
-    const opPointer = `/paths/${escapePointerToken(template)}/${method}`;
+    const opPointer = `/paths/${escapeToken(template)}/${method}`;
     const pathItem = document.paths[template];
     const shared = (pathItem?.parameters ?? []).map(
-      (_, i) => `/paths/${escapePointerToken(template)}/parameters/${i}`,
+      (_, i) => `/paths/${escapeToken(template)}/parameters/${i}`,
     );
     const own = (operation.parameters ?? []).map((_, i) => `${opPointer}/parameters/${i}`);
     const parameters = [...shared, ...own].map(parameterSpec);
@@ -292,7 +271,7 @@ export function buildSpec(document: OpenApiDocument, source: ValidatorSource): S
       Object.keys(operation.responses).map((status) => {
         const { node, pointer } = resolve<ResponseObject>(`${opPointer}/responses/${status}`);
         const headers = Object.keys(node.headers ?? {}).map((name) =>
-          headerSpec(name, `${pointer}/headers/${escapePointerToken(name)}`),
+          headerSpec(name, `${pointer}/headers/${escapeToken(name)}`),
         );
         const content = bodies(`${pointer}/content`, node.content ?? {});
         return [status, { status, description: node.description, headers, content }];

@@ -1,4 +1,5 @@
 import type { ErrorObject } from 'ajv';
+import { escapeToken } from './json-pointer.js';
 
 /**
  * One way a value departs from its schema: ajv's ErrorObject, with `instancePath` a JSON Pointer
@@ -12,19 +13,15 @@ export interface FaultDetail {
   message: string;
 }
 
-function escapePointer(token: string): string {
-  return token.replaceAll('~', '~0').replaceAll('/', '~1');
-}
-
 /** Points `required` and `additionalProperties` faults at the property concerned, not its parent. */
 export function describeFault(fault: Fault): FaultDetail {
   const params = fault.params as Record<string, unknown>;
   if (fault.keyword === 'required' && typeof params.missingProperty === 'string') {
-    return { path: `${fault.instancePath}/${escapePointer(params.missingProperty)}`, message: 'is required' };
+    return { path: `${fault.instancePath}/${escapeToken(params.missingProperty)}`, message: 'is required' };
   }
   if (fault.keyword === 'additionalProperties' && typeof params.additionalProperty === 'string') {
     return {
-      path: `${fault.instancePath}/${escapePointer(params.additionalProperty)}`,
+      path: `${fault.instancePath}/${escapeToken(params.additionalProperty)}`,
       message: 'is not an allowed property',
     };
   }

@@ -1,4 +1,4 @@
-// The spec module's public surface, shared by the mock and the contract suite.
+// The contract module's public surface, shared by the mock and the contract suite.
 export {
   type BodySpec,
   buildSpec,
@@ -15,6 +15,7 @@ export {
 export { coerceString } from './coerce.js';
 export { describeFault, type Fault, type FaultDetail, underPath } from './faults.js';
 export { FORMATS, isInt32, isInt64 } from './formats.js';
+export { escapeToken, pointerOfRef, valueAt } from './json-pointer.js';
 export { loadSpec } from './load.js';
 export type { JsonSchema, OpenApiDocument } from './openapi-types.js';
 export type * from './types.js';
