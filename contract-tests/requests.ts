@@ -14,6 +14,12 @@ export function exampleBody(operation: OperationSpec): unknown {
   return operation.requestBody?.content.get('application/json')?.example;
 }
 
+/** The most items one answer of a list operation holds: its `limit` parameter's maximum, if any. */
+export function pageMaximum(operation: OperationSpec): number | undefined {
+  const limit = operation.parameters.find((parameter) => parameter.name === 'limit');
+  return typeof limit?.schema.maximum === 'number' ? limit.schema.maximum : undefined;
+}
+
 /** A request that keeps the contract: required path parameters filled in, the example body. */
 export function validRequest(context: Context, operation: OperationSpec): Outgoing {
   const params: Record<string, number> = {};

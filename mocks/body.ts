@@ -1,8 +1,10 @@
 // Reads a JSON request body: the media type first, then at most MAX_BODY_BYTES through the call's
 // BodySource (a declared Content-Length over the cap is refused unread; the adapter's reader stops
 // the moment a body passes the cap), then strict UTF-8 and JSON.parse.
+
+import { MAX_BODY_BYTES } from '../openapi/index.js';
 import type { MockCall } from './call.js';
-import { type ErrorCode, MAX_BODY_BYTES } from './errors.js';
+import type { ErrorCode } from './errors.js';
 
 /** Strict UTF-8: a body that is not is malformed, not silently mended. Stateless, so shared. */
 const UTF8 = new TextDecoder('utf-8', { fatal: true });

@@ -1,8 +1,6 @@
 // Every Error code the mock answers, in one place: its HTTP status and default message. The codes are
 // exactly those listed in openapi.yaml's description (and DESIGN.md); nothing else may invent one.
-import type { ApiError, ErrorDetail } from '../openapi/index.js';
-
-export const MAX_BODY_BYTES = 16 * 1024;
+import { type ApiError, type ErrorDetail, MAX_BODY_BYTES } from '../openapi/index.js';
 
 export const ERRORS = {
   missing_api_key: {

@@ -1,6 +1,7 @@
 // petkit's mock: the public surface. Everything else under mocks/ is internal on purpose; the
 // adapters are `petkit/msw` (msw.ts) and startServer (node-server.ts).
-export { ERRORS, type ErrorCode, errorBody, MAX_BODY_BYTES } from './errors.js';
+export { MAX_BODY_BYTES } from '../openapi/index.js';
+export { ERRORS, type ErrorCode, errorBody } from './errors.js';
 export type { JournalEntry } from './journal.js';
 export {
   ANONYMOUS_LIMITS,

@@ -16,6 +16,7 @@ export { coerceString } from './coerce.js';
 export { describeFault, type Fault, type FaultDetail, underPath } from './faults.js';
 export { FORMATS, isInt32, isInt64 } from './formats.js';
 export { escapeToken, pointerOfRef, valueAt } from './json-pointer.js';
+export { MAX_BODY_BYTES } from './limits.js';
 export { loadSpec } from './load.js';
 export type { JsonSchema, OpenApiDocument } from './openapi-types.js';
 export type * from './types.js';

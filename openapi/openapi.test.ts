@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ajvSource } from './ajv.js';
-import { buildSpec, loadSpec, type OpenApiDocument, type Spec } from './index.js';
+import { buildSpec, loadSpec, MAX_BODY_BYTES, type OpenApiDocument, type Spec } from './index.js';
 
 const spec = loadSpec();
 const RATE_LIMIT_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'];
@@ -131,5 +131,16 @@ describe('openapi.yaml', () => {
   it('marks the decisions it takes on the source with x-petkit-decision', () => {
     const text = readFileSync(new URL('../openapi.yaml', import.meta.url), 'utf8');
     expect(text.match(/x-petkit-decision: /g)?.length).toBeGreaterThanOrEqual(20);
+  });
+});
+
+describe('the limits openapi.yaml states in words', () => {
+  it('PayloadTooLarge says the body limit of MAX_BODY_BYTES, in KiB and in its example', () => {
+    const response = loadSpec().document.components?.responses?.PayloadTooLarge as {
+      description: string;
+      content: { 'application/json': { example: { message: string } } };
+    };
+    expect(response.description).toContain(`larger than ${MAX_BODY_BYTES / 1024} KiB`);
+    expect(response.content['application/json'].example.message).toContain(`${MAX_BODY_BYTES} bytes`);
   });
 });

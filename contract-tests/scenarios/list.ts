@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import type { Pet } from '../../openapi/index.js';
 import { type Context, conformingBody, expectStatus, INCONCLUSIVE, PASS, type Verdict } from '../context.js';
 import { runProperty } from '../property.js';
-import { queryString } from '../requests.js';
+import { pageMaximum, queryString } from '../requests.js';
 import { validParameterArbitrary, validParameterExamples } from '../schema-arbitraries.js';
 
 type Query = Partial<Record<string, string>>;
@@ -25,7 +25,7 @@ export async function listScenario(context: Context): Promise<void> {
   const limit = query.find((parameter) => parameter.name === 'limit');
   const status = query.find((parameter) => parameter.name === 'status');
   const defaultLimit = typeof limit?.schema.default === 'number' ? limit.schema.default : undefined;
-  const maxLimit = typeof limit?.schema.maximum === 'number' ? limit.schema.maximum : undefined;
+  const maxLimit = pageMaximum(operation);
 
   const examples: Query[] = [{}];
   for (const parameter of query) {

@@ -2,7 +2,12 @@
 // are rejected: 400 for invalid values and malformed JSON, 415 for another media type, 413 for a body
 // over the size limit.
 import fc from 'fast-check';
-import { describeFault, type OperationSpec, type ParameterSpec } from '../../openapi/index.js';
+import {
+  describeFault,
+  MAX_BODY_BYTES,
+  type OperationSpec,
+  type ParameterSpec,
+} from '../../openapi/index.js';
 import { type Context, expectStatus, PASS } from '../context.js';
 import { runProperty } from '../property.js';
 import { exampleBody, existingPetId } from '../requests.js';
@@ -14,9 +19,6 @@ import {
   invalidParameterExamples,
 } from '../schema-arbitraries.js';
 import { newPetSchema } from './create.js';
-
-/** petkit's body size limit: openapi.yaml's PayloadTooLarge response ("larger than 16 KiB"). */
-export const PAYLOAD_LIMIT_BYTES = 16 * 1024;
 
 interface ParameterCase {
   readonly name: string;
@@ -125,10 +127,10 @@ async function bodyNegatives(context: Context, operation: OperationSpec, salt: n
   }
   if (operation.responses.has('413')) {
     // A valid NewPet padded with whitespace past the limit: only its size is wrong.
-    const padded = example + ' '.repeat(PAYLOAD_LIMIT_BYTES);
+    const padded = example + ' '.repeat(MAX_BODY_BYTES);
     examples.push({
       kind: 'too large',
-      what: `a valid body of ${Buffer.byteLength(padded)} bytes > the ${PAYLOAD_LIMIT_BYTES / 1024} KiB limit`,
+      what: `a valid body of ${Buffer.byteLength(padded)} bytes > the ${MAX_BODY_BYTES / 1024} KiB limit`,
       contentType: 'application/json',
       body: padded,
       expected: 413,

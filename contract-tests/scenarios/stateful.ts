@@ -1,16 +1,23 @@
 // use_after_create: a created pet comes back from getPet equal, with the same id, and the status
 // filter of listPets includes it. not_found: an unknown id gives 404.
 import { isDeepStrictEqual } from 'node:util';
-import type { Pet } from '../../openapi/index.js';
+import type { OperationSpec, Pet } from '../../openapi/index.js';
 import { type Context, conformingBody, expectStatus, INCONCLUSIVE, PASS, type Verdict } from '../context.js';
 import type { Exchange } from '../exchange.js';
-import { exampleBody, record } from '../requests.js';
+import { exampleBody, pageMaximum, record } from '../requests.js';
 
 /** The largest id JSON carries exactly: no real store reaches it. */
 export const UNKNOWN_ID = Number.MAX_SAFE_INTEGER;
 
-/** Filtered lists are read a page of this many at most: the schema's `limit` maximum. */
-const PAGE = 100;
+/** A filtered list, a page as long as the schema's `limit` allows. */
+function pageQuery(listPets: OperationSpec, status: string): Record<string, string> {
+  const page = pageMaximum(listPets);
+  return page === undefined ? { status } : { status, limit: String(page) };
+}
+
+/** Whether a listed page had room for more: fewer pets than its maximum. */
+const roomIn = (listPets: OperationSpec, pets: readonly unknown[]) =>
+  pets.length < (pageMaximum(listPets) ?? Number.POSITIVE_INFINITY);
 
 /**
  * The status whose filtered page has room for one more pet, the emptiest first: on a long-lived
@@ -27,11 +34,11 @@ async function roomyStatus(context: Context): Promise<string | undefined> {
       operationId: listPets.id,
       method: 'GET',
       path: listPets.path,
-      query: { status, limit: String(PAGE) },
+      query: pageQuery(listPets, status),
     });
     const pets = listed.response?.status === 200 ? conformingBody(context.spec, listed)?.value : undefined;
     if (!Array.isArray(pets)) return undefined;
-    if (pets.length < PAGE && (best === undefined || pets.length < best.count)) {
+    if (roomIn(listPets, pets) && (best === undefined || pets.length < best.count)) {
       best = { status, count: pets.length };
     }
   }
@@ -109,7 +116,7 @@ export async function useAfterCreateScenario(context: Context): Promise<void> {
     operationId: listPets.id,
     method: 'GET',
     path: listPets.path,
-    query: { status: pet.status, limit: String(PAGE) },
+    query: pageQuery(listPets, pet.status),
   });
   const listStatus = expectStatus(listed, 200, `listPets filtered by the pet's status "${pet.status}"`);
   const listBody = conformingBody(context.spec, listed);
@@ -126,7 +133,7 @@ export async function useAfterCreateScenario(context: Context): Promise<void> {
       listPets.id,
       compare(listed, pet, found, `listPets?status=${pet.status}`),
     );
-  } else if (pets.length < PAGE) {
+  } else if (roomIn(listPets, pets)) {
     record(context, 'use_after_create', listPets.id, {
       kind: 'fail',
       exchange: listed,
@@ -137,7 +144,7 @@ export async function useAfterCreateScenario(context: Context): Promise<void> {
     context.note(
       'use_after_create',
       listPets.id,
-      `the filtered page of ${PAGE} is full without the pet: no status had room for a new one`,
+      `the filtered page of ${pets.length} is full without the pet: no status had room for a new one`,
     );
   }
 }
