@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { CHECK_IDS } from '../contract-tests/checks.js';
 import { ContractAbort } from '../contract-tests/errors.js';
 import { renderJson, renderJunit, renderPretty, runContract } from '../contract-tests/index.js';
+import { integerFlag, UsageError } from './flags.js';
 
 const HELP = `petkit contract: check a server against openapi.yaml, check by check
 
@@ -43,13 +44,6 @@ const list = (value: string | undefined) =>
         .map((item) => item.trim())
         .filter((item) => item !== '');
 
-function integer(value: string | undefined, flag: string): number | undefined {
-  if (value === undefined) return undefined;
-  if (!/^-?\d+$/.test(value.trim()))
-    throw new ContractAbort('invalid_options', `${flag} must be an integer, got "${value}".`);
-  return Number(value);
-}
-
 export async function run(argv: string[], io: Io = process): Promise<number> {
   let values: ReturnType<typeof parse>['values'];
   try {
@@ -78,10 +72,10 @@ export async function run(argv: string[], io: Io = process): Promise<number> {
       probeRateLimit: values['probe-rate-limit'] ?? false,
       ...optional('checks', list(values.checks)),
       ...optional('skip', list(values.skip)),
-      ...optional('examples', integer(values.examples, '--examples')),
-      ...optional('seed', integer(values.seed, '--seed')),
-      ...optional('maxRpm', integer(values['max-rpm'], '--max-rpm')),
-      ...optional('timeoutMs', integer(values.timeout, '--timeout')),
+      ...optional('examples', integerFlag('--examples', values.examples)),
+      ...optional('seed', integerFlag('--seed', values.seed)),
+      ...optional('maxRpm', integerFlag('--max-rpm', values['max-rpm'])),
+      ...optional('timeoutMs', integerFlag('--timeout', values.timeout)),
       ...(progress === undefined
         ? {}
         : {
@@ -109,7 +103,7 @@ export async function run(argv: string[], io: Io = process): Promise<number> {
     return report.exitCode;
   } catch (cause) {
     if (progress !== undefined) progress.write('\r\u001b[2K');
-    if (cause instanceof ContractAbort) {
+    if (cause instanceof ContractAbort || cause instanceof UsageError) {
       io.stderr.write(`petkit contract: ${cause.message}\n`);
       return 2;
     }

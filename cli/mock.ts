@@ -18,6 +18,7 @@ import {
   resolveKeys,
   startServer,
 } from '../mocks/index.js';
+import { integerFlag, UsageError } from './flags.js';
 
 export const HELP = `Usage: petkit mock [options]
 
@@ -36,18 +37,6 @@ Options:
 Per request: "Prefer: code=NNN" forces a documented error, "Prefer: delay=MS" a delay.
 Control API: POST /__petkit/reset, GET /__petkit/requests, GET /__petkit/health.
 `;
-
-class UsageError extends Error {
-  override readonly name = 'UsageError';
-}
-
-function integer(flag: string, raw: string | undefined, min: number, max: number): number | undefined {
-  if (raw === undefined) return undefined;
-  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
-    throw new UsageError(`--${flag} must be an integer from ${min} to ${max}, got "${raw}".`);
-  }
-  return Number(raw);
-}
 
 function latencyOf(raw: string | undefined): Latency | undefined {
   if (raw === undefined) return undefined;
@@ -77,9 +66,9 @@ export function parse(argv: string[]): Parsed {
     throw new UsageError((error as Error).message);
   }
   const options: MockOptions = {};
-  const seed = integer('seed', values.seed, 0, 2 ** 32 - 1);
-  const pets = integer('pets', values.pets, 0, Number.MAX_SAFE_INTEGER);
-  const maxPets = integer('max-pets', values['max-pets'], 1, Number.MAX_SAFE_INTEGER);
+  const seed = integerFlag('--seed', values.seed, { min: 0, max: 2 ** 32 - 1 });
+  const pets = integerFlag('--pets', values.pets, { min: 0, max: Number.MAX_SAFE_INTEGER });
+  const maxPets = integerFlag('--max-pets', values['max-pets'], { min: 1, max: Number.MAX_SAFE_INTEGER });
   const latency = latencyOf(values.latency);
   if (seed !== undefined) options.seed = seed;
   if (pets !== undefined) options.pets = pets;
@@ -88,7 +77,7 @@ export function parse(argv: string[]): Parsed {
   if (values.keys !== undefined) options.keys = loadKeysFile(values.keys);
   return {
     help: values.help === true,
-    port: integer('port', values.port, 0, 65535) ?? DEFAULT_PORT,
+    port: integerFlag('--port', values.port, { min: 0, max: 65535 }) ?? DEFAULT_PORT,
     host: values.host ?? DEFAULT_HOST,
     options,
   };

@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { integerFlag, UsageError } from './flags.js';
+
+describe('integerFlag', () => {
+  it('reads an integer, and nothing when the flag was not given', () => {
+    expect(integerFlag('--seed', '42')).toBe(42);
+    expect(integerFlag('--seed', '-3')).toBe(-3);
+    expect(integerFlag('--seed', ' 7 ')).toBe(7);
+    expect(integerFlag('--seed', undefined)).toBeUndefined();
+  });
+
+  it('refuses what is not an integer, naming the flag and the value', () => {
+    for (const raw of ['abc', '1.5', '1e3', '', '0x10']) {
+      expect(() => integerFlag('--seed', raw)).toThrow(UsageError);
+      expect(() => integerFlag('--seed', raw)).toThrow(`--seed must be an integer, got "${raw}".`);
+    }
+  });
+
+  it('refuses a value out of its range, saying the range', () => {
+    const port = { min: 0, max: 65535 };
+    expect(integerFlag('--port', '0', port)).toBe(0);
+    expect(integerFlag('--port', '65535', port)).toBe(65535);
+    expect(() => integerFlag('--port', '65536', port)).toThrow(
+      '--port must be an integer from 0 to 65535, got "65536".',
+    );
+    expect(() => integerFlag('--port', '-1', port)).toThrow(/from 0 to 65535/);
+    expect(() => integerFlag('--port', 'abc', port)).toThrow(/from 0 to 65535, got "abc"/);
+  });
+});
