@@ -1,7 +1,7 @@
 // The engine behind both fronts (the CLI and the vitest file): runs every selected check against a
 // base URL and returns a Report. It prints nothing.
 import type { Pet, Spec } from '../openapi/index.js';
-import { loadSpec } from '../openapi/index.js';
+import { checkResponse, loadSpec } from '../openapi/index.js';
 import { CHECK_IDS, CHECKS, type CheckId } from './checks.js';
 import { createClient } from './client.js';
 import { type Context, conformingBody } from './context.js';
@@ -11,7 +11,6 @@ import { type Finding, findingKey, findingOf } from './finding.js';
 import { type ContractOptions, normalizeOptions } from './options.js';
 import type { CheckResult, CoverageEntry, Report } from './report.js';
 import { validRequest } from './requests.js';
-import { checkResponse } from './response-checks.js';
 import { authScenario } from './scenarios/auth.js';
 import { createScenario } from './scenarios/create.js';
 import { listScenario } from './scenarios/list.js';
@@ -56,7 +55,8 @@ export async function runContract(input: ContractOptions, spec: Spec = loadSpec(
     options.onProgress({ phase, requests: client.requests, exchange });
     if (exchange.response === null) return;
     seen.add(`${exchange.operationId}|${exchange.response.status}`);
-    for (const verdict of checkResponse(spec, exchange, options.now())) {
+    const operation = spec.operation(exchange.operationId);
+    for (const verdict of checkResponse(spec, operation, exchange.response, { nowMs: options.now() })) {
       if (!options.checks.has(verdict.check)) continue;
       if (verdict.finding === undefined) {
         const k = key(verdict.check, exchange.operationId);

@@ -135,7 +135,12 @@ describe('rate limits', () => {
   it('drops the buckets of a flood of addresses once their day is over, but not a running ban', async () => {
     const { mock, clock } = clocked();
     const from = async (clientAddress: string) =>
-      checkResponse('GET', '/v1/pets', await mock.handle(new Request('http://x/v1/pets'), { clientAddress }));
+      checkResponse(
+        'GET',
+        '/v1/pets',
+        await mock.handle(new Request('http://x/v1/pets'), { clientAddress }),
+        clock.now,
+      );
     const buckets = async () =>
       ((await checkedRequest(mock, '/__petkit/health')).json as { rateLimitBuckets: number })
         .rateLimitBuckets;

@@ -1,6 +1,6 @@
 // Matching, apart from answering: a pathname and a method to an operation of openapi.yaml, or to the
 // reason there is none. Built once per Spec; matching runs only precompiled patterns.
-import type { OperationSpec, Spec } from '../openapi/index.js';
+import type { OperationSpec, PathSpec, Spec } from '../openapi/index.js';
 
 export type RouteMatch =
   | {
@@ -13,12 +13,6 @@ export type RouteMatch =
   | { readonly kind: 'method_not_allowed'; readonly allow: string }
   | { readonly kind: 'not_found' };
 
-interface PathRoute {
-  readonly operations: ReadonlyMap<string, OperationSpec>;
-  readonly allow: string;
-  readonly any: OperationSpec;
-}
-
 export interface Router {
   readonly basePath: string;
   /** Routes a pathname that starts with basePath (the caller checks); HEAD is served as GET. */
@@ -26,48 +20,29 @@ export interface Router {
 }
 
 const NOT_FOUND: RouteMatch = { kind: 'not_found' };
+const METHOD_ORDER = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+
+/** The methods a path answers, as an Allow header: its operations', HEAD with GET, and OPTIONS. */
+function allowOf(path: PathSpec): string {
+  const methods = [...path.operations.keys()];
+  if (path.operations.has('GET')) methods.push('HEAD');
+  methods.push('OPTIONS');
+  return methods.sort((a, b) => METHOD_ORDER.indexOf(a) - METHOD_ORDER.indexOf(b)).join(', ');
+}
 
 export function createRouter(spec: Spec): Router {
-  const byPath = new Map<string, Map<string, OperationSpec>>();
-  for (const operation of spec.operations) {
-    let methods = byPath.get(operation.path);
-    if (methods === undefined) {
-      methods = new Map();
-      byPath.set(operation.path, methods);
-    }
-    methods.set(operation.method, operation);
-  }
-  const routes: PathRoute[] = [];
-  for (const operations of byPath.values()) {
-    const methods = [...operations.keys()];
-    if (operations.has('GET')) methods.push('HEAD');
-    methods.push('OPTIONS');
-    const order = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
-    methods.sort((a, b) => order.indexOf(a) - order.indexOf(b));
-    const [any] = operations.values();
-    if (any !== undefined) routes.push({ operations, allow: methods.join(', '), any });
-  }
+  const allow = new Map<PathSpec, string>(spec.paths.map((path) => [path, allowOf(path)]));
   const basePath = spec.basePath;
   return {
     basePath,
     match(method, pathname) {
-      const sub = pathname.slice(basePath.length);
-      for (const route of routes) {
-        let params: Record<string, string> | null;
-        try {
-          params = route.any.match(sub);
-          if (params === null) continue;
-        } catch {
-          // Percent-encoding that does not decode: the route matches, its parameters cannot parse.
-          if (route.any.match(sub.replaceAll('%', '%25')) === null) continue;
-          params = null;
-        }
-        if (method === 'OPTIONS') return { kind: 'preflight', allow: route.allow };
-        const operation = route.operations.get(method === 'HEAD' ? 'GET' : method);
-        if (operation === undefined) return { kind: 'method_not_allowed', allow: route.allow };
-        return { kind: 'operation', operation, params };
-      }
-      return NOT_FOUND;
+      const found = spec.matchPath(pathname.slice(basePath.length));
+      if (found === undefined) return NOT_FOUND;
+      const allowed = allow.get(found.path) ?? '';
+      if (method === 'OPTIONS') return { kind: 'preflight', allow: allowed };
+      const operation = found.path.operations.get(method === 'HEAD' ? 'GET' : method);
+      if (operation === undefined) return { kind: 'method_not_allowed', allow: allowed };
+      return { kind: 'operation', operation, params: found.params };
     },
   };
 }

@@ -3,9 +3,9 @@
 // and the suite load the precompiled ones and never import this module for openapi.yaml.
 import { Ajv2020, type CodeOptions } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import type { ValidatorSource } from './build.js';
 import { FORMATS } from './formats.js';
 import type { OpenApiDocument } from './openapi-types.js';
+import type { ValidatorSource } from './spec-types.js';
 
 // ajv-formats is CommonJS; under NodeNext its default export arrives as the module object.
 const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;

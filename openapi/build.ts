@@ -12,98 +12,20 @@ import type {
   RequestBodyObject,
   ResponseObject,
 } from './openapi-types.js';
-
-/** Checks a value; an empty list means it is valid. */
-export type Validator = (value: unknown) => Fault[];
-
-/** A compiled validator, as ajv makes it at run time or as standalone code: a test, then its faults. */
-export interface CompiledValidator {
-  (value: unknown): boolean;
-  errors?: Fault[] | null;
-}
-
-/**
- * Where a Spec's validators come from, by the JSON Pointer of their schema in the document:
- * precompiled for openapi.yaml (`npm run generate`, loaded by loadSpec), or compiled by ajv at run
- * time for any other document (`ajvSource`).
- */
-export interface ValidatorSource {
-  /** The validator for the schema at a pointer; asked once, on the validator's first use. */
-  get(pointer: string): CompiledValidator;
-  /** Told every pointer the Spec may validate against, as it is built (the generator lists them). */
-  declare?(pointer: string): void;
-}
-
-export interface ParameterSpec {
-  readonly name: string;
-  readonly in: ParameterObject['in'];
-  readonly required: boolean;
-  /** The parameter's schema, `$ref`s resolved at the top level. */
-  readonly schema: JsonSchema;
-  /**
-   * Reads the raw string (undefined when absent) as its schema says and validates it. Faults point
-   * at `/name`. An absent optional parameter gives its schema's default (or undefined).
-   */
-  parse(raw: string | undefined): { value: unknown; faults: Fault[] };
-}
-
-export interface HeaderSpec {
-  /** As written in the document; HTTP header names are case-insensitive. */
-  readonly name: string;
-  readonly required: boolean;
-  readonly schema: JsonSchema;
-  /** Validates a header's raw value (null when absent). */
-  validate(raw: string | null): Fault[];
-}
-
-export interface BodySpec {
-  readonly mediaType: string;
-  readonly schema: JsonSchema;
-  readonly validate: Validator;
-  /** The example given for this body in the document, if any. */
-  readonly example: unknown;
-}
-
-export interface ResponseSpec {
-  /** The key under `responses`: `200`, `4XX` or `default`. */
-  readonly status: string;
-  readonly description: string;
-  readonly headers: readonly HeaderSpec[];
-  /** Bodies by media type. */
-  readonly content: ReadonlyMap<string, BodySpec>;
-}
-
-export interface OperationSpec {
-  readonly id: string;
-  /** Upper case: `GET`, `POST`. */
-  readonly method: string;
-  /** The path template under the server's base path: `/pets/{petId}`. */
-  readonly path: string;
-  readonly deprecated: boolean;
-  readonly requiresAuth: boolean;
-  readonly parameters: readonly ParameterSpec[];
-  readonly requestBody:
-    | { readonly required: boolean; readonly content: ReadonlyMap<string, BodySpec> }
-    | undefined;
-  readonly responses: ReadonlyMap<string, ResponseSpec>;
-  /** The documented response for a status: the exact code, then its `4XX` range, then `default`. */
-  response(status: number): ResponseSpec | undefined;
-  /** The path parameters when `pathname` (without the base path) is this operation's path, else null. */
-  match(pathname: string): Record<string, string> | null;
-  /** The path with its parameters filled in (each percent-encoded). */
-  expand(params: Readonly<Record<string, string | number>>): string;
-}
-
-export interface Spec {
-  readonly document: OpenApiDocument;
-  /** The path of the first server's URL: `/v1`. */
-  readonly basePath: string;
-  readonly operations: readonly OperationSpec[];
-  /** The operation by its operationId; throws for an unknown id. */
-  operation(id: string): OperationSpec;
-  /** A validator for a named schema under `components.schemas`; throws for an unknown name. */
-  schema(name: string): Validator;
-}
+import { compilePathTemplate, decodeParams, type PathTemplate } from './paths.js';
+import { validateRequest } from './request.js';
+import type {
+  BodySpec,
+  CompiledValidator,
+  HeaderSpec,
+  OperationSpec,
+  ParameterSpec,
+  PathSpec,
+  ResponseSpec,
+  Spec,
+  Validator,
+  ValidatorSource,
+} from './spec-types.js';
 
 const METHODS: readonly HttpMethod[] = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
@@ -119,20 +41,6 @@ function basePathOf(document: OpenApiDocument): string {
   const url = document.servers?.[0]?.url ?? '/';
   const path = /^[a-z][a-z0-9+.-]*:\/\//i.test(url) ? new URL(url.replace(/[{}]/g, '')).pathname : url;
   return path.replace(/\/+$/, '');
-}
-
-function compilePathTemplate(template: string): { regex: RegExp; names: string[] } {
-  const names: string[] = [];
-  const source = template
-    .split(/(\{[^}]+\})/)
-    .map((part) => {
-      const name = /^\{([^}]+)\}$/.exec(part)?.[1];
-      if (name === undefined) return part.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
-      names.push(name);
-      return '([^/]+)';
-    })
-    .join('');
-  return { regex: new RegExp(`^${source}$`), names };
 }
 
 /** Reads a whole document once: every validator is compiled at most once, never per request. */
@@ -252,7 +160,12 @@ export function buildSpec(document: OpenApiDocument, source: ValidatorSource): S
     };
   };
 
-  const operationSpec = (template: string, method: HttpMethod, operation: OperationObject): OperationSpec => {
+  const operationSpec = (
+    path: PathTemplate,
+    method: HttpMethod,
+    operation: OperationObject,
+  ): OperationSpec => {
+    const { template } = path;
     const opPointer = `/paths/${escapeToken(template)}/${method}`;
     const pathItem = document.paths[template];
     const shared = (pathItem?.parameters ?? []).map(
@@ -278,7 +191,7 @@ export function buildSpec(document: OpenApiDocument, source: ValidatorSource): S
       }),
     );
 
-    const { regex, names } = compilePathTemplate(template);
+    const jsonBody = requestBody?.content.get('application/json');
     const security = operation.security ?? document.security ?? [];
     return {
       id: operation.operationId,
@@ -293,25 +206,29 @@ export function buildSpec(document: OpenApiDocument, source: ValidatorSource): S
       response: (status) =>
         responses.get(String(status)) ?? responses.get(`${String(status)[0]}XX`) ?? responses.get('default'),
       match(pathname) {
-        const found = regex.exec(pathname);
-        if (found === null) return null;
-        const params: Record<string, string> = {};
-        names.forEach((name, i) => {
-          params[name] = decodeURIComponent(found[i + 1] ?? '');
-        });
-        return params;
+        const raw = path.matchRaw(pathname);
+        if (raw === null) return null;
+        for (const name of Object.keys(raw)) raw[name] = decodeURIComponent(raw[name] ?? '');
+        return raw;
       },
-      expand: (params) =>
-        template.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(String(params[name] ?? ''))),
+      expand: path.expand,
+      validateRequest: (request) => validateRequest(parameters, jsonBody, request),
     };
   };
 
   const operations: OperationSpec[] = [];
+  const paths: { spec: PathSpec; pattern: PathTemplate }[] = [];
   for (const [template, pathItem] of Object.entries(document.paths)) {
+    const pattern = compilePathTemplate(template);
+    const byMethod = new Map<string, OperationSpec>();
     for (const method of METHODS) {
       const operation = pathItem[method];
-      if (operation !== undefined) operations.push(operationSpec(template, method, operation));
+      if (operation === undefined) continue;
+      const spec = operationSpec(pattern, method, operation);
+      operations.push(spec);
+      byMethod.set(spec.method, spec);
     }
+    if (byMethod.size > 0) paths.push({ spec: { template, operations: byMethod }, pattern });
   }
   const byId = new Map(operations.map((operation) => [operation.id, operation]));
   const schemaValidators = new Map<string, Validator>();
@@ -323,6 +240,14 @@ export function buildSpec(document: OpenApiDocument, source: ValidatorSource): S
     document,
     basePath: basePathOf(document),
     operations,
+    paths: paths.map((path) => path.spec),
+    matchPath(pathname) {
+      for (const { spec, pattern } of paths) {
+        const raw = pattern.matchRaw(pathname);
+        if (raw !== null) return { path: spec, params: decodeParams(raw) };
+      }
+      return undefined;
+    },
     operation(id) {
       const found = byId.get(id);
       if (found === undefined) throw new Error(`No operation "${id}" in the OpenAPI document.`);

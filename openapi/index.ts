@@ -1,17 +1,5 @@
 // The contract module's public surface, shared by the mock and the contract suite.
-export {
-  type BodySpec,
-  buildSpec,
-  type CompiledValidator,
-  type HeaderSpec,
-  type OperationSpec,
-  type ParameterSpec,
-  type ResponseSpec,
-  type Spec,
-  type Validator,
-  type ValidatorSource,
-  validatorPointers,
-} from './build.js';
+export { buildSpec, validatorPointers } from './build.js';
 export { coerceString } from './coerce.js';
 export { describeFault, type Fault, type FaultDetail, underPath } from './faults.js';
 export { FORMATS, isInt32, isInt64 } from './formats.js';
@@ -19,4 +7,27 @@ export { escapeToken, pointerOfRef, valueAt } from './json-pointer.js';
 export { MAX_BODY_BYTES } from './limits.js';
 export { loadSpec } from './load.js';
 export type { JsonSchema, OpenApiDocument } from './openapi-types.js';
+export type { RequestParts, RequestVerdict } from './request.js';
+export {
+  type CheckOptions,
+  checkResponse,
+  RESPONSE_CHECK_IDS,
+  type ResponseCheckId,
+  type ResponseFinding,
+  type ResponseToCheck,
+  type ResponseVerdict,
+} from './response-checks.js';
+export type {
+  BodySpec,
+  CompiledValidator,
+  HeaderSpec,
+  OperationSpec,
+  ParameterSpec,
+  PathMatch,
+  PathSpec,
+  ResponseSpec,
+  Spec,
+  Validator,
+  ValidatorSource,
+} from './spec-types.js';
 export type * from './types.js';

@@ -1,5 +1,6 @@
-import { buildSpec, type Spec } from './build.js';
+import { buildSpec } from './build.js';
 import { document } from './document.gen.js';
+import type { Spec } from './spec-types.js';
 import { validators } from './validators.gen.js';
 
 let cached: Spec | undefined;

@@ -49,7 +49,7 @@ export function validatorModule(document: OpenApiDocument): string {
   return [
     '// @ts-nocheck',
     '// Generated from openapi.yaml by `npm run generate` (ajv standalone code). Do not edit.',
-    "import type { CompiledValidator } from './build.js';",
+    "import type { CompiledValidator } from './spec-types.js';",
     "import { FORMATS as formats } from './formats.js';",
     ...[...new Set(imports)],
     code,

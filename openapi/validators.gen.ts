@@ -1,6 +1,6 @@
 // @ts-nocheck
 // Generated from openapi.yaml by `npm run generate` (ajv standalone code). Do not edit.
-import type { CompiledValidator } from './build.js';
+import type { CompiledValidator } from './spec-types.js';
 import { FORMATS as formats } from './formats.js';
 import ucs2lengthModule from 'ajv/dist/runtime/ucs2length.js';
 const ucs2length = typeof ucs2lengthModule === 'function' ? ucs2lengthModule : ucs2lengthModule.default;

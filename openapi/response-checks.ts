@@ -1,26 +1,61 @@
-// The checks that every response is held to, whichever scenario sent the request.
-import {
-  describeFault,
-  escapeToken,
-  type HeaderSpec,
-  type OperationSpec,
-  type Spec,
-} from '../openapi/index.js';
-import type { CheckId } from './checks.js';
-import type { Exchange } from './exchange.js';
-import type { FindingInput } from './finding.js';
+// The one response checker: what openapi.yaml says of any response, whoever sent the request. The
+// contract suite holds every response of a target to it (each verdict under its check id); the
+// mock's tests hold every answer of the mock to it.
+import { describeFault } from './faults.js';
+import { escapeToken } from './json-pointer.js';
+import type { HeaderSpec, OperationSpec, ResponseSpec, Spec, Validator } from './spec-types.js';
+
+/** The contract suite's check ids that a response alone decides. */
+export const RESPONSE_CHECK_IDS = [
+  'not_a_server_error',
+  'status_code_conformance',
+  'content_type_conformance',
+  'response_schema_conformance',
+  'response_headers_conformance',
+  'error_body_consistency',
+  'deprecation_signalled',
+] as const;
+
+export type ResponseCheckId = (typeof RESPONSE_CHECK_IDS)[number];
+
+/** One way a response departs from the document. */
+export interface ResponseFinding {
+  readonly severity: 'error' | 'warning';
+  readonly message: string;
+  readonly expected: string;
+  /** JSON Pointer into the body, or `/headers/<name>`. */
+  readonly instancePath?: string;
+  /** Where in openapi.yaml the rule lives; default the check's own (`#/check/<id>`). */
+  readonly schemaPath?: string;
+}
+
+export interface ResponseToCheck {
+  readonly status: number;
+  /** Lower-case names. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** The body as text, '' when there is none. */
+  readonly body: string;
+}
+
+export interface CheckOptions {
+  /** The time now (ms since the epoch): X-RateLimit-Reset must be the end of a current window. */
+  readonly nowMs: number;
+  /** A response to HEAD: it has no body to check. Default false. */
+  readonly head?: boolean;
+}
 
 /** Headers that say an operation is deprecated: deprecation_signalled's, not response_headers_conformance's. */
-const DEPRECATION_HEADERS = ['sunset', 'deprecation', 'link'];
+const DEPRECATION_HEADERS = ['Sunset', 'Deprecation', 'Link'];
 const RATE_LIMIT_HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'];
 /** Allowance for a server's clock being off from ours. */
 const CLOCK_SKEW_S = 300;
 /** The longest window the API has is a day. */
 const LONGEST_WINDOW_S = 24 * 3600;
 
+/** A check's verdict on one response: passed without a finding, departed with one. */
 export interface ResponseVerdict {
-  readonly check: CheckId;
-  readonly finding?: Omit<FindingInput, 'check'>;
+  readonly check: ResponseCheckId;
+  readonly finding?: ResponseFinding;
 }
 
 const isJsonMediaType = (mediaType: string) =>
@@ -41,21 +76,20 @@ export function rateLimitHeaderSpecs(spec: Spec): HeaderSpec[] {
 }
 
 function headerVerdicts(
-  operation: OperationSpec,
-  exchange: Exchange,
+  operation: OperationSpec | undefined,
+  response: ResponseToCheck,
   rateLimitSpecs: readonly HeaderSpec[],
   nowS: number,
 ): ResponseVerdict[] {
-  const response = exchange.response;
-  if (response === null) return [];
-  const documented = operation.response(response.status);
+  const documented = operation?.response(response.status);
   const verdicts: ResponseVerdict[] = [];
+  const deprecation = DEPRECATION_HEADERS.map((name) => name.toLowerCase());
   const specs = new Map<string, HeaderSpec>(
     rateLimitSpecs.map((header) => [header.name.toLowerCase(), header]),
   );
   for (const header of documented?.headers ?? []) specs.set(header.name.toLowerCase(), header);
   for (const [name, header] of specs) {
-    if (DEPRECATION_HEADERS.includes(name)) continue;
+    if (deprecation.includes(name)) continue;
     const raw = response.headers[name] ?? null;
     for (const fault of header.validate(raw)) {
       verdicts.push({
@@ -106,12 +140,11 @@ function headerVerdicts(
   return verdicts;
 }
 
-function deprecationVerdicts(operation: OperationSpec, exchange: Exchange): ResponseVerdict[] {
-  const response = exchange.response;
-  if (response === null || !operation.deprecated) return [];
+/** Every response of a deprecated operation says so, whatever its status (a warning, not a failure). */
+function deprecationVerdicts(operation: OperationSpec, response: ResponseToCheck): ResponseVerdict[] {
   const documented = operation.response(response.status)?.headers ?? [];
   const verdicts: ResponseVerdict[] = [];
-  for (const name of ['Sunset', 'Deprecation']) {
+  for (const name of DEPRECATION_HEADERS) {
     const spec = documented.find((header) => header.name.toLowerCase() === name.toLowerCase());
     const raw = response.headers[name.toLowerCase()] ?? null;
     const faults =
@@ -135,15 +168,21 @@ function deprecationVerdicts(operation: OperationSpec, exchange: Exchange): Resp
   return verdicts;
 }
 
-/** Runs every response check on one exchange: a verdict without a finding means it passed. */
-export function checkResponse(spec: Spec, exchange: Exchange, nowMs: number): ResponseVerdict[] {
-  const response = exchange.response;
-  if (response === null) return [];
-  const operation = spec.operation(exchange.operationId);
+/**
+ * Runs every response check on one response to an operation: a verdict without a finding means it
+ * passed. With no operation (a route the document does not have), the response is held to what the
+ * document says of every response: X-RateLimit-* headers, and an Error body that repeats the status.
+ */
+export function checkResponse(
+  spec: Spec,
+  operation: OperationSpec | undefined,
+  response: ResponseToCheck,
+  options: CheckOptions,
+): ResponseVerdict[] {
   const status = response.status;
-  const documented = operation.response(status);
+  const documented = operation?.response(status);
   const verdicts: ResponseVerdict[] = [];
-  const finding = (check: CheckId, input: Omit<FindingInput, 'check' | 'severity'>) =>
+  const finding = (check: ResponseCheckId, input: Omit<ResponseFinding, 'severity'>) =>
     verdicts.push({ check, finding: { severity: 'error', ...input } });
 
   if (status >= 500) {
@@ -154,7 +193,9 @@ export function checkResponse(spec: Spec, exchange: Exchange, nowMs: number): Re
     });
   } else verdicts.push({ check: 'not_a_server_error' });
 
-  if (documented === undefined) {
+  if (operation === undefined) {
+    // No operation, so no status to hold it to.
+  } else if (documented === undefined) {
     finding('status_code_conformance', {
       message: `${status} is not a documented status of ${operation.id}`,
       expected: `one of ${[...operation.responses.keys()].join(', ')}`,
@@ -162,11 +203,11 @@ export function checkResponse(spec: Spec, exchange: Exchange, nowMs: number): Re
     });
   } else verdicts.push({ check: 'status_code_conformance' });
 
-  const documentedBody = documented?.content.get('application/json');
+  const documentedBody = expectedBody(spec, operation, documented, status);
   const contentType = response.headers['content-type'] ?? '';
   const mediaType = contentType.split(';')[0]?.trim().toLowerCase() ?? '';
   let parsed: { value: unknown } | undefined;
-  if (response.body.length > 0) {
+  if (response.body.length > 0 && options.head !== true) {
     try {
       parsed = { value: JSON.parse(response.body) };
     } catch {
@@ -185,8 +226,8 @@ export function checkResponse(spec: Spec, exchange: Exchange, nowMs: number): Re
     } else verdicts.push({ check: 'content_type_conformance' });
   }
 
-  if (documentedBody !== undefined) {
-    const schemaPath = `#/paths/${escapeToken(operation.path)}/${operation.method.toLowerCase()}/responses/${documented?.status}/content/application~1json/schema`;
+  if (documentedBody !== undefined && options.head !== true) {
+    const { schemaPath } = documentedBody;
     if (response.body.length === 0) {
       finding('response_schema_conformance', {
         message: `the ${status} response has no body`,
@@ -220,11 +261,36 @@ export function checkResponse(spec: Spec, exchange: Exchange, nowMs: number): Re
     } else verdicts.push({ check: 'error_body_consistency' });
   }
 
-  const headers = headerVerdicts(operation, exchange, rateLimitHeaderSpecs(spec), Math.floor(nowMs / 1000));
+  const nowS = Math.floor(options.nowMs / 1000);
+  const headers = headerVerdicts(operation, response, rateLimitHeaderSpecs(spec), nowS);
   verdicts.push(...(headers.length > 0 ? headers : [{ check: 'response_headers_conformance' as const }]));
-  if (operation.deprecated) {
-    const deprecation = deprecationVerdicts(operation, exchange);
+  if (operation?.deprecated === true) {
+    const deprecation = deprecationVerdicts(operation, response);
     verdicts.push(...(deprecation.length > 0 ? deprecation : [{ check: 'deprecation_signalled' as const }]));
   }
   return verdicts;
+}
+
+/**
+ * The JSON body a response must carry and where its schema is: the documented one for the status or,
+ * without an operation, an Error for an error (openapi.yaml's description says every error has one).
+ */
+function expectedBody(
+  spec: Spec,
+  operation: OperationSpec | undefined,
+  documented: ResponseSpec | undefined,
+  status: number,
+): { readonly validate: Validator; readonly schemaPath: string } | undefined {
+  if (operation === undefined) {
+    return status >= 400
+      ? { validate: spec.schema('Error'), schemaPath: '#/components/schemas/Error' }
+      : undefined;
+  }
+  const body = documented?.content.get('application/json');
+  if (documented === undefined || body === undefined) return undefined;
+  const responsePath = `#/paths/${escapeToken(operation.path)}/${operation.method.toLowerCase()}/responses/${documented.status}`;
+  return {
+    validate: body.validate,
+    schemaPath: `${responsePath}/content/${escapeToken('application/json')}/schema`,
+  };
 }

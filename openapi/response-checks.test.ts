@@ -1,11 +1,15 @@
 import { describe, expect, test } from 'vitest';
-import { loadSpec } from '../openapi/index.js';
-import type { Exchange } from './exchange.js';
-import { checkResponse } from './response-checks.js';
+import { loadSpec } from './index.js';
+import { checkResponse, type ResponseToCheck } from './response-checks.js';
 
 const spec = loadSpec();
 const NOW = Date.UTC(2026, 5, 1, 12, 0, 0);
 const RESET = String(NOW / 1000 + 30);
+
+interface Exchange {
+  readonly operationId: string;
+  readonly response: ResponseToCheck;
+}
 
 function exchange(
   operationId: string,
@@ -15,7 +19,6 @@ function exchange(
 ): Exchange {
   return {
     operationId,
-    request: { method: 'GET', url: 'http://x/v1/pets', headers: {} },
     response: {
       status,
       headers: {
@@ -27,12 +30,14 @@ function exchange(
       },
       body: typeof body === 'string' ? body : JSON.stringify(body),
     },
-    durationMs: 1,
   };
 }
 
+const check = (ex: Exchange) =>
+  checkResponse(spec, spec.operation(ex.operationId), ex.response, { nowMs: NOW });
+
 const failing = (ex: Exchange) =>
-  checkResponse(spec, ex, NOW)
+  check(ex)
     .filter((verdict) => verdict.finding !== undefined)
     .map((verdict) => `${verdict.check}: ${verdict.finding?.message}`);
 
@@ -96,15 +101,42 @@ describe('every response is held to the contract', () => {
   });
 
   test('getPet without Sunset and Deprecation is a warning, not a failure', () => {
-    const verdicts = checkResponse(
-      spec,
-      exchange('getPet', 200, { link: '</v1/pets>; rel="successor-version"' }, pets[0]),
-      NOW,
-    );
+    const verdicts = check(exchange('getPet', 200, { link: '</v1/pets>; rel="successor-version"' }, pets[0]));
     const found = verdicts.filter((verdict) => verdict.finding !== undefined);
     expect(found.map((verdict) => [verdict.check, verdict.finding?.severity])).toEqual([
       ['deprecation_signalled', 'warning'],
       ['deprecation_signalled', 'warning'],
     ]);
+  });
+
+  test('getPet without Link is a warning too', () => {
+    const deprecated = { sunset: 'Thu, 05 Dec 2030 00:00:00 GMT', deprecation: '@1735689600' };
+    expect(failing(exchange('getPet', 200, deprecated, pets[0]))).toEqual([
+      'deprecation_signalled: getPet is deprecated but the response has no Link header',
+    ]);
+  });
+
+  test('a response outside every operation: rate-limit headers and an Error that repeats the status', () => {
+    const outside = (status: number, headers: Record<string, string>, body: unknown) =>
+      checkResponse(spec, undefined, exchange('listPets', status, headers, body).response, { nowMs: NOW })
+        .filter((verdict) => verdict.finding !== undefined)
+        .map((verdict) => `${verdict.check}: ${verdict.finding?.message}`);
+    expect(outside(404, {}, { code: 'route_not_found', message: 'x', status: 404 })).toEqual([]);
+    expect(outside(404, {}, { code: 'route_not_found', status: 405 })).toEqual([
+      'response_schema_conformance: /message is required',
+      'error_body_consistency: the Error body says status 405, the HTTP status is 404',
+    ]);
+    expect(outside(405, { 'x-ratelimit-limit': 'sixty' }, { code: 'm', message: 'x', status: 405 })).toEqual([
+      'response_headers_conformance: X-RateLimit-Limit: "sixty" must be integer',
+    ]);
+  });
+
+  test('a response to HEAD has no body to check', () => {
+    const head = exchange('listPets', 200, {}, '');
+    const verdicts = checkResponse(spec, spec.operation('listPets'), head.response, {
+      nowMs: NOW,
+      head: true,
+    });
+    expect(verdicts.filter((verdict) => verdict.finding !== undefined)).toEqual([]);
   });
 });

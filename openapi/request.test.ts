@@ -1,0 +1,108 @@
+import { describe, expect, it } from 'vitest';
+import { loadSpec, type RequestParts } from './index.js';
+
+const spec = loadSpec();
+const listPets = spec.operation('listPets');
+const createPet = spec.operation('createPet');
+const getPet = spec.operation('getPet');
+
+function request(
+  query: string,
+  options: { path?: Record<string, string> | null; body?: () => unknown } = {},
+): RequestParts<string> & { bodyReads: number } {
+  const parts = {
+    pathParams: options.path === undefined ? {} : options.path,
+    query: query === '' ? undefined : new URLSearchParams(query),
+    bodyReads: 0,
+    async readBody() {
+      parts.bodyReads += 1;
+      const value = options.body?.();
+      return typeof value === 'string' ? { refusal: value } : { value };
+    },
+  };
+  return parts;
+}
+
+describe('operation.validateRequest', () => {
+  it('reads the parameters as their schemas say, an absent one as its default', async () => {
+    expect(await listPets.validateRequest(request('status=sold'))).toEqual({
+      kind: 'valid',
+      params: { limit: 20, status: 'sold' },
+      body: undefined,
+    });
+    expect(await getPet.validateRequest(request('', { path: { petId: '42' } }))).toMatchObject({
+      kind: 'valid',
+      params: { petId: 42 },
+    });
+  });
+
+  it('says where the first fault is, in a sentence and as JSON Pointers', async () => {
+    expect(await listPets.validateRequest(request('limit=101&status=adopted'))).toEqual({
+      kind: 'invalid',
+      where: 'query',
+      message: 'Invalid query: /limit must be <= 100 (and 1 more).',
+      details: [
+        { path: '/limit', message: 'must be <= 100' },
+        { path: '/status', message: 'must be equal to one of the allowed values' },
+      ],
+    });
+    expect(await listPets.validateRequest(request('limit=1&limit=2'))).toMatchObject({
+      message: 'Invalid query: /limit must be given once, not 2 times.',
+    });
+    expect(await getPet.validateRequest(request('', { path: { petId: 'abc' } }))).toMatchObject({
+      where: 'path',
+      details: [{ path: '/petId', message: 'must be integer' }],
+    });
+  });
+
+  it('a path whose percent-encoding does not decode is invalid', async () => {
+    expect(await getPet.validateRequest(request('', { path: null }))).toEqual({
+      kind: 'invalid',
+      where: 'path',
+      message: 'Invalid path: its percent-encoding does not decode.',
+      details: [{ path: '', message: 'is not valid percent-encoding' }],
+    });
+  });
+
+  it('reads the body only when the operation takes one, and checks it', async () => {
+    const list = request('');
+    await listPets.validateRequest(list);
+    expect(list.bodyReads).toBe(0);
+    const pet = { name: 'Mochi', categoryId: 1 };
+    expect(await createPet.validateRequest(request('', { body: () => pet }))).toEqual({
+      kind: 'valid',
+      params: {},
+      body: pet,
+    });
+    expect(await createPet.validateRequest(request('', { body: () => ({ name: '' }) }))).toMatchObject({
+      kind: 'invalid',
+      where: 'body',
+      message: 'Invalid body: /categoryId is required (and 1 more).',
+    });
+  });
+
+  it("passes on the caller's reason a body could not be read", async () => {
+    expect(await createPet.validateRequest(request('', { body: () => 'too large' }))).toEqual({
+      kind: 'refused',
+      refusal: 'too large',
+    });
+  });
+});
+
+describe('spec.matchPath', () => {
+  it('finds the path by its shape, with its operations and decoded parameters', () => {
+    const found = spec.matchPath('/pets/a%20b');
+    expect(found?.path.template).toBe('/pets/{petId}');
+    expect([...(found?.path.operations.keys() ?? [])]).toEqual(['GET']);
+    expect(found?.params).toEqual({ petId: 'a b' });
+    expect(spec.matchPath('/pets')?.path.operations.get('POST')?.id).toBe('createPet');
+    expect(spec.matchPath('/pets/1/x')).toBeUndefined();
+  });
+
+  it('matches a path whose parameters do not decode, with null parameters', () => {
+    expect(spec.matchPath('/pets/%E0%A4%A')).toMatchObject({
+      path: { template: '/pets/{petId}' },
+      params: null,
+    });
+  });
+});

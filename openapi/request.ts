@@ -1,0 +1,90 @@
+// Request validation, in the order a server refuses: the parameters first (path, then query, as the
+// document lists them), then the body, read only once the parameters pass (so a 400 on a bad query
+// never waits for, or asks for, a body).
+import { describeFault, type Fault, type FaultDetail } from './faults.js';
+import type { BodySpec, ParameterSpec } from './spec-types.js';
+
+/** What validateRequest reads of a request. `Refusal` is the caller's reason a body cannot be read. */
+export interface RequestParts<Refusal> {
+  /** The path's parameters, percent-decoded (Spec.matchPath); null when they do not decode. */
+  readonly pathParams: Readonly<Record<string, string>> | null;
+  /** The query string's parameters; undefined when the request has no query string. */
+  readonly query: URLSearchParams | undefined;
+  /** Reads the body as JSON, or says why it cannot be (too large, not JSON, another media type). */
+  readBody(): Promise<{ readonly value: unknown } | { readonly refusal: Refusal }>;
+}
+
+export type RequestVerdict<Refusal> =
+  | {
+      readonly kind: 'valid';
+      /** Every parameter by name, read as its schema says (an absent one as its default). */
+      readonly params: Readonly<Record<string, unknown>>;
+      /** The JSON body, for an operation that takes one. */
+      readonly body: unknown;
+    }
+  | {
+      readonly kind: 'invalid';
+      /** Where the first fault is: `path`, `query` or `body`. */
+      readonly where: string;
+      /** The faults in a sentence: `Invalid query: /limit must be <= 100.` */
+      readonly message: string;
+      /** Each fault: a JSON Pointer into the part named by `where`, and what is wrong there. */
+      readonly details: readonly FaultDetail[];
+    }
+  | { readonly kind: 'refused'; readonly refusal: Refusal };
+
+const UNDECODABLE_PATH: RequestVerdict<never> = {
+  kind: 'invalid',
+  where: 'path',
+  message: 'Invalid path: its percent-encoding does not decode.',
+  details: [{ path: '', message: 'is not valid percent-encoding' }],
+};
+
+function invalid(where: string, faults: readonly Fault[]): RequestVerdict<never> {
+  const details = faults.map(describeFault);
+  const [first] = details;
+  const more = details.length > 1 ? ` (and ${details.length - 1} more)` : '';
+  const at = first === undefined || first.path === '' ? '' : `${first.path} `;
+  return { kind: 'invalid', where, message: `Invalid ${where}: ${at}${first?.message}${more}.`, details };
+}
+
+export async function validateRequest<Refusal>(
+  parameters: readonly ParameterSpec[],
+  body: BodySpec | undefined,
+  request: RequestParts<Refusal>,
+): Promise<RequestVerdict<Refusal>> {
+  const { pathParams, query } = request;
+  if (pathParams === null) return UNDECODABLE_PATH;
+  const params: Record<string, unknown> = {};
+  const faults: Fault[] = [];
+  let where = '';
+  for (const parameter of parameters) {
+    const given =
+      parameter.in === 'path' ? [pathParams[parameter.name]] : (query?.getAll(parameter.name) ?? []);
+    if (given.length > 1) {
+      // Every parameter of the API takes one value: which of several was meant is not ours to guess.
+      faults.push({
+        instancePath: `/${parameter.name}`,
+        schemaPath: '#/maxItems',
+        keyword: 'maxItems',
+        params: { limit: 1 },
+        message: `must be given once, not ${given.length} times`,
+      });
+      where ||= parameter.in;
+      continue;
+    }
+    const parsed = parameter.parse(given[0]);
+    params[parameter.name] = parsed.value;
+    if (parsed.faults.length > 0) {
+      faults.push(...parsed.faults);
+      where ||= parameter.in;
+    }
+  }
+  if (faults.length > 0) return invalid(where, faults);
+  if (body === undefined) return { kind: 'valid', params, body: undefined };
+  const read = await request.readBody();
+  if ('refusal' in read) return { kind: 'refused', refusal: read.refusal };
+  const bodyFaults = body.validate(read.value);
+  if (bodyFaults.length > 0) return invalid('body', bodyFaults);
+  return { kind: 'valid', params, body: read.value };
+}
