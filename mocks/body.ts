@@ -9,9 +9,17 @@ import type { ErrorCode } from './errors.js';
 /** Strict UTF-8: a body that is not is malformed, not silently mended. Stateless, so shared. */
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
-export type BodyResult =
-  | { readonly ok: true; readonly value: unknown }
-  | { readonly ok: false; readonly code: ErrorCode; readonly message?: string };
+/** Why a body cannot be read: its Error code and, where the default says too little, a message. */
+export interface BodyRefusal {
+  readonly code: ErrorCode;
+  readonly message?: string;
+}
+
+export type BodyResult = { readonly value: unknown } | { readonly refusal: BodyRefusal };
+
+const refuse = (code: ErrorCode, message?: string): BodyResult => ({
+  refusal: message === undefined ? { code } : { code, message },
+});
 
 /** `application/json`, any case, parameters such as `charset=utf-8` allowed. */
 export function isJsonMediaType(contentType: string): boolean {
@@ -23,30 +31,23 @@ export function isJsonMediaType(contentType: string): boolean {
 export async function readJsonBody(call: MockCall): Promise<BodyResult> {
   const contentType = call.header('content-type');
   if (contentType === null && !call.body.present) {
-    return { ok: false, code: 'malformed_json', message: 'The body is empty; send a JSON object.' };
+    return refuse('malformed_json', 'The body is empty; send a JSON object.');
   }
-  if (contentType === null || !isJsonMediaType(contentType)) {
-    return { ok: false, code: 'unsupported_media_type' };
-  }
+  if (contentType === null || !isJsonMediaType(contentType)) return refuse('unsupported_media_type');
   const declared = Number(call.header('content-length') ?? 0);
-  if (declared > MAX_BODY_BYTES) return { ok: false, code: 'payload_too_large' };
+  if (declared > MAX_BODY_BYTES) return refuse('payload_too_large');
   const bytes = await call.body.read(MAX_BODY_BYTES);
-  if (bytes === undefined) return { ok: false, code: 'payload_too_large' };
+  if (bytes === undefined) return refuse('payload_too_large');
   let text: string;
   try {
     text = UTF8.decode(bytes);
   } catch {
-    return { ok: false, code: 'malformed_json', message: 'The body is not valid UTF-8.' };
+    return refuse('malformed_json', 'The body is not valid UTF-8.');
   }
   try {
-    return { ok: true, value: JSON.parse(text) };
+    return { value: JSON.parse(text) };
   } catch (error) {
-    if (text.trim() === '')
-      return { ok: false, code: 'malformed_json', message: 'The body is empty; send a JSON object.' };
-    return {
-      ok: false,
-      code: 'malformed_json',
-      message: `The body is not valid JSON: ${(error as Error).message}.`,
-    };
+    if (text.trim() === '') return refuse('malformed_json', 'The body is empty; send a JSON object.');
+    return refuse('malformed_json', `The body is not valid JSON: ${(error as Error).message}.`);
   }
 }

@@ -99,6 +99,26 @@ describe('delays', () => {
     await pending;
     expect(done).toBe(true);
   });
+  it('draws a latency range from the injected random source', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout'] });
+    const draws = [0, 0.999, 0.5];
+    const mock = createMock({
+      clock: () => NOW,
+      latency: { min: 100, max: 200 },
+      random: () => draws.shift() ?? 0,
+    });
+    for (const expected of [100, 200, 150]) {
+      let done = false;
+      const pending = mock.request('/v1/nope').then(() => {
+        done = true;
+      });
+      await vi.advanceTimersByTimeAsync(expected - 1);
+      expect(done).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      await pending;
+      expect(done).toBe(true);
+    }
+  });
 });
 
 describe('control API, journal and reset', () => {

@@ -2,7 +2,8 @@
 // (msw/node) and setupWorker (msw/browser). Browser-safe: imports nothing from Node.
 import { http, type RequestHandler } from 'msw';
 import { loadSpec } from '../openapi/index.js';
-import { CONTROL_PREFIX, createMock, type Mock } from './mock.js';
+import { CONTROL_PREFIX } from './control.js';
+import { createMock, type Mock } from './mock.js';
 import type { MockOptions } from './options.js';
 
 /**

@@ -2,7 +2,7 @@
 // Each takes the validated input and answers a Reply; none reads the raw request.
 import type { NewPet, OperationId, PetStatus } from '../openapi/index.js';
 import { errorReply, type Reply, reply } from './responses.js';
-import type { Store } from './store.js';
+import type { Store } from './state.js';
 
 export interface OperationInput {
   /** Parameters by name, parsed and validated. */
@@ -14,13 +14,13 @@ export interface OperationInput {
   readonly basePath: string;
 }
 
-export type Implementation = (input: OperationInput, store: Store) => Reply;
+export type Implementation = (input: OperationInput, store: Store) => Promise<Reply>;
 
 export const IMPLEMENTATIONS: Readonly<Record<OperationId, Implementation>> = {
-  listPets({ params }, store) {
-    return reply(200, store.list(params.limit as number, params.status as PetStatus | undefined));
+  async listPets({ params }, store) {
+    return reply(200, await store.list(params.limit as number, params.status as PetStatus | undefined));
   },
-  createPet({ body, basePath }, store) {
+  async createPet({ body, basePath }, store) {
     const pet = body as NewPet;
     if (!Number.isSafeInteger(pet.categoryId)) {
       // A valid int64, but JSON.parse has already rounded it: storing it would change it silently.
@@ -30,12 +30,13 @@ export const IMPLEMENTATIONS: Readonly<Record<OperationId, Implementation>> = {
         [{ path: '/categoryId', message: 'is beyond 2^53-1, the largest integer this mock stores exactly' }],
       );
     }
-    const created = store.create(pet);
-    if (created === undefined) return errorReply('store_full', `The store is full (${store.size} pets).`);
+    const created = await store.create(pet);
+    if (created === undefined)
+      return errorReply('store_full', `The store is full (${await store.count()} pets).`);
     return reply(201, created.json, { location: `${basePath}/pets/${created.id}` });
   },
-  getPet({ params, raw }, store) {
-    const json = store.get(params.petId as number);
+  async getPet({ params, raw }, store) {
+    const json = await store.get(params.petId as number);
     return json === undefined ? errorReply('not_found', `No pet has id ${raw.petId}.`) : reply(200, json);
   },
 };

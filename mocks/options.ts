@@ -21,6 +21,8 @@ export interface MockOptions {
   clock?: () => number;
   /** Added before every answer. Default 0. `Prefer: delay=MS` replaces it for one request. */
   latency?: Latency;
+  /** A number in [0, 1) each call: where a latency range is drawn from. Default `Math.random`. */
+  random?: () => number;
   /** Default: silent. */
   logger?: Logger;
   /** Most pets the store holds; createPet answers 507 `store_full` beyond. Default 100,000. */
@@ -33,6 +35,7 @@ export interface NormalizedMockOptions {
   readonly keys: KeysFile;
   readonly clock: () => number;
   readonly latency: { readonly min: number; readonly max: number };
+  readonly random: () => number;
   readonly logger: Logger;
   readonly maxPets: number;
 }
@@ -74,6 +77,7 @@ export function normalizeOptions(options: MockOptions = {}): NormalizedMockOptio
     keys,
     clock: options.clock ?? Date.now,
     latency: { min, max },
+    random: options.random ?? Math.random,
     logger: options.logger ?? silentLogger,
     maxPets,
   };

@@ -1,8 +1,9 @@
 // Per-bucket rate limits over fixed windows aligned to the clock: the minute window is
 // [k·60 s, (k+1)·60 s) and the day window a UTC day, both in the injected clock's time. Both windows
 // count every allowed request. More than BAN_AFTER requests while limited within one window ban the
-// bucket for BAN_MS. Synchronous on purpose: a decision and its count happen in one step, so
-// concurrent requests can never let more than the limit through.
+// bucket for BAN_MS. This in-memory limiter is synchronous on purpose: a decision and its count
+// happen in one step, so concurrent requests can never let more than the limit through (a remote
+// engine must count and decide in one atomic step too).
 //
 // Memory stays bounded: a bucket whose windows have all passed (its day is over and it is not
 // banned) counts nothing any more, and is dropped by a sweep the first time the clock enters a new
@@ -10,6 +11,7 @@
 // keeps at most that many: at the cap a new bucket pushes out the one used least recently (whose
 // counts then start again from zero; a client hammering while limited or banned stays recent).
 import type { Limits } from './keys.js';
+import type { RateDecision, RateLimiter } from './state.js';
 
 export const MINUTE_MS = 60_000;
 export const DAY_MS = 86_400_000;
@@ -17,20 +19,6 @@ export const BAN_AFTER = 10;
 export const BAN_MS = 5 * MINUTE_MS;
 /** The most anonymous buckets (one per client address) a mock keeps; the least recently used go first. */
 export const MAX_ANONYMOUS_BUCKETS = 10_000;
-
-export interface RateDecision {
-  /** False when limited or banned: answer 429. */
-  readonly allowed: boolean;
-  readonly banned: boolean;
-  /** X-RateLimit-Limit: the limit of the window with fewer requests remaining. */
-  readonly limit: number;
-  /** X-RateLimit-Remaining, after this request. */
-  readonly remaining: number;
-  /** X-RateLimit-Reset: that window's end (or the ban's), Unix seconds. */
-  readonly reset: number;
-  /** Retry-After in whole seconds, at least 1 (meaningful when not allowed). */
-  readonly retryAfter: number;
-}
 
 interface Bucket {
   minute: number;
@@ -48,21 +36,20 @@ export interface RateLimiterOptions {
   maxBuckets?: number;
 }
 
-export interface RateLimiter {
-  /** Counts one request of a bucket at `now` (ms) and says whether it may pass. */
-  take(bucket: unknown, limits: Limits, now: number): RateDecision;
-  /** Forgets every bucket. */
+/** The in-memory limiter: a decision and its count in one synchronous step. */
+export interface MemoryRateLimiter extends RateLimiter {
+  take(bucket: string, limits: Limits, now: number): RateDecision;
   reset(): void;
-  /** Buckets held now, live or not yet swept. */
+  count(): number;
   readonly size: number;
 }
 
 const secondsUntil = (end: number, now: number): number => Math.max(1, Math.ceil((end - now) / 1000));
 
-export function createRateLimiter(options: RateLimiterOptions = {}): RateLimiter {
+export function createRateLimiter(options: RateLimiterOptions = {}): MemoryRateLimiter {
   const maxBuckets = options.maxBuckets ?? Number.POSITIVE_INFINITY;
   const bounded = Number.isFinite(maxBuckets);
-  const buckets = new Map<unknown, Bucket>();
+  const buckets = new Map<string, Bucket>();
   let sweptDay = Number.NaN;
 
   /** Drops every bucket that is neither in `day` nor banned at `now`. */
@@ -117,6 +104,7 @@ export function createRateLimiter(options: RateLimiterOptions = {}): RateLimiter
         return {
           allowed: false,
           banned: true,
+          window: tighter ? 'minute' : 'day',
           limit: tighter ? limits.perMinute : limits.perDay,
           remaining: 0,
           reset: Math.ceil(bucket.bannedUntil / 1000),
@@ -135,6 +123,7 @@ export function createRateLimiter(options: RateLimiterOptions = {}): RateLimiter
         return {
           allowed: true,
           banned: false,
+          window: useMinute ? 'minute' : 'day',
           limit: useMinute ? limits.perMinute : limits.perDay,
           remaining: (useMinute ? minuteLeft : dayLeft) - 1,
           reset: end / 1000,
@@ -156,6 +145,7 @@ export function createRateLimiter(options: RateLimiterOptions = {}): RateLimiter
         return {
           allowed: false,
           banned: true,
+          window: byDay ? 'day' : 'minute',
           limit,
           remaining: 0,
           reset: Math.ceil(bucket.bannedUntil / 1000),
@@ -166,6 +156,7 @@ export function createRateLimiter(options: RateLimiterOptions = {}): RateLimiter
       return {
         allowed: false,
         banned: false,
+        window: byDay ? 'day' : 'minute',
         limit,
         remaining: 0,
         reset: end / 1000,
@@ -175,6 +166,7 @@ export function createRateLimiter(options: RateLimiterOptions = {}): RateLimiter
     reset() {
       buckets.clear();
     },
+    count: () => buckets.size,
     get size() {
       return buckets.size;
     },

@@ -1,7 +1,7 @@
 // Building answers: the constant headers are built once here, per-request work is a few fields.
 import type { ApiError, ErrorDetail } from '../openapi/index.js';
 import { type ErrorCode, errorBody } from './errors.js';
-import type { RateDecision } from './rate-limiter.js';
+import type { RateDecision } from './state.js';
 
 /** An answer before it becomes a Response (HEAD drops the body there). */
 export interface Reply {
@@ -72,9 +72,10 @@ export function errorJson(body: ApiError): string {
   return `${json}}`;
 }
 
+/** The window's headers; a 429 (limited, or forced by `Prefer: code=429`) says none remain. */
 export function addRateHeaders(target: Reply, decision: RateDecision): Reply {
   target.headers['x-ratelimit-limit'] = String(decision.limit);
-  target.headers['x-ratelimit-remaining'] = String(decision.remaining);
+  target.headers['x-ratelimit-remaining'] = target.status === 429 ? '0' : String(decision.remaining);
   target.headers['x-ratelimit-reset'] = String(decision.reset);
   return target;
 }

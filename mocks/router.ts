@@ -11,15 +11,17 @@ export type RouteMatch =
     }
   | { readonly kind: 'preflight'; readonly allow: string }
   | { readonly kind: 'method_not_allowed'; readonly allow: string }
-  | { readonly kind: 'not_found' };
+  /** No route: `underBase` says whether the path was at least under the API's base path. */
+  | { readonly kind: 'not_found'; readonly underBase: boolean };
 
 export interface Router {
   readonly basePath: string;
-  /** Routes a pathname that starts with basePath (the caller checks); HEAD is served as GET. */
+  /** Routes a method and a pathname; HEAD is served as GET. */
   match(method: string, pathname: string): RouteMatch;
 }
 
-const NOT_FOUND: RouteMatch = { kind: 'not_found' };
+const NOT_FOUND: RouteMatch = { kind: 'not_found', underBase: true };
+const OUTSIDE_BASE: RouteMatch = { kind: 'not_found', underBase: false };
 const METHOD_ORDER = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
 /** The methods a path answers, as an Allow header: its operations', HEAD with GET, and OPTIONS. */
@@ -33,9 +35,11 @@ function allowOf(path: PathSpec): string {
 export function createRouter(spec: Spec): Router {
   const allow = new Map<PathSpec, string>(spec.paths.map((path) => [path, allowOf(path)]));
   const basePath = spec.basePath;
+  const basePrefix = `${basePath}/`;
   return {
     basePath,
     match(method, pathname) {
+      if (pathname !== basePath && !pathname.startsWith(basePrefix)) return OUTSIDE_BASE;
       const found = spec.matchPath(pathname.slice(basePath.length));
       if (found === undefined) return NOT_FOUND;
       const allowed = allow.get(found.path) ?? '';

@@ -4,27 +4,18 @@
 // Ids are never reused or removed (only clear() empties the store), so a pet's id is its index + 1:
 // no map is kept beside the array.
 import type { NewPet, Pet, PetStatus } from '../openapi/index.js';
+import type { Store, StoredPet } from './state.js';
 
-export interface StoredPet {
-  readonly id: number;
-  readonly status: PetStatus | undefined;
-  /** The pet as its JSON answer. */
-  readonly json: string;
-}
-
-export interface Store {
+/** The in-memory store: every answer at once. */
+export interface MemoryStore extends Store {
   readonly size: number;
-  /**
-   * The JSON array of at most `limit` pets in ascending id order, optionally of one status, as UTF-8
-   * (cached as bytes: a list is encoded once, not once per answer).
-   */
+  count(): number;
   list(limit: number, status: PetStatus | undefined): Uint8Array<ArrayBuffer>;
-  /** The pet's JSON, or undefined. */
   get(id: number): string | undefined;
-  /** Stores a pet exactly as given (no trimming), or answers undefined when the store is full. */
   create(pet: NewPet): StoredPet | undefined;
   /** Empties the store and restarts ids at 1. */
   clear(): void;
+  reset(pets: readonly NewPet[]): void;
 }
 
 const UTF8 = new TextEncoder();
@@ -37,13 +28,14 @@ interface CachedList {
   readonly status: PetStatus | undefined;
 }
 
-export function createStore(maxPets: number): Store {
+export function createStore(maxPets: number): MemoryStore {
   const pets: StoredPet[] = [];
   const listCache = new Map<string, CachedList>();
-  return {
+  const store: MemoryStore = {
     get size() {
       return pets.length;
     },
+    count: () => pets.length,
     list(limit, status) {
       const cacheKey = status === undefined ? String(limit) : `${limit}:${status}`;
       const cached = listCache.get(cacheKey);
@@ -81,5 +73,10 @@ export function createStore(maxPets: number): Store {
       pets.length = 0;
       listCache.clear();
     },
+    reset(seeded) {
+      store.clear();
+      for (const pet of seeded) store.create(pet);
+    },
   };
+  return store;
 }

@@ -7,7 +7,6 @@ export { escapeToken, pointerOfRef, valueAt } from './json-pointer.js';
 export { MAX_BODY_BYTES } from './limits.js';
 export { loadSpec } from './load.js';
 export type { JsonSchema, OpenApiDocument } from './openapi-types.js';
-export type { RequestParts, RequestVerdict } from './request.js';
 export {
   type CheckOptions,
   checkResponse,
@@ -25,6 +24,8 @@ export type {
   ParameterSpec,
   PathMatch,
   PathSpec,
+  RequestParts,
+  RequestVerdict,
   ResponseSpec,
   Spec,
   Validator,

@@ -1,37 +1,8 @@
 // Request validation, in the order a server refuses: the parameters first (path, then query, as the
 // document lists them), then the body, read only once the parameters pass (so a 400 on a bad query
 // never waits for, or asks for, a body).
-import { describeFault, type Fault, type FaultDetail } from './faults.js';
-import type { BodySpec, ParameterSpec } from './spec-types.js';
-
-/** What validateRequest reads of a request. `Refusal` is the caller's reason a body cannot be read. */
-export interface RequestParts<Refusal> {
-  /** The path's parameters, percent-decoded (Spec.matchPath); null when they do not decode. */
-  readonly pathParams: Readonly<Record<string, string>> | null;
-  /** The query string's parameters; undefined when the request has no query string. */
-  readonly query: URLSearchParams | undefined;
-  /** Reads the body as JSON, or says why it cannot be (too large, not JSON, another media type). */
-  readBody(): Promise<{ readonly value: unknown } | { readonly refusal: Refusal }>;
-}
-
-export type RequestVerdict<Refusal> =
-  | {
-      readonly kind: 'valid';
-      /** Every parameter by name, read as its schema says (an absent one as its default). */
-      readonly params: Readonly<Record<string, unknown>>;
-      /** The JSON body, for an operation that takes one. */
-      readonly body: unknown;
-    }
-  | {
-      readonly kind: 'invalid';
-      /** Where the first fault is: `path`, `query` or `body`. */
-      readonly where: string;
-      /** The faults in a sentence: `Invalid query: /limit must be <= 100.` */
-      readonly message: string;
-      /** Each fault: a JSON Pointer into the part named by `where`, and what is wrong there. */
-      readonly details: readonly FaultDetail[];
-    }
-  | { readonly kind: 'refused'; readonly refusal: Refusal };
+import { describeFault, type Fault } from './faults.js';
+import type { BodySpec, ParameterSpec, RequestParts, RequestVerdict } from './spec-types.js';
 
 const UNDECODABLE_PATH: RequestVerdict<never> = {
   kind: 'invalid',

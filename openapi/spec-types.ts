@@ -1,8 +1,7 @@
 // The contract as petkit reads it: a Spec of the whole document, its operations, parameters,
 // bodies and responses, each with the validators it needs. Built by build.ts.
-import type { Fault } from './faults.js';
+import type { Fault, FaultDetail } from './faults.js';
 import type { JsonSchema, OpenApiDocument, ParameterObject } from './openapi-types.js';
-import type { RequestParts, RequestVerdict } from './request.js';
 
 /** Checks a value; an empty list means it is valid. */
 export type Validator = (value: unknown) => Fault[];
@@ -121,3 +120,32 @@ export interface Spec {
   /** A validator for a named schema under `components.schemas`; throws for an unknown name. */
   schema(name: string): Validator;
 }
+
+/** What validateRequest reads of a request. `Refusal` is the caller's reason a body cannot be read. */
+export interface RequestParts<Refusal> {
+  /** The path's parameters, percent-decoded (Spec.matchPath); null when they do not decode. */
+  readonly pathParams: Readonly<Record<string, string>> | null;
+  /** The query string's parameters; undefined when the request has no query string. */
+  readonly query: URLSearchParams | undefined;
+  /** Reads the body as JSON, or says why it cannot be (too large, not JSON, another media type). */
+  readBody(): Promise<{ readonly value: unknown } | { readonly refusal: Refusal }>;
+}
+
+export type RequestVerdict<Refusal> =
+  | {
+      readonly kind: 'valid';
+      /** Every parameter by name, read as its schema says (an absent one as its default). */
+      readonly params: Readonly<Record<string, unknown>>;
+      /** The JSON body, for an operation that takes one. */
+      readonly body: unknown;
+    }
+  | {
+      readonly kind: 'invalid';
+      /** Where the first fault is: `path`, `query` or `body`. */
+      readonly where: string;
+      /** The faults in a sentence: `Invalid query: /limit must be <= 100.` */
+      readonly message: string;
+      /** Each fault: a JSON Pointer into the part named by `where`, and what is wrong there. */
+      readonly details: readonly FaultDetail[];
+    }
+  | { readonly kind: 'refused'; readonly refusal: Refusal };

@@ -1,0 +1,80 @@
+// The answers that refuse a call before its operation runs, one function each, in the order the
+// pipeline asks them (mock.ts): off the routes (404, 405), limited (429), forced by `Prefer: code=`,
+// unauthorised (401). Each answers undefined when it has nothing to refuse. The common headers
+// (rate limits, deprecation, Preference-Applied) are added after, by the pipeline's last step.
+import type { OperationSpec } from '../openapi/index.js';
+import type { Authentication } from './auth.js';
+import { ERRORS, FORCED_CODES } from './errors.js';
+import { CHALLENGE, errorReply, INVALID_TOKEN_CHALLENGE, type Reply } from './responses.js';
+import type { RouteMatch } from './router.js';
+import type { RateDecision } from './state.js';
+
+/** 404 for no route (listing the routes when under the base path), 405 for a method the path lacks. */
+export function unrouted(
+  route: Extract<RouteMatch, { kind: 'not_found' | 'method_not_allowed' }>,
+  method: string,
+  pathname: string,
+  api: { readonly basePath: string; readonly routes: string },
+): Reply {
+  if (route.kind === 'method_not_allowed') {
+    return errorReply('method_not_allowed', `${method} is not allowed here; use ${route.allow}.`, undefined, {
+      allow: route.allow,
+    });
+  }
+  return errorReply(
+    'route_not_found',
+    route.underBase
+      ? `No route ${method} ${pathname}. The routes: ${api.routes}.`
+      : `No route ${method} ${pathname}; the API is under ${api.basePath}.`,
+  );
+}
+
+/** 429 when the rate limiter said no: limited for the window, or banned. */
+export function tooMany(decision: RateDecision): Reply | undefined {
+  if (decision.allowed) return undefined;
+  const retry = { 'retry-after': String(decision.retryAfter) };
+  if (decision.banned) {
+    return errorReply(
+      'api_key_banned',
+      `Banned for too many requests while limited. Retry in ${decision.retryAfter} s.`,
+      undefined,
+      retry,
+    );
+  }
+  return errorReply(
+    'rate_limited',
+    `Rate limit of ${decision.limit} requests per ${decision.window} exceeded. Retry in ${decision.retryAfter} s.`,
+    undefined,
+    retry,
+  );
+}
+
+/**
+ * The documented error a `Prefer: code=NNN` asks for (Prism's convention), well-formed, with the
+ * headers its status carries: a 401 its challenge, a 429 its Retry-After until the window's end.
+ */
+export function forced(
+  code: number | undefined,
+  operation: OperationSpec,
+  auth: Authentication,
+  decision: RateDecision,
+  now: number,
+): Reply | undefined {
+  if (code === undefined || code < 400 || !operation.responses.has(String(code))) return undefined;
+  const missing = code === 401 && auth.kind === 'missing';
+  const errorCode = missing ? 'missing_api_key' : (FORCED_CODES.get(code) ?? 'internal_error');
+  const message = `${ERRORS[errorCode].message} (Forced by Prefer: code=${code}.)`;
+  const extra: Record<string, string> = { 'preference-applied': `code=${code}` };
+  if (code === 401) extra['www-authenticate'] = missing ? CHALLENGE : INVALID_TOKEN_CHALLENGE;
+  if (code === 429)
+    extra['retry-after'] = String(Math.max(1, Math.ceil((decision.reset * 1000 - now) / 1000)));
+  return errorReply(errorCode, message, undefined, extra);
+}
+
+/** 401 without a valid key, with the challenge RFC 6750 asks for. */
+export function unauthorized(auth: Authentication): Reply | undefined {
+  if (auth.kind === 'ok') return undefined;
+  return auth.kind === 'missing'
+    ? errorReply('missing_api_key', undefined, undefined, { 'www-authenticate': CHALLENGE })
+    : errorReply('invalid_api_key', undefined, undefined, { 'www-authenticate': INVALID_TOKEN_CHALLENGE });
+}

@@ -1,0 +1,74 @@
+// What a mock remembers between requests, behind the two small interfaces the core sees: the Store
+// of pets and the RateLimiter. Their methods may answer with a promise (a remote engine would), and
+// the core awaits them; the in-memory engine (memory-state.ts, the only one today) answers at once,
+// so its path costs no more than an await. A second engine (PostgreSQL, say) is one more adapter
+// like memory-state.ts, returning a MockState.
+import type { NewPet, PetStatus } from '../openapi/index.js';
+import type { Limits } from './keys.js';
+
+/** A value now, or a promise of it. */
+export type Awaitable<T> = T | Promise<T>;
+
+export interface MockState {
+  readonly store: Store;
+  /** One bucket per configured key. */
+  readonly keyLimiter: RateLimiter;
+  /** One bucket per client address without a valid key: bounded, the least recently used go first. */
+  readonly anonymousLimiter: RateLimiter;
+}
+
+export interface StoredPet {
+  readonly id: number;
+  readonly status: PetStatus | undefined;
+  /** The pet as its JSON answer. */
+  readonly json: string;
+}
+
+/** The pets. */
+export interface Store {
+  /** How many pets are stored. */
+  count(): Awaitable<number>;
+  /**
+   * The JSON array of at most `limit` pets in ascending id order, optionally of one status, as UTF-8
+   * (cached as bytes: a list is encoded once, not once per answer).
+   */
+  list(limit: number, status: PetStatus | undefined): Awaitable<Uint8Array<ArrayBuffer>>;
+  /** The pet's JSON, or undefined. */
+  get(id: number): Awaitable<string | undefined>;
+  /** Stores a pet exactly as given (no trimming), or answers undefined when the store is full. */
+  create(pet: NewPet): Awaitable<StoredPet | undefined>;
+  /** Empties the store, then stores these pets with ids from 1. */
+  reset(pets: readonly NewPet[]): Awaitable<void>;
+}
+
+export interface RateDecision {
+  /** False when limited or banned: answer 429. */
+  readonly allowed: boolean;
+  readonly banned: boolean;
+  /** The window with fewer requests remaining (the one that limited, when not allowed). */
+  readonly window: 'minute' | 'day';
+  /** X-RateLimit-Limit: that window's limit. */
+  readonly limit: number;
+  /** X-RateLimit-Remaining, after this request. */
+  readonly remaining: number;
+  /** X-RateLimit-Reset: that window's end (or the ban's), Unix seconds. */
+  readonly reset: number;
+  /** Retry-After in whole seconds, at least 1 (meaningful when not allowed). */
+  readonly retryAfter: number;
+}
+
+/** Per-bucket rate limits (see rate-limiter.ts for the rules). */
+export interface RateLimiter {
+  /** Counts one request of a bucket (a key, or a client address) at `now` (ms); says whether it may pass. */
+  take(bucket: string, limits: Limits, now: number): Awaitable<RateDecision>;
+  /** Forgets every bucket. */
+  reset(): Awaitable<void>;
+  /** Buckets held now, live or not yet swept. */
+  count(): Awaitable<number>;
+}
+
+/** Settles several steps: at once when none is a promise (the in-memory case), else when all are. */
+export function settleAll(steps: readonly Awaitable<void>[]): Awaitable<void> {
+  if (!steps.some((step) => step instanceof Promise)) return undefined;
+  return Promise.all(steps).then(() => undefined);
+}
