@@ -1,8 +1,13 @@
-// The keys file (DESIGN.md, "Demo keys"): its format, its plans' limits, and the check that turns a
-// parsed JSON value into keys the mock can use. Pure: reading the file from disk is keys-file.ts.
+// The keys file: its format (the schema is keys-schema.ts), its plans' limits, and the check that
+// turns a parsed JSON value into keys the mock can use. Pure: reading the file from disk is keys-file.ts.
 import demoKeys from '../fixtures/api-keys.json' with { type: 'json' };
+import type { CompiledValidator } from '../openapi/index.js';
+import { validateKeysFile as generated } from './keys-schema.gen.js';
+import { messageOf, type PLANS } from './keys-schema.js';
 
-export type Plan = 'free' | 'pro' | 'business' | 'enterprise';
+export { MAX_KEY_LENGTH } from './keys-schema.js';
+
+export type Plan = (typeof PLANS)[number];
 
 export interface KeyEntry {
   key: string;
@@ -44,10 +49,6 @@ export const PLAN_LIMITS: Readonly<Record<Exclude<Plan, 'enterprise'>, Limits>> 
 /** Requests without a valid key share a bucket per client address, by default with Free limits. */
 export const ANONYMOUS_LIMITS: Limits = PLAN_LIMITS.free;
 
-const PLANS: readonly string[] = ['free', 'pro', 'business', 'enterprise'];
-/** Longer tokens are rejected unread, so comparing keys costs a bounded time. */
-export const MAX_KEY_LENGTH = 512;
-
 /** A keys file that cannot be used; `source` names the file (or "the keys option"). */
 export class KeysFileError extends Error {
   override readonly name = 'KeysFileError';
@@ -58,79 +59,29 @@ export class KeysFileError extends Error {
   }
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+/**
+ * Checks a parsed keys file against its schema (keys-schema.ts) and for keys given twice; throws
+ * KeysFileError naming the source and the first fault.
+ */
+const validateKeysFile = generated as CompiledValidator;
 
-function isLimit(value: unknown): value is number {
-  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 1;
-}
-
-/** Checks a parsed keys file; throws KeysFileError naming the source and the first fault. */
 export function parseKeysFile(value: unknown, source: string): KeysFile {
-  if (!isRecord(value) || !Array.isArray(value.keys)) {
-    throw new KeysFileError(
-      source,
-      'must be an object with a "keys" array, e.g. {"keys":[{"key":"k","plan":"free"}]}.',
-    );
+  if (!validateKeysFile(value)) {
+    const [error] = validateKeysFile.errors ?? [];
+    throw new KeysFileError(source, `${error === undefined ? 'is not valid' : messageOf(error)}.`);
   }
-  for (const name of Object.keys(value)) {
-    if (name !== 'keys' && name !== 'anonymous') {
-      throw new KeysFileError(source, `has an unknown property "${name}" (known: "keys", "anonymous").`);
-    }
-  }
+  const file = value as KeysFile;
   const seen = new Set<string>();
-  const keys = value.keys.map((entry: unknown, i): KeyEntry => {
-    const at = `keys[${i}]`;
-    if (!isRecord(entry)) throw new KeysFileError(source, `${at} must be an object.`);
-    for (const name of Object.keys(entry)) {
-      if (!['key', 'plan', 'perMinute', 'perDay'].includes(name)) {
-        throw new KeysFileError(source, `${at} has an unknown property "${name}".`);
-      }
-    }
-    const { key, plan, perMinute, perDay } = entry;
-    if (typeof key !== 'string' || key.length === 0 || key.length > MAX_KEY_LENGTH || /\s/.test(key)) {
-      throw new KeysFileError(
-        source,
-        `${at}.key must be a non-empty string without spaces, at most ${MAX_KEY_LENGTH} characters.`,
-      );
-    }
-    if (seen.has(key)) throw new KeysFileError(source, `${at}.key "${key}" appears twice.`);
+  const keys = file.keys.map(({ key, plan, perMinute, perDay }, i): KeyEntry => {
+    if (seen.has(key)) throw new KeysFileError(source, `keys[${i}].key "${key}" appears twice.`);
     seen.add(key);
-    if (typeof plan !== 'string' || !PLANS.includes(plan)) {
-      throw new KeysFileError(source, `${at}.plan must be one of ${PLANS.join(', ')}.`);
-    }
-    for (const [name, limit] of [
-      ['perMinute', perMinute],
-      ['perDay', perDay],
-    ] as const) {
-      if (limit !== undefined && !isLimit(limit)) {
-        throw new KeysFileError(source, `${at}.${name} must be a positive integer.`);
-      }
-      if (limit === undefined && plan === 'enterprise') {
-        throw new KeysFileError(source, `${at}.${name} is required for the enterprise plan.`);
-      }
-    }
-    const parsed: KeyEntry = { key, plan: plan as Plan };
-    if (perMinute !== undefined) parsed.perMinute = perMinute as number;
-    if (perDay !== undefined) parsed.perDay = perDay as number;
-    return parsed;
+    const entry: KeyEntry = { key, plan };
+    if (perMinute !== undefined) entry.perMinute = perMinute;
+    if (perDay !== undefined) entry.perDay = perDay;
+    return entry;
   });
-  if (value.anonymous === undefined) return { keys };
-  return { keys, anonymous: parseAnonymous(value.anonymous, source) };
-}
-
-function parseAnonymous(value: unknown, source: string): Limits {
-  const shape = 'anonymous must be an object with positive integers perMinute and perDay';
-  if (!isRecord(value)) throw new KeysFileError(source, `${shape}.`);
-  for (const name of Object.keys(value)) {
-    if (name !== 'perMinute' && name !== 'perDay') {
-      throw new KeysFileError(source, `anonymous has an unknown property "${name}".`);
-    }
-  }
-  const { perMinute, perDay } = value;
-  if (!isLimit(perMinute) || !isLimit(perDay)) throw new KeysFileError(source, `${shape}.`);
-  return { perMinute, perDay };
+  if (file.anonymous === undefined) return { keys };
+  return { keys, anonymous: { perMinute: file.anonymous.perMinute, perDay: file.anonymous.perDay } };
 }
 
 /** The limits of requests without a valid key: the file's, else the Free plan's. */

@@ -1,11 +1,12 @@
 #!/usr/bin/env node
-// Writes the three files generated from openapi.yaml (`npm run generate`, which builds first: the
+// Writes the files generated from openapi.yaml and the keys schema (`npm run generate`, which builds first: the
 // validators are made by the compiled openapi/standalone.ts):
 //   openapi/api-types.gen.ts   the API's TypeScript types, by openapi-typescript
 //   openapi/document.gen.ts    the parsed document as a module, so the spec loads without fs or a YAML
 //                           parser (in the browser too, for the MSW worker)
 //   openapi/validators.gen.ts  every validator the spec uses, precompiled by ajv (standalone code)
-// openapi/generated.test.ts fails when any of them is stale.
+//   mocks/keys-schema.gen.ts   the keys file's validator, precompiled the same way from mocks/keys-schema.ts
+// openapi/generated.test.ts and mocks/keys-schema.test.ts fail when any of them is stale.
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -19,8 +20,10 @@ writeFileSync(
     `import type { OpenApiDocument } from './openapi-types.js';\n\n` +
     `export const document: OpenApiDocument = ${JSON.stringify(document, null, 2)};\n`,
 );
-const { validatorModule } = await import(`${root}dist/openapi/standalone.js`);
+const { schemaModule, validatorModule } = await import(`${root}dist/openapi/standalone.js`);
 writeFileSync(`${root}openapi/validators.gen.ts`, validatorModule(document));
+const { KEYS_SCHEMA_MODULE } = await import(`${root}dist/mocks/keys-schema.js`);
+writeFileSync(`${root}mocks/keys-schema.gen.ts`, schemaModule(KEYS_SCHEMA_MODULE));
 execFileSync(
   process.execPath,
   [
