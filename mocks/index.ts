@@ -1,35 +1,6 @@
-// petkit's mock: the public surface. Everything else under mocks/ is internal on purpose; the
-// adapters are `petkit/msw` (msw.ts) and startServer (node-server.ts).
-export { MAX_BODY_BYTES } from '../openapi/index.js';
-export { ERRORS, type ErrorCode, errorBody } from './errors.js';
-export type { JournalEntry } from './journal.js';
-export {
-  ANONYMOUS_LIMITS,
-  anonymousLimits,
-  type KeyEntry,
-  type KeysFile,
-  KeysFileError,
-  type Limits,
-  PLAN_LIMITS,
-  type Plan,
-  parseKeysFile,
-  type ResolvedKey,
-  resolveKeys,
-} from './keys.js';
+// petkit's mock (`petkit`): the runtime-agnostic core (core.ts, all that a browser gets) and the Node
+// parts: startServer, the node:http adapter, and loadKeysFile, which reads a keys file from disk.
+// Everything else under mocks/ is internal on purpose; the MSW adapter is `petkit/msw` (msw.ts).
+export * from './core.js';
 export { loadKeysFile } from './keys-file.js';
-export { createMock, type HandleContext, type Mock } from './mock.js';
 export { type RunningServer, type ServerOptions, startServer } from './node-server.js';
-export {
-  DEFAULT_HOST,
-  DEFAULT_MAX_PETS,
-  DEFAULT_PETS,
-  DEFAULT_PORT,
-  DEFAULT_SEED,
-  type Latency,
-  type Logger,
-  type MockOptions,
-  MockOptionsError,
-  type NormalizedMockOptions,
-} from './options.js';
-export { MAX_DELAY_MS } from './prefer.js';
-export { BAN_AFTER, BAN_MS, MAX_ANONYMOUS_BUCKETS } from './rate-limiter.js';

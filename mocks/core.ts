@@ -1,0 +1,34 @@
+// petkit's mock without Node: the runtime-agnostic core's public surface, all that a browser gets of
+// `petkit` (its `browser` export condition). Imports nothing from node:*, directly or not (a test
+// holds it to that: test/boundaries.test.ts). The `.` export adds the Node parts (index.ts).
+export { MAX_BODY_BYTES } from '../openapi/index.js';
+export { ERRORS, type ErrorCode, errorBody } from './errors.js';
+export type { JournalEntry } from './journal.js';
+export {
+  ANONYMOUS_LIMITS,
+  anonymousLimits,
+  type KeyEntry,
+  type KeysFile,
+  KeysFileError,
+  type Limits,
+  PLAN_LIMITS,
+  type Plan,
+  parseKeysFile,
+  type ResolvedKey,
+  resolveKeys,
+} from './keys.js';
+export { createMock, type HandleContext, type Mock } from './mock.js';
+export {
+  DEFAULT_HOST,
+  DEFAULT_MAX_PETS,
+  DEFAULT_PETS,
+  DEFAULT_PORT,
+  DEFAULT_SEED,
+  type Latency,
+  type Logger,
+  type MockOptions,
+  MockOptionsError,
+  type NormalizedMockOptions,
+} from './options.js';
+export { MAX_DELAY_MS } from './prefer.js';
+export { BAN_AFTER, BAN_MS, MAX_ANONYMOUS_BUCKETS } from './rate-limiter.js';
