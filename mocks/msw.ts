@@ -64,8 +64,14 @@ function handlersFor(mockOf: () => Mock, baseUrl = DEFAULT_BASE_URL): RequestHan
 }
 
 /**
- * Ready handlers over one mock with the default options, created on the first request they answer.
- * They share that mock for the life of the page or process: reset it with `POST /__petkit/reset`,
- * or call createHandlers() for a mock of your own.
+ * Ready handlers with the default options. Each spread of them (`setupWorker(...handlers)`,
+ * `setupServer(...handlers)`) is a new set over a mock of its own, created on its first request:
+ * this module keeps no mock, and two servers in one process share nothing. (Read by index rather
+ * than spread, they are one such set.) Reset a mock with `POST /__petkit/reset`, or call
+ * createHandlers() for handlers over a mock you hold.
  */
-export const handlers: RequestHandler[] = createHandlers();
+export const handlers: RequestHandler[] = freshOnEachSpread(() => createHandlers());
+
+function freshOnEachSpread(make: () => RequestHandler[]): RequestHandler[] {
+  return Object.defineProperty(make(), Symbol.iterator, { value: () => make()[Symbol.iterator]() });
+}

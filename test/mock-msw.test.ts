@@ -1,4 +1,5 @@
 // The mock as MSW handlers under setupServer, driven with plain fetch.
+import { getResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createMock, startServer } from '../mocks/index.js';
@@ -64,6 +65,21 @@ describe('createHandlers with setupServer', () => {
   it('the ready handlers answer /v1 on any origin', async () => {
     const res = await checkedFetch('http://anything.test/v1/pets?limit=2', { headers: KEY });
     expect(res.json).toHaveLength(2);
+  });
+  it('makes a mock of its own for each spread of the ready handlers, none kept by the module', async () => {
+    const [first, second] = [[...handlers], [...handlers]];
+    const created = await getResponse(
+      first,
+      new Request('http://any.test/v1/pets', {
+        method: 'POST',
+        headers: { ...KEY, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'Mochi', categoryId: 1 }),
+      }),
+    );
+    expect(created?.status).toBe(201);
+    const pet51 = () => new Request('http://any.test/v1/pets/51', { headers: KEY });
+    expect((await getResponse(first, pet51()))?.status).toBe(200);
+    expect((await getResponse(second, pet51()))?.status).toBe(404);
   });
   it('gives byte-identical pets through MSW and through the server for the same seed', async () => {
     const server = await startServer({ port: 0, seed: 42 });
