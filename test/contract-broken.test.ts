@@ -1,8 +1,9 @@
 // The contract suite's own conformance suite: each broken server is caught by the check that exists
 // for it, and the other checks stay quiet.
 import { afterEach, describe, expect, test } from 'vitest';
-import { runContract } from '../contract-tests/index.js';
+import { CHECK_IDS, runContract } from '../contract-tests/index.js';
 import { BROKEN_SERVERS } from './servers/broken.js';
+import { fakeClock } from './servers/fake-clock.js';
 import { REFERENCE_KEY, type Served, serve } from './servers/reference.js';
 
 let served: Served | undefined;
@@ -20,9 +21,21 @@ describe('against a server broken in one way', () => {
     expect(new Set(BROKEN_SERVERS.map((server) => server.name)).size).toBe(BROKEN_SERVERS.length);
   });
 
+  test('every check id is tripped by at least one of them', () => {
+    const tripped = new Set(BROKEN_SERVERS.flatMap((server) => [...server.fails, ...(server.warns ?? [])]));
+    expect(CHECK_IDS.filter((id) => !tripped.has(id))).toEqual([]);
+  });
+
   test.each(BROKEN_SERVERS)('$name ($breaks): caught by $fails, the others quiet', async (server) => {
-    served = await serve(server.handler());
-    const report = await runContract({ baseUrl: served.url, apiKey: REFERENCE_KEY, seed: 7, examples: 10 });
+    const clock = fakeClock();
+    served = await serve(server.handler(clock));
+    const report = await runContract({
+      baseUrl: served.url,
+      apiKey: REFERENCE_KEY,
+      seed: 7,
+      examples: 10,
+      ...server.runWith?.(clock),
+    });
     expect(report.aborted).toBeNull();
     expect(ids(report.results, 'failed')).toEqual([...server.fails].sort());
     expect(ids(report.results, 'warning')).toEqual([...(server.warns ?? [])].sort());

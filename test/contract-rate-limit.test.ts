@@ -2,6 +2,7 @@
 // itself under the key's limit, probes the limit only when asked, and stops before a ban.
 import { afterEach, expect, test } from 'vitest';
 import { type Report, runContract } from '../contract-tests/index.js';
+import { type FakeClock, fakeClock } from './servers/fake-clock.js';
 import { createReference, type Handler, REFERENCE_KEY, type Served, serve } from './servers/reference.js';
 
 let served: Served | undefined;
@@ -10,21 +11,7 @@ afterEach(async () => {
   served = undefined;
 });
 
-/** One clock for the server and the suite; sleeping moves it on at once. */
-function fakeClock() {
-  let now = Date.UTC(2026, 5, 1, 12, 0, 30);
-  const sleeps: number[] = [];
-  return {
-    now: () => now,
-    sleep: async (ms: number) => {
-      sleeps.push(ms);
-      now += ms;
-    },
-    sleeps,
-  };
-}
-
-async function runAgainst(handler: Handler, clock: ReturnType<typeof fakeClock>, extra: object = {}) {
+async function runAgainst(handler: Handler, clock: FakeClock, extra: object = {}) {
   served = await serve(handler);
   const statuses: number[] = [];
   const report: Report = await runContract({

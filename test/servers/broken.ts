@@ -1,7 +1,9 @@
 // Servers that break the contract in exactly one way each, derived from the reference server by one
 // quirk (an internal change) or one wrapper (a change to what goes out). Each names the check ids that
-// must fail on it, and the warnings it must raise; every other check must stay quiet.
-import type { CheckId } from '../../contract-tests/index.js';
+// must fail on it, and the warnings it must raise; every other check must stay quiet. Every check id
+// has at least one of them (test/contract-broken.test.ts holds the list to CHECK_IDS).
+import type { CheckId, ContractOptions } from '../../contract-tests/index.js';
+import { type FakeClock, fakeClock } from './fake-clock.js';
 import {
   createReference,
   type Handler,
@@ -13,7 +15,10 @@ import {
 export interface BrokenServer {
   readonly name: string;
   readonly breaks: string;
-  readonly handler: () => Handler;
+  /** A fresh server; a server whose break shows over time reads the clock given. */
+  readonly handler: (clock?: FakeClock) => Handler;
+  /** What the suite must be run with to see the break, on the same clock. Default: nothing more. */
+  readonly runWith?: (clock: FakeClock) => Partial<ContractOptions>;
   readonly fails: readonly CheckId[];
   readonly warns?: readonly CheckId[];
 }
@@ -210,5 +215,13 @@ export const BROKEN_SERVERS: readonly BrokenServer[] = [
     }),
     fails: [],
     warns: ['deprecation_signalled'],
+  },
+  {
+    name: 'never-recovers',
+    breaks: 'once limited, the key stays limited: 429 after Retry-After has passed',
+    handler: (clock = fakeClock()) =>
+      createReference({ perMinute: 10, now: clock.now, quirks: { neverRecover: true } }),
+    runWith: (clock) => ({ probeRateLimit: true, now: clock.now, sleep: clock.sleep, random: () => 0.5 }),
+    fails: ['rate_limit_behaviour'],
   },
 ];

@@ -3,7 +3,14 @@
 // from it by exactly one change. Test code only: the contract suite never imports it.
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { describeFault, type Fault, loadSpec, type NewPet, type Pet } from '../../openapi/index.js';
+import {
+  describeFault,
+  type Fault,
+  loadSpec,
+  MAX_BODY_BYTES,
+  type NewPet,
+  type Pet,
+} from '../../openapi/index.js';
 
 export interface RawRequest {
   readonly method: string;
@@ -73,7 +80,6 @@ export interface ReferenceOptions {
 export const REFERENCE_KEY = 'test-key';
 const STATUSES = ['available', 'pending', 'sold'] as const;
 const NAMES = ['Biscuit', 'Mochi', 'Pepper', 'Luna', 'Olive', 'Ziggy', 'Nala', 'Tofu', 'Maple', 'Rex'];
-const MAX_BODY = 16 * 1024;
 const DEPRECATION = {
   sunset: 'Thu, 05 Dec 2030 00:00:00 GMT',
   deprecation: '@1735689600',
@@ -175,8 +181,8 @@ export function createReference(options: ReferenceOptions = {}): Handler {
   };
 
   const createPet = (request: RawRequest): RawResponse => {
-    if (Buffer.byteLength(request.body) > MAX_BODY) {
-      return error(413, 'payload_too_large', `The body is larger than ${MAX_BODY} bytes.`);
+    if (Buffer.byteLength(request.body) > MAX_BODY_BYTES) {
+      return error(413, 'payload_too_large', `The body is larger than ${MAX_BODY_BYTES} bytes.`);
     }
     const type = (request.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
     if (type !== 'application/json' && !quirks.anyContentType) {
