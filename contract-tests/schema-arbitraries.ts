@@ -1,5 +1,5 @@
 // Cases derived from the schemas in openapi.yaml with fast-check: valid values, their boundaries,
-// and invalid ones. The spec module's validators are the oracle: a "valid" case passes its schema, an
+// and invalid ones. The contract module's validators are the oracle: a "valid" case passes its schema, an
 // "invalid" one fails it, whatever the derivation below guessed.
 import fc from 'fast-check';
 import {
@@ -379,7 +379,7 @@ export function invalidArbitrary(
 
 const looksLikeNumber = /^-?\d/;
 
-/** Raw strings a parameter must reject, judged by the spec module's own parser. */
+/** Raw strings a parameter must reject, judged by the contract module's own parser. */
 export function invalidParameterExamples(parameter: ParameterSpec): string[] {
   const schema = parameter.schema;
   const raws: string[] = ['abc', '1.5', '-1', '0', '1e400'];

@@ -1,7 +1,7 @@
 // petkit's mock without Node: the runtime-agnostic core's public surface, all that a browser gets of
 // `petkit` (its `browser` export condition). Imports nothing from node:*, directly or not (a test
 // holds it to that: test/boundaries.test.ts). The `.` export adds the Node parts (index.ts).
-export { MAX_BODY_BYTES } from '../openapi/index.js';
+export { BAN_AFTER, BAN_MS, MAX_BODY_BYTES, PLAN_LIMITS } from '../openapi/index.js';
 export { ERRORS, type ErrorCode, errorBody } from './errors.js';
 export type { JournalEntry } from './journal.js';
 export {
@@ -11,7 +11,6 @@ export {
   type KeysFile,
   KeysFileError,
   type Limits,
-  PLAN_LIMITS,
   type Plan,
   parseKeysFile,
   type ResolvedKey,
@@ -31,4 +30,4 @@ export {
   type NormalizedMockOptions,
 } from './options.js';
 export { MAX_DELAY_MS } from './prefer.js';
-export { BAN_AFTER, BAN_MS, MAX_ANONYMOUS_BUCKETS } from './rate-limiter.js';
+export { MAX_ANONYMOUS_BUCKETS } from './rate-limiter.js';

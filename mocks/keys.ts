@@ -1,10 +1,11 @@
 // The keys file: its format (the schema is keys-schema.ts), its plans' limits, and the check that
 // turns a parsed JSON value into keys the mock can use. Pure: reading the file from disk is keys-file.ts.
 import demoKeys from '../fixtures/api-keys.json' with { type: 'json' };
-import type { CompiledValidator } from '../openapi/index.js';
+import { type CompiledValidator, type Limits, PLAN_LIMITS } from '../openapi/index.js';
 import { validateKeysFile as generated } from './keys-schema.gen.js';
 import { messageOf, type PLANS } from './keys-schema.js';
 
+export type { Limits } from '../openapi/index.js';
 export { MAX_KEY_LENGTH } from './keys-schema.js';
 
 export type Plan = (typeof PLANS)[number];
@@ -34,17 +35,6 @@ export interface ResolvedKey {
   readonly perMinute: number;
   readonly perDay: number;
 }
-
-export interface Limits {
-  readonly perMinute: number;
-  readonly perDay: number;
-}
-
-export const PLAN_LIMITS: Readonly<Record<Exclude<Plan, 'enterprise'>, Limits>> = {
-  free: { perMinute: 60, perDay: 1_000 },
-  pro: { perMinute: 300, perDay: 10_000 },
-  business: { perMinute: 1_000, perDay: 100_000 },
-};
 
 /** Requests without a valid key share a bucket per client address, by default with Free limits. */
 export const ANONYMOUS_LIMITS: Limits = PLAN_LIMITS.free;

@@ -10,13 +10,11 @@
 // UTC day. A limiter made with `maxBuckets` (the anonymous one, one bucket per client address) also
 // keeps at most that many: at the cap a new bucket pushes out the one used least recently (whose
 // counts then start again from zero; a client hammering while limited or banned stays recent).
-import type { Limits } from './keys.js';
+import { BAN_AFTER, BAN_MS, type Limits } from '../openapi/index.js';
 import type { RateDecision, RateLimiter } from './state.js';
 
 export const MINUTE_MS = 60_000;
 export const DAY_MS = 86_400_000;
-export const BAN_AFTER = 10;
-export const BAN_MS = 5 * MINUTE_MS;
 /** The most anonymous buckets (one per client address) a mock keeps; the least recently used go first. */
 export const MAX_ANONYMOUS_BUCKETS = 10_000;
 

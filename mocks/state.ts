@@ -3,8 +3,7 @@
 // the core awaits them; the in-memory engine (memory-state.ts, the only one today) answers at once,
 // so its path costs no more than an await. A second engine (PostgreSQL, say) is one more adapter
 // like memory-state.ts, returning a MockState.
-import type { NewPet, PetStatus } from '../openapi/index.js';
-import type { Limits } from './keys.js';
+import type { Limits, NewPet, PetStatus } from '../openapi/index.js';
 
 /** A value now, or a promise of it. */
 export type Awaitable<T> = T | Promise<T>;

@@ -4,7 +4,7 @@ export { coerceString } from './coerce.js';
 export { describeFault, type Fault, type FaultDetail, underPath } from './faults.js';
 export { FORMATS, isInt32, isInt64 } from './formats.js';
 export { escapeToken, pointerOfRef, valueAt } from './json-pointer.js';
-export { MAX_BODY_BYTES } from './limits.js';
+export { BAN_AFTER, BAN_MS, type Limits, MAX_BODY_BYTES, PLAN_LIMITS } from './limits.js';
 export { loadSpec } from './load.js';
 export type { JsonSchema, OpenApiDocument } from './openapi-types.js';
 export {

@@ -1,7 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ajvSource } from './ajv.js';
-import { buildSpec, loadSpec, MAX_BODY_BYTES, type OpenApiDocument, type Spec } from './index.js';
+import {
+  BAN_AFTER,
+  BAN_MS,
+  buildSpec,
+  loadSpec,
+  MAX_BODY_BYTES,
+  type OpenApiDocument,
+  PLAN_LIMITS,
+  type Spec,
+} from './index.js';
 
 const spec = loadSpec();
 const RATE_LIMIT_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'];
@@ -142,5 +151,21 @@ describe('the limits openapi.yaml states in words', () => {
     };
     expect(response.description).toContain(`larger than ${MAX_BODY_BYTES / 1024} KiB`);
     expect(response.content['application/json'].example.message).toContain(`${MAX_BODY_BYTES} bytes`);
+  });
+
+  it("the description's rate limits by plan are PLAN_LIMITS", () => {
+    const n = (value: number) => value.toLocaleString('en-US');
+    const { free, pro, business } = PLAN_LIMITS;
+    expect(String(loadSpec().document.info.description).replace(/\s+/g, ' ')).toContain(
+      `Free ${n(free.perMinute)} / ${n(free.perDay)}; Pro ${n(pro.perMinute)} / ${n(pro.perDay)}; ` +
+        `Business ${n(business.perMinute)} / ${n(business.perDay)}; Enterprise custom.`,
+    );
+  });
+
+  it('TooManyRequests bans after BAN_AFTER requests while limited, for BAN_MS', () => {
+    const tooMany = loadSpec().document.components?.responses?.TooManyRequests as Record<string, string>;
+    expect(tooMany['x-petkit-decision']).toContain(
+      `More than ${BAN_AFTER} requests while limited within one window ban the key for ${BAN_MS / 60_000} minutes`,
+    );
   });
 });
