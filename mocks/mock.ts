@@ -9,7 +9,7 @@ import { answerControl, CONTROL_PREFIX, type Controlled } from './control.js';
 import { createJournal, type JournalEntry } from './journal.js';
 import { anonymousLimits, resolveKeys } from './keys.js';
 import { memoryState } from './memory-state.js';
-import { IMPLEMENTATIONS } from './operations.js';
+import { IMPLEMENTATIONS, type OperationInput } from './operations.js';
 import { type MockOptions, type NormalizedMockOptions, normalizeOptions, silentLogger } from './options.js';
 import { type Preferences, parsePrefer } from './prefer.js';
 import { forced, tooMany, unauthorized, unrouted } from './refusals.js';
@@ -79,78 +79,7 @@ export function createMock(options: MockOptions = {}): Mock {
     return settleAll([store.reset(seeded), keyLimiter.reset(), anonymousLimiter.reset()]);
   };
   reset();
-
-  /** One API call, step by step in the order they run. */
-  async function answerApi(call: MockCall): Promise<Answer> {
-    const route = router.match(call.method, call.url.pathname);
-    if (route.kind === 'preflight')
-      return { reply: preflightReply(route.allow), operationId: null, delay: 0 };
-    const now = clock();
-    const auth = authenticate(call.header('authorization'), keys);
-    const decision = await limit(auth, call.clientAddress, now);
-    if (route.kind !== 'operation') {
-      const reply = unrouted(route, call.method, call.url.pathname, api);
-      return { reply: addRateHeaders(reply, decision), operationId: null, delay: undefined };
-    }
-    const { operation } = route;
-    const prefer = parsePrefer(call.header('prefer'));
-    const reply =
-      tooMany(decision) ??
-      forced(prefer.code, operation, auth, decision, now) ??
-      unauthorized(auth) ??
-      (await validateThenOperate(call, route));
-    return {
-      reply: withHeaders(reply, operation, decision, prefer),
-      operationId: operation.id,
-      delay: prefer.delay,
-    };
-  }
-
-  /** Counts the call in its key's bucket, or in its address's when no valid key was sent. */
-  function limit(
-    auth: Authentication,
-    clientAddress: string | undefined,
-    now: number,
-  ): Awaitable<RateDecision> {
-    return auth.kind === 'ok'
-      ? keyLimiter.take(auth.key.key, auth.key, now)
-      : anonymousLimiter.take(clientAddress ?? 'unknown', anonymous, now);
-  }
-
-  /** The request checked against its operation's parameters and body, then the operation itself. */
-  async function validateThenOperate(
-    call: MockCall,
-    route: Extract<RouteMatch, { kind: 'operation' }>,
-  ): Promise<Reply> {
-    const verdict = await route.operation.validateRequest<BodyRefusal>({
-      pathParams: route.params,
-      query: call.url.search === '' ? undefined : call.url.searchParams,
-      readBody: () => readJsonBody(call),
-    });
-    if (verdict.kind === 'invalid') return errorReply('validation_failed', verdict.message, verdict.details);
-    if (verdict.kind === 'refused') return errorReply(verdict.refusal.code, verdict.refusal.message);
-    const implementation = IMPLEMENTATIONS[route.operation.id as OperationId];
-    const { params, body } = verdict;
-    return implementation({ params, raw: route.params ?? {}, body, basePath: api.basePath }, store);
-  }
-
-  /** The headers every answer of an operation carries: its window's, deprecation, what Prefer applied. */
-  function withHeaders(
-    reply: Reply,
-    operation: OperationSpec,
-    decision: RateDecision,
-    prefer: Preferences,
-  ): Reply {
-    addRateHeaders(reply, decision);
-    if (operation.deprecated) addDeprecationHeaders(reply);
-    if (prefer.delay !== undefined) {
-      const applied = reply.headers['preference-applied'];
-      reply.headers['preference-applied'] =
-        `${applied === undefined ? '' : `${applied}, `}delay=${prefer.delay}`;
-    }
-    return reply;
-  }
-
+  const logging = logger !== silentLogger;
   const control: Controlled = {
     reset: async () => {
       await reset();
@@ -185,6 +114,83 @@ export function createMock(options: MockOptions = {}): Mock {
     return answered.reply;
   }
 
+  /** One API call, step by step in the order they run. */
+  async function answerApi(call: MockCall): Promise<Answer> {
+    const route = router.match(call.method, call.url.pathname);
+    if (route.kind === 'preflight')
+      return { reply: preflightReply(route.allow), operationId: null, delay: 0 };
+    const now = clock();
+    const auth = authenticate(call.header('authorization'), keys);
+    const decision = await limit(auth, call.clientAddress, now);
+    if (route.kind !== 'operation') {
+      const reply = unrouted(route, call.method, call.url.pathname, api);
+      return { reply: addRateHeaders(reply, decision), operationId: null, delay: undefined };
+    }
+    const { operation } = route;
+    const prefer = parsePrefer(call.header('prefer'));
+    let reply =
+      tooMany(decision) ?? forced(prefer.code, operation, auth, decision, now) ?? unauthorized(auth);
+    if (reply === undefined) {
+      const request = await validate(call, route);
+      reply = 'refused' in request ? request.refused : await operate(operation, request);
+    }
+    return {
+      reply: withHeaders(reply, operation, decision, prefer),
+      operationId: operation.id,
+      delay: prefer.delay,
+    };
+  }
+
+  /** Counts the call in its key's bucket, or in its address's when no valid key was sent. */
+  function limit(
+    auth: Authentication,
+    clientAddress: string | undefined,
+    now: number,
+  ): Awaitable<RateDecision> {
+    return auth.kind === 'ok'
+      ? keyLimiter.take(auth.key.key, auth.key, now)
+      : anonymousLimiter.take(clientAddress ?? 'unknown', anonymous, now);
+  }
+
+  /** The request read as its operation's parameters and body say: its input, or why it is refused. */
+  async function validate(
+    call: MockCall,
+    route: Extract<RouteMatch, { kind: 'operation' }>,
+  ): Promise<OperationInput | { refused: Reply }> {
+    const verdict = await route.operation.validateRequest<BodyRefusal>({
+      pathParams: route.params,
+      query: call.url.search === '' ? undefined : call.url.searchParams,
+      readBody: () => readJsonBody(call),
+    });
+    if (verdict.kind === 'invalid') {
+      return { refused: errorReply('validation_failed', verdict.message, verdict.details) };
+    }
+    if (verdict.kind === 'refused')
+      return { refused: errorReply(verdict.refusal.code, verdict.refusal.message) };
+    return { params: verdict.params, raw: route.params ?? {}, body: verdict.body, basePath: api.basePath };
+  }
+
+  function operate(operation: OperationSpec, input: OperationInput): Promise<Reply> {
+    return IMPLEMENTATIONS[operation.id as OperationId](input, store);
+  }
+
+  /** The headers every answer of an operation carries: its window's, deprecation, what Prefer applied. */
+  function withHeaders(
+    reply: Reply,
+    operation: OperationSpec,
+    decision: RateDecision,
+    prefer: Preferences,
+  ): Reply {
+    addRateHeaders(reply, decision);
+    if (operation.deprecated) addDeprecationHeaders(reply);
+    if (prefer.delay !== undefined) {
+      const applied = reply.headers['preference-applied'];
+      reply.headers['preference-applied'] =
+        `${applied === undefined ? '' : `${applied}, `}delay=${prefer.delay}`;
+    }
+    return reply;
+  }
+
   function failed(error: unknown, call: MockCall): Answer {
     // A body cut short is the client's fault, and nobody is left to read the answer: journal it as such.
     if (error instanceof BodyAbortedError) {
@@ -194,23 +200,17 @@ export function createMock(options: MockOptions = {}): Mock {
     return { reply: errorReply('internal_error'), operationId: null, delay: undefined };
   }
 
-  const drawLatency = (): number =>
-    latency.max === 0 ? 0 : latency.min + Math.floor(random() * (latency.max - latency.min + 1));
+  function drawLatency(): number {
+    return latency.max === 0 ? 0 : latency.min + Math.floor(random() * (latency.max - latency.min + 1));
+  }
 
-  const logging = logger !== silentLogger;
   function record(call: MockCall, answered: Answer, started: number): void {
     const path = call.url.pathname + call.url.search;
     const { status } = answered.reply;
     const durationMs = clock() - started;
-    journal.record({
-      time: started,
-      method: call.method,
-      path,
-      operationId: answered.operationId,
-      status,
-      durationMs,
-    });
-    if (logging) logger.info(`${call.method} ${path} ${status} ${durationMs}ms`);
+    const { method } = call;
+    journal.record({ time: started, method, path, operationId: answered.operationId, status, durationMs });
+    if (logging) logger.info(`${method} ${path} ${status} ${durationMs}ms`);
   }
 
   const handle = async (request: Request, context?: HandleContext): Promise<Response> =>
