@@ -10,7 +10,6 @@ export type { JsonSchema, OpenApiDocument } from './openapi-types.js';
 export {
   type CheckOptions,
   checkResponse,
-  RESPONSE_CHECK_IDS,
   type ResponseCheckId,
   type ResponseFinding,
   type ResponseToCheck,
