@@ -1,9 +1,14 @@
 // `petkit contract`: parses flags, runs the engine, hands the report to a reporter. Nothing else.
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { CHECK_IDS } from '../contract-tests/checks.js';
-import { ContractAbort } from '../contract-tests/errors.js';
-import { renderJson, renderJunit, renderPretty, runContract } from '../contract-tests/index.js';
+import {
+  CHECK_IDS,
+  ContractAbort,
+  renderJson,
+  renderJunit,
+  renderPretty,
+  runContract,
+} from '../contract-tests/index.js';
 import { integerFlag, UsageError } from './flags.js';
 
 const HELP = `petkit contract: check a server against openapi.yaml, check by check
