@@ -2,7 +2,7 @@
 // generate`, like openapi.yaml's validators: no ajv at run time; KEYS_SCHEMA_MODULE says how). Each
 // rule says what is wrong in words a user can act on: `x-message`, a sentence (or one per keyword)
 // that messageOf reads back.
-import { pointerOfRef, valueAt } from '../openapi/index.js';
+import { pointerOf, pointerOfRef, tokensOf, valueAt } from '../openapi/index.js';
 
 export const PLANS = ['free', 'pro', 'business', 'enterprise'] as const;
 /** Longer tokens are rejected unread, so comparing keys costs a bounded time. */
@@ -83,13 +83,18 @@ export interface SchemaError {
   readonly params: Readonly<Record<string, unknown>>;
 }
 
-type Messages = string | Readonly<Record<string, string>>;
+/** The words of a rule: one sentence, or one per keyword (and `default`). */
+type Words = string | Readonly<Record<string, string>>;
 
-/** `/keys/0/plan` as a reader writes it: `keys[0].plan`. */
-function where(tokens: readonly string[]): string {
-  return tokens
-    .map((token, i) => (/^\d+$/.test(token) ? `[${token}]` : i === 0 ? token : `.${token}`))
-    .join('');
+interface Rule {
+  readonly 'x-message'?: Words;
+  readonly properties?: Readonly<Record<string, Rule>>;
+}
+
+/** `/keys/0/plan` as a reader writes it: `keys[0].plan`; the whole file is said of itself. */
+function said(at: readonly string[], words: string): string {
+  const where = at.map((token, i) => (/^\d+$/.test(token) ? `[${token}]` : i === 0 ? token : `.${token}`));
+  return at.length === 0 ? words : `${where.join('')} ${words}`;
 }
 
 /**
@@ -98,37 +103,26 @@ function where(tokens: readonly string[]): string {
  * its own (or the rule has words for `required`).
  */
 export function messageOf(error: SchemaError): string {
-  let schemaPath = pointerOfRef(error.schemaPath).split('/').slice(1, -1);
-  let instance = error.instancePath.split('/').slice(1);
+  const missing = error.keyword === 'required' ? String(error.params.missingProperty) : undefined;
+  let rule = tokensOf(pointerOfRef(error.schemaPath)).slice(0, -1);
+  let value = tokensOf(error.instancePath);
   for (;;) {
-    const schema = valueAt(KEYS_FILE_SCHEMA, schemaPath.map((t) => `/${t}`).join('')) as Record<
-      string,
-      unknown
-    >;
-    const missing = error.keyword === 'required' ? String(error.params.missingProperty) : undefined;
-    const own = schema['x-message'] as Messages | undefined;
-    const ofMissing = (schema.properties as Record<string, { 'x-message'?: string }> | undefined)?.[
-      missing ?? ''
-    ]?.['x-message'];
-    if (missing !== undefined && typeof own === 'object' && own.required !== undefined) {
-      return `${where([...instance, missing])} ${own.required}`;
+    const schema = valueAt(KEYS_FILE_SCHEMA, pointerOf(rule)) as Rule;
+    const words = schema['x-message'];
+    if (missing !== undefined) {
+      const own = typeof words === 'object' ? words.required : undefined;
+      const property = own ?? schema.properties?.[missing]?.['x-message'];
+      if (typeof property === 'string') return said([...value, missing], property);
     }
-    if (missing !== undefined && ofMissing !== undefined)
-      return `${where([...instance, missing])} ${ofMissing}`;
-    if (own !== undefined) {
-      const words = typeof own === 'string' ? own : (own[error.keyword] ?? own.default ?? '');
-      const said = words.replace('{property}', String(error.params.additionalProperty));
-      return instance.length === 0 ? said : `${where(instance)} ${said}`;
+    if (words !== undefined) {
+      const sentence = typeof words === 'string' ? words : (words[error.keyword] ?? words.default ?? '');
+      return said(value, sentence.replace('{property}', String(error.params.additionalProperty)));
     }
-    if (schemaPath.length === 0) return 'is not valid';
+    if (rule.length === 0) return 'is not valid';
     // Up one rule: out of a property or an item is up one level of the value too.
-    const last = schemaPath.at(-1);
-    if (schemaPath.at(-2) === 'properties') {
-      schemaPath = schemaPath.slice(0, -2);
-      instance = instance.slice(0, -1);
-    } else {
-      schemaPath = schemaPath.slice(0, -1);
-      if (last === 'items') instance = instance.slice(0, -1);
-    }
+    const last = rule.at(-1);
+    const outOfProperty = rule.at(-2) === 'properties';
+    rule = rule.slice(0, outOfProperty ? -2 : -1);
+    if (outOfProperty || last === 'items') value = value.slice(0, -1);
   }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { escapeToken, pointerOfRef, valueAt } from './json-pointer.js';
+import { escapeToken, pointerOf, pointerOfRef, tokensOf, valueAt } from './json-pointer.js';
 
 describe('JSON Pointer', () => {
   const doc = { paths: { '/pets/{petId}': { get: 1 } }, 'a~b': [10, 20] };
@@ -10,6 +10,13 @@ describe('JSON Pointer', () => {
     expect(valueAt(doc, `/paths/${escapeToken('/pets/{petId}')}/get`)).toBe(1);
     expect(valueAt(doc, `/${escapeToken('a~b')}/1`)).toBe(20);
     expect(valueAt(doc, '')).toBe(doc);
+  });
+
+  it('splits a pointer into its tokens and joins them back', () => {
+    expect(tokensOf('/paths/~1pets~1{petId}/get')).toEqual(['paths', '/pets/{petId}', 'get']);
+    expect(tokensOf('')).toEqual([]);
+    expect(pointerOf(['a~b', '/x', '0'])).toBe('/a~0b/~1x/0');
+    expect(pointerOf(tokensOf('/a~0b/~1x/0'))).toBe('/a~0b/~1x/0');
   });
 
   it('answers undefined where nothing is', () => {

@@ -16,13 +16,22 @@ export function pointerOfRef(ref: string): string {
   return decodeURIComponent(ref.slice(1));
 }
 
+/** A pointer's tokens, unescaped: `/a~1b/0` is `a/b` then `0`; `` (the whole value) is none. */
+export function tokensOf(pointer: string): string[] {
+  return pointer === '' ? [] : pointer.slice(1).split('/').map(unescapeToken);
+}
+
+/** The pointer of these tokens, each escaped. */
+export function pointerOf(tokens: readonly string[]): string {
+  return tokens.map((token) => `/${escapeToken(token)}`).join('');
+}
+
 /** What a pointer points at in a value; undefined when nothing is there. */
 export function valueAt(root: unknown, pointer: string): unknown {
-  if (pointer === '') return root;
   let node = root;
-  for (const token of pointer.slice(1).split('/')) {
+  for (const token of tokensOf(pointer)) {
     if (typeof node !== 'object' || node === null) return undefined;
-    node = (node as Record<string, unknown>)[unescapeToken(token)];
+    node = (node as Record<string, unknown>)[token];
   }
   return node;
 }
