@@ -1,12 +1,36 @@
-// The in-memory engine: a mock's state in this process's memory, shared with no other mock.
+// The in-memory engine: a mock's state in this process's memory, shared with no other mock. Key
+// buckets are as many as the keys; address buckets (requests without a valid key) are bounded, the
+// least recently used going first.
+
+import type { NewPet } from '../openapi/index.js';
 import { createRateLimiter, MAX_ANONYMOUS_BUCKETS } from './rate-limiter.js';
-import type { MockState } from './state.js';
+import { bucketId, type MockState } from './state.js';
 import { createStore } from './store.js';
 
+const ADDRESS = bucketId.address('');
+
 export function memoryState(maxPets: number): MockState {
+  const store = createStore(maxPets);
+  const keys = createRateLimiter();
+  const addresses = createRateLimiter({ maxBuckets: MAX_ANONYMOUS_BUCKETS });
+  const reset = (pets: readonly NewPet[]): void => {
+    store.clear();
+    for (const pet of pets) store.create(pet);
+    keys.reset();
+    addresses.reset();
+  };
   return {
-    store: createStore(maxPets),
-    keyLimiter: createRateLimiter(),
-    anonymousLimiter: createRateLimiter({ maxBuckets: MAX_ANONYMOUS_BUCKETS }),
+    store,
+    limiter: {
+      take: (bucket, limits, now) =>
+        (bucket.startsWith(ADDRESS) ? addresses : keys).take(bucket, limits, now),
+      reset() {
+        keys.reset();
+        addresses.reset();
+      },
+      count: () => keys.size + addresses.size,
+    },
+    seed: reset,
+    reset,
   };
 }

@@ -23,7 +23,7 @@ import {
 } from './responses.js';
 import { createRouter, type RouteMatch } from './router.js';
 import { seedPets } from './seed-pets.js';
-import { type Awaitable, type RateDecision, settleAll } from './state.js';
+import { type Awaitable, bucketId, type RateDecision } from './state.js';
 
 export interface HandleContext {
   /** The client's address: requests without a valid key are counted per address. */
@@ -69,16 +69,18 @@ export function createMock(options: MockOptions = {}): Mock {
   };
   const keys = resolveKeys(normalized.keys);
   const anonymous = anonymousLimits(normalized.keys);
-  const { store, keyLimiter, anonymousLimiter } = memoryState(normalized.maxPets);
+  const state = memoryState(normalized.maxPets);
+  const { store, limiter } = state;
   const journal = createJournal();
   const seeded = seedPets(normalized.seed, normalized.pets);
   let inFlight = 0;
 
   const reset = (): Awaitable<void> => {
     journal.clear();
-    return settleAll([store.reset(seeded), keyLimiter.reset(), anonymousLimiter.reset()]);
+    return state.reset(seeded);
   };
-  reset();
+  /** The seeded state; an engine that seeds with a promise makes the first calls wait for it. */
+  const seeding = state.seed(seeded);
   const logging = logger !== silentLogger;
   const control: Controlled = {
     reset: async () => {
@@ -89,7 +91,7 @@ export function createMock(options: MockOptions = {}): Mock {
     health: async () => ({
       pets: await store.count(),
       inFlight,
-      rateLimitBuckets: (await keyLimiter.count()) + (await anonymousLimiter.count()),
+      rateLimitBuckets: await limiter.count(),
     }),
   };
 
@@ -116,6 +118,7 @@ export function createMock(options: MockOptions = {}): Mock {
 
   /** One API call, step by step in the order they run. */
   async function answerApi(call: MockCall): Promise<Answer> {
+    if (seeding instanceof Promise) await seeding;
     const route = router.match(call.method, call.url.pathname);
     if (route.kind === 'preflight')
       return { reply: preflightReply(route.allow), operationId: null, delay: 0 };
@@ -148,8 +151,8 @@ export function createMock(options: MockOptions = {}): Mock {
     now: number,
   ): Awaitable<RateDecision> {
     return auth.kind === 'ok'
-      ? keyLimiter.take(auth.key.key, auth.key, now)
-      : anonymousLimiter.take(clientAddress ?? 'unknown', anonymous, now);
+      ? limiter.take(bucketId.key(auth.key.key), auth.key, now)
+      : limiter.take(bucketId.address(clientAddress ?? 'unknown'), anonymous, now);
   }
 
   /** The request read as its operation's parameters and body say: its input, or why it is refused. */

@@ -1,8 +1,8 @@
-// What a mock remembers between requests, behind the two small interfaces the core sees: the Store
-// of pets and the RateLimiter. Their methods may answer with a promise (a remote engine would), and
-// the core awaits them; the in-memory engine (memory-state.ts, the only one today) answers at once,
-// so its path costs no more than an await. A second engine (PostgreSQL, say) is one more adapter
-// like memory-state.ts, returning a MockState.
+// What a mock remembers between requests, behind the small interfaces the core sees: a MockState
+// of a Store of pets and a RateLimiter. Their methods may answer with a promise (a remote engine
+// would), and the core awaits them; the in-memory engine (memory-state.ts, the only one today)
+// answers at once, so its path costs no more than an await. A second engine (PostgreSQL, say) is one
+// more adapter like memory-state.ts, returning a MockState.
 import type { Limits, NewPet, PetStatus } from '../openapi/index.js';
 
 /** A value now, or a promise of it. */
@@ -10,11 +10,19 @@ export type Awaitable<T> = T | Promise<T>;
 
 export interface MockState {
   readonly store: Store;
-  /** One bucket per configured key. */
-  readonly keyLimiter: RateLimiter;
-  /** One bucket per client address without a valid key: bounded, the least recently used go first. */
-  readonly anonymousLimiter: RateLimiter;
+  /** One limiter for every bucket: a key's and a client address's are kept apart by bucketId. */
+  readonly limiter: RateLimiter;
+  /** At start: the seeded pets (an engine shared by replicas seeds them once, for all). */
+  seed(pets: readonly NewPet[]): Awaitable<void>;
+  /** Back to these pets, ids from 1, with every rate-limit bucket empty. */
+  reset(pets: readonly NewPet[]): Awaitable<void>;
 }
+
+/** The rate-limit bucket of a valid key, or of a client address that sent none. */
+export const bucketId = {
+  key: (key: string): string => `key ${key}`,
+  address: (address: string): string => `address ${address}`,
+};
 
 export interface StoredPet {
   readonly id: number;
@@ -36,8 +44,8 @@ export interface Store {
   get(id: number): Awaitable<string | undefined>;
   /** Stores a pet exactly as given (no trimming), or answers undefined when the store is full. */
   create(pet: NewPet): Awaitable<StoredPet | undefined>;
-  /** Empties the store, then stores these pets with ids from 1. */
-  reset(pets: readonly NewPet[]): Awaitable<void>;
+  /** Empties the store and restarts ids at 1. */
+  clear(): Awaitable<void>;
 }
 
 export interface RateDecision {
@@ -64,10 +72,4 @@ export interface RateLimiter {
   reset(): Awaitable<void>;
   /** Buckets held now, live or not yet swept. */
   count(): Awaitable<number>;
-}
-
-/** Settles several steps: at once when none is a promise (the in-memory case), else when all are. */
-export function settleAll(steps: readonly Awaitable<void>[]): Awaitable<void> {
-  if (!steps.some((step) => step instanceof Promise)) return undefined;
-  return Promise.all(steps).then(() => undefined);
 }

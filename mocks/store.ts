@@ -13,9 +13,7 @@ export interface MemoryStore extends Store {
   list(limit: number, status: PetStatus | undefined): Uint8Array<ArrayBuffer>;
   get(id: number): string | undefined;
   create(pet: NewPet): StoredPet | undefined;
-  /** Empties the store and restarts ids at 1. */
   clear(): void;
-  reset(pets: readonly NewPet[]): void;
 }
 
 const UTF8 = new TextEncoder();
@@ -72,10 +70,6 @@ export function createStore(maxPets: number): MemoryStore {
     clear() {
       pets.length = 0;
       listCache.clear();
-    },
-    reset(seeded) {
-      store.clear();
-      for (const pet of seeded) store.create(pet);
     },
   };
   return store;
