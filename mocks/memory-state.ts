@@ -1,7 +1,6 @@
 // The in-memory engine: a mock's state in this process's memory, shared with no other mock. Key
 // buckets are as many as the keys; address buckets (requests without a valid key) are bounded, the
 // least recently used going first.
-
 import type { NewPet } from '../openapi/index.js';
 import { createRateLimiter, MAX_ANONYMOUS_BUCKETS } from './rate-limiter.js';
 import { bucketId, type MockState } from './state.js';
