@@ -1,4 +1,4 @@
-// petkit/msw under setupWorker in a real browser: Debian's Chromium, driven by playwright-core, loads
+// petkit/msw under setupWorker in a real browser: Chromium (./chromium.ts), driven by playwright-core, loads
 // a page (test/browser/page.js, the README's snippet, bundled by rolldown) from a node:http server
 // on 127.0.0.1, and fetches through MSW's own mockServiceWorker.js.
 import { existsSync } from 'node:fs';
@@ -8,13 +8,13 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { build } from 'rolldown';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMock, startServer } from '../../mocks/index.js';
 import { checkedRequest, conformanceProblems, withKey } from '../../mocks/test-helpers.js';
+import { launchChromium } from './chromium.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const PAGE =
   '<!doctype html><meta charset="utf-8"><title>petkit</title><script type="module" src="/app.js"></script>';
@@ -61,12 +61,6 @@ function expectConforms(method: string, path: string, seen: Seen): void {
 }
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(
-      `The MSW browser test needs Debian's Chromium at ${CHROMIUM}: install it with ` +
-        '`apt-get update && apt-get install -y chromium` (.ci/run does this).',
-    );
-  }
   if (!existsSync(join(ROOT, 'dist/mocks/msw.js'))) {
     throw new Error('The page imports petkit/msw from dist/: run `npm run build` first (npm test does).');
   }
@@ -86,10 +80,7 @@ beforeAll(async () => {
     '/mockServiceWorker.js': { type: js, body: await readFile(join(dir, 'mockServiceWorker.js')) },
   });
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-  });
+  ({ browser } = await launchChromium());
   page = await browser.newPage();
   await page.goto(`${origin}/`);
   await page.waitForFunction(
