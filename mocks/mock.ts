@@ -227,7 +227,11 @@ export function createMock(options: MockOptions = {}): Mock {
     const underBase = pathname === basePath || pathname.startsWith(basePrefix);
     const route: RouteMatch = underBase ? router.match(method, pathname) : { kind: 'not_found' };
     if (route.kind === 'preflight')
-      return { reply: preflightReply(route.allow), operationId: null, delay: 0 };
+      return {
+        reply: preflightReply(route.allow, call.header('access-control-request-headers')),
+        operationId: null,
+        delay: 0,
+      };
 
     const now = clock();
     const auth = authenticate(call.header('authorization'), keys);
@@ -260,7 +264,7 @@ export function createMock(options: MockOptions = {}): Mock {
     return answerOperation(call, route, auth, decision, limits, now);
   };
 
-  const answerControl = (method: string, pathname: string): Reply => {
+  const answerControl = (method: string, pathname: string, requestedHeaders: string | null): Reply => {
     const name = pathname.slice(CONTROL_PREFIX.length);
     const allow =
       name === 'reset'
@@ -269,7 +273,7 @@ export function createMock(options: MockOptions = {}): Mock {
           ? 'GET, HEAD, OPTIONS'
           : '';
     if (allow === '') return errorReply('route_not_found', `No control route ${pathname}.`);
-    if (method === 'OPTIONS') return preflightReply(allow);
+    if (method === 'OPTIONS') return preflightReply(allow, requestedHeaders);
     if (!allow.split(', ').includes(method)) {
       return errorReply('method_not_allowed', `${method} is not allowed here; use ${allow}.`, undefined, {
         allow,
@@ -290,7 +294,12 @@ export function createMock(options: MockOptions = {}): Mock {
     const started = clock();
     const { method, url } = call;
     const head = method === 'HEAD';
-    if (url.pathname.startsWith(CONTROL_PREFIX)) return answerControl(head ? 'GET' : method, url.pathname);
+    if (url.pathname.startsWith(CONTROL_PREFIX))
+      return answerControl(
+        head ? 'GET' : method,
+        url.pathname,
+        call.header('access-control-request-headers'),
+      );
     inFlight += 1;
     let answered: Answer;
     try {

@@ -3,8 +3,6 @@
 // on 127.0.0.1, and fetches through MSW's own mockServiceWorker.js.
 import { existsSync } from 'node:fs';
 import { copyFile, mkdtemp, readFile, rm } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMock, startServer } from '../../mocks/index.js';
 import { checkedRequest, conformanceProblems, withKey } from '../../mocks/test-helpers.js';
 import { launchChromium } from './chromium.js';
+import { type StaticServer, serveStatic } from './static-server.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const PAGE =
@@ -26,24 +25,10 @@ interface Seen {
 }
 
 let dir: string;
-let server: Server;
+let server: StaticServer;
 let origin: string;
 let browser: Browser;
 let page: Page;
-
-async function serveStatic(files: Record<string, { type: string; body: string | Buffer }>): Promise<Server> {
-  const http = createServer((req, res) => {
-    const file = files[new URL(req.url ?? '/', 'http://x').pathname];
-    if (file === undefined) {
-      // Anything the worker failed to intercept lands here and fails the test loudly.
-      res.writeHead(404, { 'content-type': 'text/plain' }).end(`not served by the test page: ${req.url}`);
-      return;
-    }
-    res.writeHead(200, { 'content-type': file.type, 'cache-control': 'no-store' }).end(file.body);
-  });
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  return http;
-}
 
 /** fetch in the page; what the page's script can read of the answer. */
 function pageFetch(url: string, headers: Record<string, string> = {}): Promise<Seen> {
@@ -79,7 +64,7 @@ beforeAll(async () => {
     '/app.js': { type: js, body: await readFile(join(dir, 'app.js')) },
     '/mockServiceWorker.js': { type: js, body: await readFile(join(dir, 'mockServiceWorker.js')) },
   });
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  origin = server.origin;
   ({ browser } = await launchChromium());
   page = await browser.newPage();
   await page.goto(`${origin}/`);
@@ -94,7 +79,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
+  await server?.close();
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
