@@ -1,6 +1,7 @@
 // petkit/msw under setupWorker in a real browser: Chromium (./chromium.ts), driven by playwright-core, loads
-// a page (test/browser/page.js, the README's snippet, bundled by rolldown) from a node:http server
-// on 127.0.0.1, and fetches through MSW's own mockServiceWorker.js.
+// a page from a node:http server on 127.0.0.1 and fetches through MSW's own mockServiceWorker.js. The
+// page's script is docs/msw.md's `setupWorker` snippet as it stands, bundled by rolldown, then a flag
+// the test waits for.
 import { existsSync } from 'node:fs';
 import { copyFile, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -11,6 +12,7 @@ import { build } from 'rolldown';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMock, startServer } from '../../mocks/index.js';
 import { checkedRequest, conformanceProblems, withKey } from '../../mocks/test-helpers.js';
+import { readBlocks } from '../docs/blocks.js';
 import { launchChromium } from './chromium.js';
 import { type StaticServer, serveStatic } from './static-server.js';
 
@@ -50,10 +52,28 @@ beforeAll(async () => {
     throw new Error('The page imports petkit/msw from dist/: run `npm run build` first (npm test does).');
   }
   dir = await mkdtemp(join(tmpdir(), 'petkit-browser-'));
+  const snippet = readBlocks(ROOT, 'docs/msw.md').find((block) => block.attrs.get('file') === 'main.ts');
+  if (snippet === undefined) throw new Error('docs/msw.md has no file=main.ts block');
+  const modules: Record<string, { code: string; moduleType: 'ts' | 'js' }> = {
+    // The snippet's top-level await finishes before the module that imports it goes on.
+    'virtual:page': {
+      code: "import 'virtual:snippet';\nglobalThis.petkitWorkerStarted = true;\n",
+      moduleType: 'js',
+    },
+    'virtual:snippet': { code: snippet.text, moduleType: 'ts' },
+  };
   await build({
-    input: join(ROOT, 'test/browser/page.js'),
+    input: 'virtual:page',
+    cwd: ROOT,
     platform: 'browser',
     logLevel: 'warn',
+    plugins: [
+      {
+        name: 'docs-snippet',
+        resolveId: (id) => (id in modules ? id : null),
+        load: (id) => modules[id] ?? null,
+      },
+    ],
     output: { file: join(dir, 'app.js'), format: 'esm' },
   });
   await copyFile(join(ROOT, 'node_modules/msw/lib/mockServiceWorker.js'), join(dir, 'mockServiceWorker.js'));
