@@ -11,6 +11,15 @@
 //   ```LANG no-run           an illustration, not run (kept few, each said why in the text)
 import { readFileSync } from 'node:fs';
 
+/** The pages whose blocks the docs test runs: the README and the reference beside it. */
+export const DOC_PAGES = [
+  'README.md',
+  'docs/mock.md',
+  'docs/msw.md',
+  'docs/contract.md',
+  'docs/performance.md',
+];
+
 export interface Block {
   /** The page, relative to the repository. */
   readonly page: string;

@@ -11,14 +11,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Io, run as runContract } from '../../cli/contract.js';
 import { BROKEN_SERVERS } from '../servers/broken.js';
 import { REFERENCE_KEY, serve } from '../servers/reference.js';
-import { type Block, kindOf, parseBlocks, where } from './blocks.js';
+import { type Block, DOC_PAGES, kindOf, parseBlocks, where } from './blocks.js';
 import { asBlockText, masked, withOutputs } from './outputs.js';
 import { makeScratchApp, type ScratchApp } from './scratch-app.js';
 import { type CommandResult, PageShell, transcript } from './shell.js';
 
 const execFileAsync = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-export const PAGES = ['README.md', 'docs/mock.md', 'docs/msw.md', 'docs/contract.md', 'docs/performance.md'];
+const PAGES = DOC_PAGES;
 const WRITE = process.env.PETKIT_WRITE_DOCS === '1';
 
 /** The environment a user's shell has: none of this test run's own variables. */

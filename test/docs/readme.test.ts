@@ -4,10 +4,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { commandsOf, readBlocks } from './blocks.js';
+import { commandsOf, DOC_PAGES, readBlocks } from './blocks.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const PAGES = ['README.md', 'docs/mock.md', 'docs/msw.md', 'docs/contract.md', 'docs/performance.md'];
+const PAGES = [...DOC_PAGES, 'examples/browser/README.md', 'examples/ci/README.md'];
 const read = (file: string) => readFileSync(join(ROOT, file), 'utf8');
 
 describe('the README', () => {
