@@ -79,10 +79,12 @@ export class PageShell {
     await this.close();
     const line = stripComment(command);
     const portZero = line.startsWith('npm ') ? `${line} -- --port 0` : `${line} --port 0`;
+    // A process group of its own: npx and npm start do not pass SIGTERM on to the mock they start.
     const child = spawn('bash', ['-c', `exec ${portZero}`], {
       cwd: this.cwd,
       env: this.env,
       stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
     });
     this.#mock = child;
     let output = '';
@@ -109,7 +111,7 @@ export class PageShell {
     this.#port = undefined;
     if (child === undefined || child.exitCode !== null) return;
     const exited = new Promise((resolve) => child.on('exit', resolve));
-    child.kill('SIGTERM');
+    if (child.pid !== undefined) process.kill(-child.pid, 'SIGTERM');
     await exited;
   }
 }
