@@ -73,6 +73,11 @@ async function npmChromium(): Promise<NpmChromium> {
   try {
     const { default: sparticuz } = await import('@sparticuz/chromium');
     await sparticuz.executablePath();
+  } catch (error) {
+    await rm(staging, { recursive: true, force: true });
+    throw new Error(`Could not inflate the Chromium of @sparticuz/chromium into ${staging}.`, {
+      cause: error,
+    });
   } finally {
     if (saved === undefined) delete process.env.TMPDIR;
     else process.env.TMPDIR = saved;

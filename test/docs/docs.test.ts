@@ -3,7 +3,7 @@
 // CommonJS, type-checked with NodeNext), and every printed output is what the command prints now.
 // `npm run docs` (PETKIT_WRITE_DOCS=1) writes the outputs into the pages instead of comparing them.
 import { execFile } from 'node:child_process';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -137,6 +137,23 @@ describe('every code block of the README and docs/', () => {
     },
     120_000,
   );
+
+  it('installed a package with dist built by prepack: no install-time script, the bin executable', async () => {
+    const installed = join(app.dir, 'node_modules/petkit');
+    const pkg = JSON.parse(await readFile(join(installed, 'package.json'), 'utf8')) as {
+      name: string;
+      scripts: Record<string, string>;
+    };
+    expect(pkg.name).toBe('petkit');
+    expect(pkg.scripts.prepack).toBe('npm run build');
+    for (const hook of ['preinstall', 'install', 'postinstall', 'prepare'])
+      expect(pkg.scripts[hook], hook).toBeUndefined();
+    const bin = await stat(join(installed, 'dist/cli/main.js'));
+    expect(bin.mode & 0o111).not.toBe(0);
+    await stat(join(installed, 'dist/mocks/msw.d.cts'));
+    // dist/ is git-ignored, so the copy that was packed started without one: prepack built it.
+    await stat(join(app.clone, 'dist/cli/main.js'));
+  });
 
   it('type-checks every TypeScript snippet in the ESM app and in the CommonJS app (module NodeNext)', async () => {
     expect(tsFiles.length).toBeGreaterThan(0);
