@@ -1,10 +1,10 @@
 // `petkit mock` as a user runs it: the built binary, a real port, real signals.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 
 const MAIN = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
 let child: ChildProcess | undefined;
@@ -67,7 +67,9 @@ describe('petkit mock', () => {
     expect(Number(new URL(url).port)).toBeGreaterThan(0);
   });
   it('writes the base URL to --url-file once listening, and removes the file when it stops', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'petkit-url-')), 'mock-url');
+    const dir = mkdtempSync(join(tmpdir(), 'petkit-url-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const file = join(dir, 'mock-url');
     const { url, exit } = await startCli(['--url-file', file]);
     expect(readFileSync(file, 'utf8')).toBe(`${url}\n`);
     const res = await fetch(`${readFileSync(file, 'utf8').trim()}/pets?limit=1`, {
