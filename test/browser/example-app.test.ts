@@ -4,12 +4,13 @@
 // test-artifacts/ (git-ignored); `npm run docs` also writes the README's picture.
 import { execFile } from 'node:child_process';
 import { copyFile, mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { extname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import type { Browser, Page } from 'playwright-core';
-import { build, type Plugin } from 'vite';
+import { build, createServer, type Plugin } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startServer } from '../../mocks/index.js';
 import { launchChromium } from './chromium.js';
@@ -191,4 +192,39 @@ describe.each(['msw', 'server'] as const)('examples/browser in %s mode', (mode) 
       expect(methods.filter((line) => line.startsWith('GET /v1/pets')).length).toBeGreaterThanOrEqual(4);
     });
   }
+});
+
+describe('examples/browser under the Vite dev server (npm run example:browser)', () => {
+  it('starts in MSW mode and lists the pets', async () => {
+    const dev = await createServer({
+      root: EXAMPLE,
+      publicDir: join(work, 'public'),
+      cacheDir: join(work, 'vite-cache'),
+      logLevel: 'warn',
+      server: { port: 0, host: '127.0.0.1', strictPort: true },
+    });
+    await dev.listen();
+    const page = await browser.newPage();
+    try {
+      await page.clock.setFixedTime(NOW);
+      const { port } = dev.httpServer?.address() as AddressInfo;
+      await page.goto(`http://127.0.0.1:${port}/`);
+      await page.waitForSelector('body[data-ready="true"]', { timeout: 30_000 });
+      expect(await rows(page)).toHaveLength(50);
+      expect(await page.textContent('#mode')).toBe('mode: MSW worker in the page');
+    } finally {
+      await page.close();
+      await dev.close();
+    }
+  }, 60_000);
+});
+
+describe('examples/browser as source', () => {
+  it('type-checks against petkit’s types (strict, DOM)', async () => {
+    const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
+    const result = await run(process.execPath, [tsc, '-p', join(EXAMPLE, 'tsconfig.json')]).catch(
+      (error: { stdout: string }) => ({ stdout: error.stdout }),
+    );
+    expect(result.stdout).toBe('');
+  }, 60_000);
 });
