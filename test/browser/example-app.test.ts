@@ -4,7 +4,6 @@
 // test-artifacts/ (git-ignored); `npm run docs` also writes the README's picture.
 import { execFile } from 'node:child_process';
 import { copyFile, mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { extname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -207,8 +206,9 @@ describe('examples/browser under the Vite dev server (npm run example:browser)',
     const page = await browser.newPage();
     try {
       await page.clock.setFixedTime(NOW);
-      const { port } = dev.httpServer?.address() as AddressInfo;
-      await page.goto(`http://127.0.0.1:${port}/`);
+      const url = dev.resolvedUrls?.local[0];
+      if (url === undefined) throw new Error('the Vite dev server reported no local URL');
+      await page.goto(url);
       await page.waitForSelector('body[data-ready="true"]', { timeout: 30_000 });
       expect(await rows(page)).toHaveLength(50);
       expect(await page.textContent('#mode')).toBe('mode: MSW worker in the page');
