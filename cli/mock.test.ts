@@ -1,7 +1,10 @@
 // `petkit mock` as a user runs it: the built binary, a real port, real signals.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 
 const MAIN = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
 let child: ChildProcess | undefined;
@@ -57,6 +60,35 @@ describe('petkit mock', () => {
     expect(output()).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z GET \/v1\/pets 200 \d+ms$/m);
     expect(output()).toMatch(/GET \/v1\/pets\/1 200 \d+ms/);
   });
+  it('prints the URL with the port it picked on its first line, for a script to wait for', async () => {
+    const { url, output } = await startCli([]);
+    const first = output().split('\n')[0];
+    expect(first).toBe(`petkit mock: serving the Pet Adoption API at ${url}`);
+    expect(Number(new URL(url).port)).toBeGreaterThan(0);
+  });
+  it('writes the base URL to --url-file once listening, and removes the file when it stops', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'petkit-url-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const file = join(dir, 'mock-url');
+    const { url, exit } = await startCli(['--url-file', file]);
+    expect(readFileSync(file, 'utf8')).toBe(`${url}\n`);
+    const res = await fetch(`${readFileSync(file, 'utf8').trim()}/pets?limit=1`, {
+      headers: { authorization: 'Bearer demo-free' },
+    });
+    expect(res.status).toBe(200);
+    child?.kill('SIGTERM');
+    expect(await exit).toBe(0);
+    expect(existsSync(file)).toBe(false);
+  });
+  it('stops with exit 2 when --url-file cannot be written', () => {
+    const result = spawnSync(
+      process.execPath,
+      [MAIN, 'mock', '--port', '0', '--url-file', '/nonexistent/dir/url'],
+      { encoding: 'utf8' },
+    );
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(/cannot write --url-file \/nonexistent\/dir\/url/);
+  });
   it('uses the given seed and number of pets', async () => {
     const { url } = await startCli(['--seed', '7', '--pets', '3']);
     const pets = (await (
@@ -77,7 +109,16 @@ describe('petkit mock', () => {
   it('prints its options with --help', () => {
     const result = spawnSync(process.execPath, [MAIN, 'mock', '--help'], { encoding: 'utf8' });
     expect(result.status).toBe(0);
-    for (const flag of ['--port', '--host', '--seed', '--pets', '--keys', '--latency', '--max-pets']) {
+    for (const flag of [
+      '--port',
+      '--host',
+      '--seed',
+      '--pets',
+      '--keys',
+      '--latency',
+      '--max-pets',
+      '--url-file',
+    ]) {
       expect(result.stdout).toContain(flag);
     }
   });

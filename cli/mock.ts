@@ -1,5 +1,6 @@
 // `petkit mock`: parses flags, starts the server, prints where it is and the keys, logs one line per
 // request, and stops cleanly on SIGINT/SIGTERM once in-flight requests are answered.
+import { rename, rm, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import {
   anonymousLimits,
@@ -32,7 +33,11 @@ Options:
   --keys FILE          keys file (JSON, see README)                   default fixtures/api-keys.json
   --latency MS|MIN-MAX delay added to every answer, fixed or a range  default 0
   --max-pets N         most pets the store holds (then 507)           default ${DEFAULT_MAX_PETS}
+  --url-file FILE      once listening, write the base URL to FILE (removed on stop)
   -h, --help           this text
+
+The first line printed is "petkit mock: serving the Pet Adoption API at URL", so a script can wait
+for it; with --port 0, the URL shows the port picked.
 
 Per request: "Prefer: code=NNN" forces a documented error, "Prefer: delay=MS" a delay.
 Control API: POST /__petkit/reset, GET /__petkit/requests, GET /__petkit/health.
@@ -55,6 +60,7 @@ interface Parsed {
   help: boolean;
   port: number;
   host: string;
+  urlFile: string | undefined;
   options: MockOptions;
 }
 
@@ -79,6 +85,7 @@ export function parse(argv: string[]): Parsed {
     help: values.help === true,
     port: integerFlag('--port', values.port, { min: 0, max: 65535 }) ?? DEFAULT_PORT,
     host: values.host ?? DEFAULT_HOST,
+    urlFile: values['url-file'],
     options,
   };
 }
@@ -91,6 +98,7 @@ const FLAGS = {
   keys: { type: 'string' },
   latency: { type: 'string' },
   'max-pets': { type: 'string' },
+  'url-file': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -137,6 +145,16 @@ export async function run(argv: string[]): Promise<number> {
     return 1;
   }
   const { options } = server.mock;
+  const { urlFile } = parsed;
+  if (urlFile !== undefined) {
+    try {
+      await writeAtomically(urlFile, `${server.url}\n`);
+    } catch (error) {
+      process.stderr.write(`petkit mock: cannot write --url-file ${urlFile}: ${(error as Error).message}\n`);
+      await server.close();
+      return 2;
+    }
+  }
   process.stdout.write(
     `petkit mock: serving the Pet Adoption API at ${server.url}\n` +
       `  ${options.pets} pets (seed ${options.seed}), store holds up to ${options.maxPets}\n\n` +
@@ -152,17 +170,27 @@ export async function run(argv: string[]): Promise<number> {
       process.stdout.write(
         `petkit mock: ${signal}, finishing ${server.mock.inFlight} in-flight request(s) and stopping.\n`,
       );
-      server.close().then(
-        () => resolve(0),
-        (error: unknown) => {
-          process.stderr.write(`petkit mock: stopping failed: ${String(error)}\n`);
-          resolve(1);
-        },
-      );
+      server
+        .close()
+        .then(() => (urlFile === undefined ? undefined : rm(urlFile, { force: true })))
+        .then(
+          () => resolve(0),
+          (error: unknown) => {
+            process.stderr.write(`petkit mock: stopping failed: ${String(error)}\n`);
+            resolve(1);
+          },
+        );
     };
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
   });
+}
+
+/** A reader that polls for the file never sees it half-written: it appears whole, by rename. */
+async function writeAtomically(file: string, text: string): Promise<void> {
+  const partial = `${file}.${process.pid}.partial`;
+  await writeFile(partial, text);
+  await rename(partial, file);
 }
 
 /**

@@ -30,7 +30,7 @@ export async function answerControl(call: MockCall, mock: Controlled): Promise<R
   const name = pathname.slice(CONTROL_PREFIX.length);
   const allow = Object.hasOwn(ALLOW, name) ? ALLOW[name] : undefined;
   if (allow === undefined) return errorReply('route_not_found', `No control route ${pathname}.`);
-  if (method === 'OPTIONS') return preflightReply(allow);
+  if (method === 'OPTIONS') return preflightReply(allow, call.header('access-control-request-headers'));
   if (!allow.split(', ').includes(method)) {
     return errorReply('method_not_allowed', `${method} is not allowed here; use ${allow}.`, undefined, {
       allow,

@@ -120,8 +120,10 @@ export function createMock(options: MockOptions = {}): Mock {
   async function answerApi(call: MockCall): Promise<Answer> {
     if (seeding instanceof Promise) await seeding;
     const route = router.match(call.method, call.url.pathname);
-    if (route.kind === 'preflight')
-      return { reply: preflightReply(route.allow), operationId: null, delay: 0 };
+    if (route.kind === 'preflight') {
+      const reply = preflightReply(route.allow, call.header('access-control-request-headers'));
+      return { reply, operationId: null, delay: 0 };
+    }
     const now = clock();
     const auth = authenticate(call.header('authorization'), keys);
     const decision = await limit(auth, call.clientAddress, now);

@@ -15,7 +15,7 @@ export interface MockOptions {
   seed?: number;
   /** How many pets are seeded. Default 50. */
   pets?: number;
-  /** The keys file (format in DESIGN.md), already parsed. Default: the demo keys of fixtures/api-keys.json. */
+  /** The keys file (format in docs/mock.md), already parsed. Default: the demo keys of fixtures/api-keys.json. */
   keys?: KeysFile;
   /** The time in ms since the epoch; rate-limit windows and the journal read it. Default `Date.now`. */
   clock?: () => number;

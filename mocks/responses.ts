@@ -87,12 +87,29 @@ export function addDeprecationHeaders(target: Reply): Reply {
   return target;
 }
 
-export function preflightReply(allow: string): Reply {
+/** A comma-separated list of header names (RFC 9110 tokens), as a browser sends in a preflight. */
+const HEADER_NAME_LIST = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+(?:[ \t]*,[ \t]*[!#$%&'*+.^_`|~0-9A-Za-z-]+)*$/;
+
+/**
+ * The CORS preflight. Browser apps add their own headers (`traceparent`, `sentry-trace`,
+ * `x-request-id`, …), so it allows the headers the browser asks for in
+ * `Access-Control-Request-Headers` (`*` would not cover `Authorization`), and says with `Vary` that
+ * the answer depends on them. Without that request header, or with one that is not a list of header
+ * names, it allows the API's own: `Authorization, Content-Type, Prefer`.
+ */
+export function preflightReply(allow: string, requestedHeaders: string | null = null): Reply {
+  const requested = requestedHeaders?.trim() ?? '';
   return reply(204, null, {
     allow,
     'access-control-allow-methods': allow,
-    'access-control-allow-headers': ALLOWED_REQUEST_HEADERS,
+    'access-control-allow-headers': HEADER_NAME_LIST.test(requested)
+      ? requested
+          .split(',')
+          .map((name) => name.trim())
+          .join(', ')
+      : ALLOWED_REQUEST_HEADERS,
     'access-control-max-age': PREFLIGHT_MAX_AGE,
+    vary: 'Access-Control-Request-Headers',
   });
 }
 

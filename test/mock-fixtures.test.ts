@@ -1,12 +1,12 @@
 // fixtures/bodies/: example request bodies for POST /v1/pets, each with the answer
-// fixtures/bodies/expected.json says it gets, and the README's curl examples that send them.
+// fixtures/bodies/expected.json says it gets, and docs/mock.md's curl examples that send them.
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createMock } from '../mocks/index.js';
 import { checkedRequest, withKey } from '../mocks/test-helpers.js';
 
 const DIR = new URL('../fixtures/bodies/', import.meta.url);
-const README = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+const MOCK_DOC = readFileSync(new URL('../docs/mock.md', import.meta.url), 'utf8');
 
 interface Expected {
   status: number;
@@ -47,8 +47,10 @@ describe('fixtures/bodies', () => {
     });
   }
 
-  it('holds every body the README sends with curl', () => {
-    const sent = [...README.matchAll(/--data-binary @fixtures\/bodies\/([\w.-]+)/g)].map((m) => m[1] ?? '');
+  it('holds every body docs/mock.md sends with curl (from the installed package)', () => {
+    const sent = [
+      ...MOCK_DOC.matchAll(/--data-binary @node_modules\/petkit\/fixtures\/bodies\/([\w.-]+)/g),
+    ].map((m) => m[1] ?? '');
     expect(sent.length).toBeGreaterThanOrEqual(2);
     for (const file of sent) expect(Object.keys(bodies)).toContain(file);
   });

@@ -1,20 +1,21 @@
-// petkit/msw under setupWorker in a real browser: Debian's Chromium, driven by playwright-core, loads
-// a page (test/browser/page.js, the README's snippet, bundled by rolldown) from a node:http server
-// on 127.0.0.1, and fetches through MSW's own mockServiceWorker.js.
+// petkit/msw under setupWorker in a real browser: Chromium (./chromium.ts), driven by playwright-core, loads
+// a page from a node:http server on 127.0.0.1 and fetches through MSW's own mockServiceWorker.js. The
+// page's script is docs/msw.md's `setupWorker` snippet as it stands, bundled by rolldown, then a flag
+// the test waits for.
 import { existsSync } from 'node:fs';
 import { copyFile, mkdtemp, readFile, rm } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { build } from 'rolldown';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMock, startServer } from '../../mocks/index.js';
 import { checkedRequest, conformanceProblems, withKey } from '../../mocks/test-helpers.js';
+import { readBlocks } from '../docs/blocks.js';
+import { launchChromium } from './chromium.js';
+import { type StaticServer, serveStatic } from './static-server.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const PAGE =
   '<!doctype html><meta charset="utf-8"><title>petkit</title><script type="module" src="/app.js"></script>';
@@ -26,24 +27,10 @@ interface Seen {
 }
 
 let dir: string;
-let server: Server;
+let server: StaticServer;
 let origin: string;
 let browser: Browser;
 let page: Page;
-
-async function serveStatic(files: Record<string, { type: string; body: string | Buffer }>): Promise<Server> {
-  const http = createServer((req, res) => {
-    const file = files[new URL(req.url ?? '/', 'http://x').pathname];
-    if (file === undefined) {
-      // Anything the worker failed to intercept lands here and fails the test loudly.
-      res.writeHead(404, { 'content-type': 'text/plain' }).end(`not served by the test page: ${req.url}`);
-      return;
-    }
-    res.writeHead(200, { 'content-type': file.type, 'cache-control': 'no-store' }).end(file.body);
-  });
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  return http;
-}
 
 /** fetch in the page; what the page's script can read of the answer. */
 function pageFetch(url: string, headers: Record<string, string> = {}): Promise<Seen> {
@@ -61,20 +48,32 @@ function expectConforms(method: string, path: string, seen: Seen): void {
 }
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(
-      `The MSW browser test needs Debian's Chromium at ${CHROMIUM}: install it with ` +
-        '`apt-get update && apt-get install -y chromium` (.ci/run does this).',
-    );
-  }
   if (!existsSync(join(ROOT, 'dist/mocks/msw.js'))) {
     throw new Error('The page imports petkit/msw from dist/: run `npm run build` first (npm test does).');
   }
   dir = await mkdtemp(join(tmpdir(), 'petkit-browser-'));
+  const snippet = readBlocks(ROOT, 'docs/msw.md').find((block) => block.attrs.get('file') === 'main.ts');
+  if (snippet === undefined) throw new Error('docs/msw.md has no file=main.ts block');
+  const modules: Record<string, { code: string; moduleType: 'ts' | 'js' }> = {
+    // The snippet's top-level await finishes before the module that imports it goes on.
+    'virtual:page': {
+      code: "import 'virtual:snippet';\nglobalThis.petkitWorkerStarted = true;\n",
+      moduleType: 'js',
+    },
+    'virtual:snippet': { code: snippet.text, moduleType: 'ts' },
+  };
   await build({
-    input: join(ROOT, 'test/browser/page.js'),
+    input: 'virtual:page',
+    cwd: ROOT,
     platform: 'browser',
     logLevel: 'warn',
+    plugins: [
+      {
+        name: 'docs-snippet',
+        resolveId: (id) => (id in modules ? id : null),
+        load: (id) => modules[id] ?? null,
+      },
+    ],
     output: { file: join(dir, 'app.js'), format: 'esm' },
   });
   await copyFile(join(ROOT, 'node_modules/msw/lib/mockServiceWorker.js'), join(dir, 'mockServiceWorker.js'));
@@ -85,11 +84,8 @@ beforeAll(async () => {
     '/app.js': { type: js, body: await readFile(join(dir, 'app.js')) },
     '/mockServiceWorker.js': { type: js, body: await readFile(join(dir, 'mockServiceWorker.js')) },
   });
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-  });
+  origin = server.origin;
+  ({ browser } = await launchChromium());
   page = await browser.newPage();
   await page.goto(`${origin}/`);
   await page.waitForFunction(
@@ -103,7 +99,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
+  await server?.close();
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
