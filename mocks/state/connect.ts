@@ -8,7 +8,7 @@ import { DEFAULT_MAX_PETS, type Logger, silentLogger } from '../options.js';
 import { describeError } from './connection-errors.js';
 import { createDatabase, type Database } from './database.js';
 import { StateConfigError, StateUnavailableError } from './errors.js';
-import { openResetChannel, RESET_CHANNEL, type ResetListener } from './reset-channel.js';
+import { openResetChannel, RESET_CHANNEL, RESET_PAYLOAD_SQL, type ResetListener } from './reset-channel.js';
 import { migrate } from './schema.js';
 import { createSharedRateLimiter, type SharedRateLimiter } from './shared-rate-limiter.js';
 import { createSharedStore, replacePets, type SharedStore } from './shared-store.js';
@@ -131,7 +131,10 @@ export async function connectState(url: string, options: StateOptions = {}): Pro
         await client.query({ text: 'TRUNCATE petkit_rate_buckets' });
         await client.query({ text: 'UPDATE petkit_store SET seeded = true' });
         // Delivered to every listening replica when the transaction commits.
-        await client.query({ text: 'SELECT pg_notify($1, $2)', values: [RESET_CHANNEL, replicaId] });
+        await client.query({
+          text: `SELECT pg_notify('${RESET_CHANNEL}', ${RESET_PAYLOAD_SQL})`,
+          values: [replicaId],
+        });
       }),
     onReset: (listener) => channel.onReset(listener),
     async close() {

@@ -1,7 +1,8 @@
 // How a reset through one replica reaches every other: a reset commits a NOTIFY on the channel
-// petkit_reset (its payload the sending replica's id), and each replica LISTENs on a connection of
-// its own, outside the pool, and runs its onReset listeners (which drop what the replica keeps of its
-// own: journal, caches).
+// petkit_reset, and each replica LISTENs on a connection of its own, outside the pool, and runs its
+// onReset listeners (which drop what the replica keeps of its own: journal, caches). Channels are
+// per database, while petkit's tables are per schema (search_path): the payload names the schema and
+// the sending replica (resetPayload), and a replica hears only the resets of its own schema.
 //
 // A LISTEN lasts as long as its connection. When that connection is lost the replica reconnects
 // (after 50 ms, doubling up to 1 s between tries) and LISTENs again; since a reset may have been
@@ -15,6 +16,14 @@ import { unavailable } from './database.js';
 export const RESET_CHANNEL = 'petkit_reset';
 const FIRST_RETRY_MS = 50;
 const LAST_RETRY_MS = 1_000;
+
+/** The NOTIFY payload of a reset: SQL for the reset's transaction, $1 the sending replica's id. */
+export const RESET_PAYLOAD_SQL = "json_build_object('schema', current_schema(), 'replica', $1::text)::text";
+
+interface ResetPayload {
+  readonly schema: string;
+  readonly replica: string;
+}
 
 export interface ResetEvent {
   /** 'reset': a replica reset the shared state. 'reconnected': the channel was lost and is back. */
@@ -49,6 +58,8 @@ export async function openResetChannel(options: ResetChannelOptions): Promise<Re
   let retry: NodeJS.Timeout | undefined;
   let failures = 0;
   let closed = false;
+  /** The schema this replica's tables are in, as the payloads name it. */
+  let schema: string | undefined;
 
   const emit = (event: ResetEvent): void => {
     for (const listener of listeners) {
@@ -83,10 +94,14 @@ export async function openResetChannel(options: ResetChannelOptions): Promise<Re
     next.on('error', onFailure);
     next.on('end', () => onFailure(new Error('Connection terminated')));
     next.on('notification', (message) => {
-      if (message.channel === RESET_CHANNEL) emit({ kind: 'reset', local: message.payload === replicaId });
+      if (message.channel !== RESET_CHANNEL || message.payload === undefined) return;
+      const payload = JSON.parse(message.payload) as ResetPayload;
+      if (payload.schema === schema) emit({ kind: 'reset', local: payload.replica === replicaId });
     });
     try {
       await next.connect();
+      const { rows } = await next.query<{ schema: string }>('SELECT current_schema() AS schema');
+      schema = rows[0]?.schema;
       await next.query(`LISTEN ${RESET_CHANNEL}`);
       // Lost between LISTEN's answer and now: not subscribed after all.
       if (failure !== undefined) throw failure;

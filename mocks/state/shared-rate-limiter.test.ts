@@ -1,5 +1,6 @@
 import fc from 'fast-check';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../../test/support/postgres/database.js';
 import type { Limits } from '../keys.js';
 import {
   BAN_AFTER,
@@ -10,15 +11,21 @@ import {
   type RateDecision,
 } from '../rate-limiter.js';
 import type { SharedState } from './connect.js';
-import { type Replicas, replicasOnFreshDatabase } from './test-helpers.js';
+import { type Replicas, replicasIn } from './test-helpers.js';
 
+let database: TestDatabase;
 let replicas: Replicas;
 let one: SharedState;
 let two: SharedState;
 beforeAll(async () => {
-  replicas = await replicasOnFreshDatabase();
+  database = await createTestDatabase();
+  replicas = await replicasIn(database);
   one = await replicas.connect();
   two = await replicas.connect();
+});
+afterAll(async () => {
+  await replicas?.close();
+  await database?.drop();
 });
 
 /** A minute and a half before midnight UTC, so that sequences cross minute and day boundaries. */

@@ -1,21 +1,28 @@
 import fc from 'fast-check';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NewPet, PetStatus } from '../../openapi/index.js';
+import { createTestDatabase, type TestDatabase } from '../../test/support/postgres/database.js';
 import { createStore } from '../store.js';
 import type { SharedState } from './connect.js';
-import { type Replicas, replicasOnFreshDatabase } from './test-helpers.js';
+import { type Replicas, replicasIn } from './test-helpers.js';
 
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
 
 const STATUSES: readonly (PetStatus | undefined)[] = ['available', 'pending', 'sold', undefined];
 
+let database: TestDatabase;
 let replicas: Replicas;
 let one: SharedState;
 let two: SharedState;
 beforeAll(async () => {
-  replicas = await replicasOnFreshDatabase();
+  database = await createTestDatabase();
+  replicas = await replicasIn(database);
   one = await replicas.connect({ maxPets: 25 });
   two = await replicas.connect({ maxPets: 25 });
+});
+afterAll(async () => {
+  await replicas?.close();
+  await database?.drop();
 });
 
 /** Names as a JSON body may carry them: any code units (U+0000 and lone surrogates among them), spaces kept. */

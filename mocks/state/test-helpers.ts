@@ -1,30 +1,31 @@
 // For the shared-state tests: replicas (each its own pool and reset channel, as separate processes
-// would have) on a database of the test file's own, closed after the file.
-import { afterAll } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../test/support/postgres/database.js';
+// would have) on a schema of their own in the test file's database.
+import type { TestDatabase } from '../../test/support/postgres/database.js';
 import { connectState, type SharedState, type StateOptions } from './connect.js';
 import type { ResetEvent } from './reset-channel.js';
 
 export interface Replicas {
-  readonly database: TestDatabase;
-  /** Connects one more replica to the file's database (closed after the file). */
+  /** The state URL the replicas share. */
+  readonly url: string;
+  /** Connects one more replica. */
   connect(options?: StateOptions): Promise<SharedState>;
+  /** Closes every replica connected so far. */
+  close(): Promise<void>;
 }
 
-/** A fresh database for this test file, dropped after it, and a way to connect replicas to it. */
-export async function replicasOnFreshDatabase(): Promise<Replicas> {
-  const database = await createTestDatabase();
+/** A fresh, empty schema in `database` and a way to connect replicas to it. */
+export async function replicasIn(database: TestDatabase): Promise<Replicas> {
+  const url = await database.schema();
   const open: SharedState[] = [];
-  afterAll(async () => {
-    await Promise.all(open.map((state) => state.close().catch(() => undefined)));
-    await database.drop();
-  });
   return {
-    database,
+    url,
     async connect(options = {}) {
-      const state = await connectState(database.url, options);
+      const state = await connectState(url, options);
       open.push(state);
       return state;
+    },
+    async close() {
+      await Promise.all(open.splice(0).map((state) => state.close().catch(() => undefined)));
     },
   };
 }
