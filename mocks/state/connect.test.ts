@@ -120,6 +120,21 @@ describe('seed and reset', () => {
     expect(await two.limiter.take('demo-free', PLAN, NOON)).toMatchObject({ allowed: true });
   });
 
+  it('tells only the replicas of the same schema (several petkits may share a database)', async () => {
+    const ours = await (await freshReplicas()).connect();
+    const theirs = await (await freshReplicas()).connect();
+    const heardByTheirs: unknown[] = [];
+    theirs.onReset((event) => heardByTheirs.push(event));
+    await theirs.seed(PETS);
+    await ours.reset([]);
+    // Their own reset comes after ours on the same channel: once it is heard, ours was not.
+    const theirOwn = nextReset(theirs);
+    await theirs.reset(PETS);
+    expect(await theirOwn).toEqual({ kind: 'reset', local: true });
+    expect(heardByTheirs).toEqual([{ kind: 'reset', local: true }]);
+    expect(await theirs.store.size()).toBe(2);
+  });
+
   it('keeps a listener that throws from stopping the others', async () => {
     const replicas = await freshReplicas();
     const one = await replicas.connect();

@@ -18,7 +18,10 @@ export interface StateOptions {
   maxPets?: number;
   /** Connections this replica keeps to the database. Default 10. */
   poolSize?: number;
-  /** How long to wait for a connection before the database counts as unavailable. Default 5,000 ms. */
+  /**
+   * How long to wait for a connection (a new one, or a free one of the pool under load) before the
+   * database counts as unavailable. Default 5,000 ms.
+   */
   connectTimeoutMs?: number;
   /** Where lost and recovered connections are reported. Default: silent. */
   logger?: Logger;
@@ -46,13 +49,15 @@ export interface SharedState {
   seed(pets: readonly NewPet[]): Promise<boolean>;
   /**
    * Back to `pets` (ids from 1) with every rate-limit bucket empty, in one transaction, then every
-   * replica's onReset listeners run (this one's too, with `local` true).
+   * replica's onReset listeners run (this one's too, with `local` true). What POST /__petkit/reset
+   * does; store.clear() and limiter.reset() alone tell no other replica.
    */
   reset(pets: readonly NewPet[]): Promise<void>;
   /** Runs `listener` on every reset by any replica, and when the reset channel comes back after a loss. */
   onReset(listener: ResetListener): () => void;
   /** This replica's id, as its resets carry it. */
   readonly replicaId: string;
+  /** Ends the reset channel and the pool (once: later calls answer the same promise). */
   close(): Promise<void>;
 }
 
@@ -119,6 +124,7 @@ export async function connectState(url: string, options: StateOptions = {}): Pro
     });
   }
 
+  let closing: Promise<void> | undefined;
   return {
     store: createSharedStore(database, maxPets),
     limiter: createSharedRateLimiter(database),
@@ -137,9 +143,9 @@ export async function connectState(url: string, options: StateOptions = {}): Pro
         });
       }),
     onReset: (listener) => channel.onReset(listener),
-    async close() {
-      await channel.close();
-      await database.end();
+    close() {
+      closing ??= channel.close().finally(() => database.end());
+      return closing;
     },
   };
 }

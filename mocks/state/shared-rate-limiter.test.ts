@@ -146,8 +146,19 @@ describe('the shared rate limiter', () => {
     expect(await two.limiter.take('forgotten', plan, now)).toMatchObject({ allowed: true, remaining: 0 });
   });
 
-  it('refuses limits that are not positive integers before asking the database', async () => {
+  it('counts a replica whose clock lags into the window the key is already in, never an older one', async () => {
+    const plan: Limits = { perMinute: 2, perDay: 100 };
+    const minute = Date.UTC(2030, 5, 4, 8, 1);
+    await one.limiter.take('skewed', plan, minute);
+    await one.limiter.take('skewed', plan, minute + 10);
+    // Replica two's clock is 30 ms behind, still in the minute before: the key stays limited.
+    const late = await two.limiter.take('skewed', plan, minute - 30);
+    expect(late).toMatchObject({ allowed: false, limit: 2, remaining: 0, reset: minute / 1000 + 60 });
+  });
+
+  it('refuses limits that are not positive integers, and a clock that is not a number', async () => {
     await expect(one.limiter.take('k', { perMinute: 0, perDay: 10 }, 0)).rejects.toThrow(RangeError);
     await expect(one.limiter.take('k', { perMinute: 1.5, perDay: 10 }, 0)).rejects.toThrow(RangeError);
+    await expect(one.limiter.take('k', { perMinute: 1, perDay: 10 }, Number.NaN)).rejects.toThrow(RangeError);
   });
 });

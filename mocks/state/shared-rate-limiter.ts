@@ -157,19 +157,21 @@ function decide(row: TakeRow, limits: Limits, now: number): RateDecision {
   }
 }
 
-function checkLimits(limits: Limits): void {
+/** What the statement's columns can hold: positive whole limits, a finite clock. Bugs, not input. */
+function checkArguments(limits: Limits, now: number): void {
   for (const value of [limits.perMinute, limits.perDay]) {
     if (!Number.isSafeInteger(value) || value < 1) {
       throw new RangeError(`Rate limits must be positive integers, got ${JSON.stringify(limits)}.`);
     }
   }
+  if (!Number.isFinite(now)) throw new RangeError(`The clock must be a finite number of ms, got ${now}.`);
 }
 
 export function createSharedRateLimiter(database: Database): SharedRateLimiter {
   let sweptDay = Number.NaN;
   return {
     async take(bucketId, limits, now) {
-      checkLimits(limits);
+      checkArguments(limits, now);
       const minuteIndex = Math.floor(now / MINUTE_MS);
       const dayIndex = Math.floor(now / DAY_MS);
       if (dayIndex !== sweptDay) {
