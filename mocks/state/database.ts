@@ -46,7 +46,7 @@ export function createDatabase(options: DatabaseOptions): Database {
     options.logger.error(`petkit state: a pooled connection was lost (${describeError(error)})`);
   });
   // The state is a mock's: a commit need not wait for the disk (a crash of the database loses at
-  // most its last fraction of a second, never consistency), which makes each request much cheaper.
+  // most its last fraction of a second, never consistency), so no request waits for an fsync.
   pool.on('connect', (client) => {
     client.query('SET synchronous_commit = off').catch(() => undefined);
   });
