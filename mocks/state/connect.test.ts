@@ -135,6 +135,19 @@ describe('seed and reset', () => {
     expect(await theirs.store.size()).toBe(2);
   });
 
+  it('ignores a NOTIFY on its channel that petkit did not send', async () => {
+    const replicas = await freshReplicas();
+    const one = await replicas.connect();
+    const heard: unknown[] = [];
+    one.onReset((event) => heard.push(event));
+    await sql(replicas.url, "NOTIFY petkit_reset, 'not json'");
+    await sql(replicas.url, `NOTIFY petkit_reset, '{"schema":"elsewhere"}'`);
+    const own = nextReset(one);
+    await one.reset([]);
+    await own;
+    expect(heard).toEqual([{ kind: 'reset', local: true }]);
+  });
+
   it('keeps a listener that throws from stopping the others', async () => {
     const replicas = await freshReplicas();
     const one = await replicas.connect();

@@ -2,7 +2,7 @@
 // petkit_reset, and each replica LISTENs on a connection of its own, outside the pool, and runs its
 // onReset listeners (which drop what the replica keeps of its own: journal, caches). Channels are
 // per database, while petkit's tables are per schema (search_path): the payload names the schema and
-// the sending replica (resetPayload), and a replica hears only the resets of its own schema.
+// the sending replica (RESET_PAYLOAD_SQL), and a replica hears only the resets of its own schema.
 //
 // A LISTEN lasts as long as its connection. When that connection is lost the replica reconnects
 // (after 50 ms, doubling up to 1 s between tries) and LISTENs again; since a reset may have been
@@ -21,8 +21,18 @@ const LAST_RETRY_MS = 1_000;
 export const RESET_PAYLOAD_SQL = "json_build_object('schema', current_schema(), 'replica', $1::text)::text";
 
 interface ResetPayload {
-  readonly schema: string;
-  readonly replica: string;
+  readonly schema?: unknown;
+  readonly replica?: unknown;
+}
+
+/** The payload of a NOTIFY on the channel, or undefined for one petkit did not send. */
+function parsePayload(text: string | undefined): ResetPayload | undefined {
+  try {
+    const payload: unknown = JSON.parse(text ?? '');
+    return typeof payload === 'object' && payload !== null ? payload : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 export interface ResetEvent {
@@ -37,8 +47,6 @@ export type ResetListener = (event: ResetEvent) => void;
 export interface ResetChannel {
   /** Runs `listener` on every reset by any replica; answers the function that removes it. */
   onReset(listener: ResetListener): () => void;
-  /** Whether the channel is subscribed now (false while it reconnects). */
-  readonly listening: boolean;
   close(): Promise<void>;
 }
 
@@ -94,9 +102,11 @@ export async function openResetChannel(options: ResetChannelOptions): Promise<Re
     next.on('error', onFailure);
     next.on('end', () => onFailure(new Error('Connection terminated')));
     next.on('notification', (message) => {
-      if (message.channel !== RESET_CHANNEL || message.payload === undefined) return;
-      const payload = JSON.parse(message.payload) as ResetPayload;
-      if (payload.schema === schema) emit({ kind: 'reset', local: payload.replica === replicaId });
+      if (message.channel !== RESET_CHANNEL) return;
+      const payload = parsePayload(message.payload);
+      if (payload !== undefined && payload.schema === schema) {
+        emit({ kind: 'reset', local: payload.replica === replicaId });
+      }
     });
     try {
       await next.connect();
@@ -145,9 +155,6 @@ export async function openResetChannel(options: ResetChannelOptions): Promise<Re
       return () => {
         listeners.delete(listener);
       };
-    },
-    get listening() {
-      return client !== undefined;
     },
     async close() {
       closed = true;
