@@ -18,5 +18,7 @@ export default defineConfig({
       ...live,
     ],
     testTimeout: 20_000,
+    // One PostgreSQL cluster for the run (the shared-state tests); each test file makes its own database.
+    globalSetup: ['test/support/postgres/global-setup.ts'],
   },
 });

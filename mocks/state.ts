@@ -12,8 +12,11 @@ export interface MockState {
   readonly store: Store;
   /** One limiter for every bucket: a key's and a client address's are kept apart by bucketId. */
   readonly limiter: RateLimiter;
-  /** At start: the seeded pets (an engine shared by replicas seeds them once, for all). */
-  seed(pets: readonly NewPet[]): Awaitable<void>;
+  /**
+   * At start: the seeded pets (an engine shared by replicas seeds them once, for all). What it answers
+   * is the engine's own (the core reads nothing of it).
+   */
+  seed(pets: readonly NewPet[]): Awaitable<unknown>;
   /** Back to these pets, ids from 1, with every rate-limit bucket empty. */
   reset(pets: readonly NewPet[]): Awaitable<void>;
 }

@@ -1,0 +1,264 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, it, onTestFinished } from 'vitest';
+import { freePort } from '../../bench/free-port.js';
+import { startCluster } from '../../bench/postgres/cluster.js';
+import { createTestDatabase, type TestDatabase } from '../../test/support/postgres/database.js';
+import { connectState, type SharedState } from './connect.js';
+import { StateConfigError, StateUnavailableError } from './errors.js';
+import { SCHEMA_VERSION } from './schema.js';
+import { nextReset, type Replicas, replicasIn } from './test-helpers.js';
+
+const PETS = [
+  { name: 'Biscuit', categoryId: 3, status: 'available' as const },
+  { name: 'Mochi', categoryId: 1 },
+];
+const PLAN = { perMinute: 1, perDay: 5 };
+const NOON = Date.UTC(2030, 0, 1, 12);
+
+// One database for the file; each test's replicas share a schema of their own in it, closed when the
+// test ends (so that the outage tests below cut off no one else).
+let database: TestDatabase;
+beforeAll(async () => {
+  database = await createTestDatabase();
+});
+afterAll(() => database?.drop());
+
+async function freshReplicas(): Promise<Replicas> {
+  const replicas = await replicasIn(database);
+  onTestFinished(() => replicas.close());
+  return replicas;
+}
+
+async function sql<Row extends pg.QueryResultRow>(url: string, text: string): Promise<Row[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query<Row>(text)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+describe('connectState', () => {
+  it('creates the schema once when replicas start together, and starts again on it', async () => {
+    const replicas = await freshReplicas();
+    await Promise.all([replicas.connect(), replicas.connect(), replicas.connect()]);
+    await replicas.connect();
+    expect(await sql(replicas.url, 'SELECT version FROM petkit_schema_version')).toEqual([
+      { version: SCHEMA_VERSION },
+    ]);
+  });
+
+  it('refuses a database whose schema a newer petkit wrote', async () => {
+    const replicas = await freshReplicas();
+    await replicas.connect();
+    await sql(replicas.url, 'UPDATE petkit_schema_version SET version = 99');
+    const failure = replicas.connect();
+    await expect(failure).rejects.toThrow(StateConfigError);
+    await expect(failure).rejects.toThrow(/schema version 99; this petkit knows versions up to 1/);
+  });
+
+  it('says in one line, password hidden, that a database nobody listens for cannot be reached', async () => {
+    const port = await freePort();
+    const failure = connectState(`postgres://petkit:s3cret@127.0.0.1:${port}/pets`, {
+      connectTimeoutMs: 2_000,
+    });
+    await expect(failure).rejects.toThrow(StateUnavailableError);
+    const message = await failure.catch((error: Error) => error.message);
+    expect(message).toBe(
+      `Cannot reach the state database at postgres://petkit:***@127.0.0.1:${port}/pets: connect ECONNREFUSED 127.0.0.1:${port}`,
+    );
+  });
+
+  it('says which database the server refuses', async () => {
+    const { host, port, user } = inject('postgres');
+    await expect(connectState(`postgres://${user}@${host}:${port}/petkit_missing`)).rejects.toThrow(
+      /^Cannot reach the state database at .*: database "petkit_missing" does not exist$/,
+    );
+  });
+
+  it('refuses a URL that is not postgres:// and options that are not positive integers', async () => {
+    await expect(connectState('mysql://localhost/pets')).rejects.toThrow(/must start with postgres:\/\//);
+    await expect(connectState('not a url')).rejects.toThrow(StateConfigError);
+    await expect(connectState('postgres://localhost/pets', { maxPets: 0 })).rejects.toThrow(
+      /maxPets must be a positive integer/,
+    );
+  });
+});
+
+describe('seed and reset', () => {
+  it('seeds once: the first replica to start seeds, the others join its state', async () => {
+    const replicas = await freshReplicas();
+    const [one, two] = await Promise.all([replicas.connect(), replicas.connect()]);
+    const seeded = await Promise.all([one.seed(PETS), two.seed(PETS)]);
+    expect(seeded.sort()).toEqual([false, true]);
+    await one.store.create({ name: 'Rex', categoryId: 2 });
+    const late = await replicas.connect();
+    expect(await late.seed(PETS)).toBe(false);
+    expect(await late.store.count()).toBe(3);
+  });
+
+  it('resets pets and buckets for every replica and tells each of them', async () => {
+    const replicas = await freshReplicas();
+    const one = await replicas.connect();
+    const two = await replicas.connect();
+    await one.seed(PETS);
+    await two.store.create({ name: 'Rex', categoryId: 2 });
+    await two.limiter.take('demo-free', PLAN, NOON);
+    expect((await one.limiter.take('demo-free', PLAN, NOON)).allowed).toBe(false);
+
+    const heardByOne = nextReset(one);
+    const heardByTwo = nextReset(two);
+    await one.reset(PETS);
+    expect(await heardByOne).toEqual({ kind: 'reset', local: true });
+    expect(await heardByTwo).toEqual({ kind: 'reset', local: false });
+
+    expect(await two.store.count()).toBe(2);
+    expect(await two.store.get(3)).toBeUndefined();
+    expect(await two.store.get(2)).toBe('{"id":2,"name":"Mochi","categoryId":1}');
+    expect((await two.store.create({ name: 'Rex', categoryId: 2 }))?.id).toBe(3);
+    expect(await two.limiter.take('demo-free', PLAN, NOON)).toMatchObject({ allowed: true });
+  });
+
+  it('tells only the replicas of the same schema (several petkits may share a database)', async () => {
+    const ours = await (await freshReplicas()).connect();
+    const theirs = await (await freshReplicas()).connect();
+    const heardByTheirs: unknown[] = [];
+    theirs.onReset((event) => heardByTheirs.push(event));
+    await theirs.seed(PETS);
+    await ours.reset([]);
+    // Their own reset comes after ours on the same channel: once it is heard, ours was not.
+    const theirOwn = nextReset(theirs);
+    await theirs.reset(PETS);
+    expect(await theirOwn).toEqual({ kind: 'reset', local: true });
+    expect(heardByTheirs).toEqual([{ kind: 'reset', local: true }]);
+    expect(await theirs.store.count()).toBe(2);
+  });
+
+  it('ignores a NOTIFY on its channel that petkit did not send', async () => {
+    const replicas = await freshReplicas();
+    const one = await replicas.connect();
+    const heard: unknown[] = [];
+    one.onReset((event) => heard.push(event));
+    await sql(replicas.url, "NOTIFY petkit_reset, 'not json'");
+    await sql(replicas.url, `NOTIFY petkit_reset, '{"schema":"elsewhere"}'`);
+    const own = nextReset(one);
+    await one.reset([]);
+    await own;
+    expect(heard).toEqual([{ kind: 'reset', local: true }]);
+  });
+
+  it('keeps a listener that throws from stopping the others', async () => {
+    const replicas = await freshReplicas();
+    const one = await replicas.connect();
+    one.onReset(() => {
+      throw new Error('listener bug');
+    });
+    const heard = nextReset(one);
+    await one.reset([]);
+    expect(await heard).toEqual({ kind: 'reset', local: true });
+  });
+});
+
+/** An outage of the test database alone: its connections end, and none is accepted until `allow()`. */
+async function cutOff(database: TestDatabase): Promise<() => Promise<void>> {
+  await database.admin(`ALTER DATABASE ${database.name} ALLOW_CONNECTIONS false`);
+  await database.terminateConnections();
+  return async () => {
+    await database.admin(`ALTER DATABASE ${database.name} ALLOW_CONNECTIONS true`);
+  };
+}
+
+/** Each shared operation a request may run. */
+function everyOperation(state: SharedState): (() => Promise<unknown>)[] {
+  return [
+    () => state.store.count(),
+    () => state.store.list(20, undefined),
+    () => state.store.get(1),
+    () => state.store.create({ name: 'Rex', categoryId: 2 }),
+    () => state.limiter.take('demo-free', PLAN, NOON),
+    () => state.limiter.reset(),
+    () => state.store.clear(),
+    () => state.seed(PETS),
+    () => state.reset(PETS),
+  ];
+}
+
+describe('losing the database', () => {
+  it('fails every operation with StateUnavailableError while the database refuses, and recovers when it is back', async () => {
+    const replicas = await freshReplicas();
+    const one = await replicas.connect({ connectTimeoutMs: 1_000 });
+    const two = await replicas.connect({ connectTimeoutMs: 1_000 });
+    await one.seed(PETS);
+
+    const allow = await cutOff(database);
+    for (const operation of everyOperation(one)) {
+      await expect(operation()).rejects.toThrow(StateUnavailableError);
+    }
+    await expect(one.store.get(1)).rejects.toMatchObject({
+      code: 'state_unavailable',
+      message:
+        'The state database is unavailable: database "' +
+        database.name +
+        '" is not currently accepting connections',
+    });
+
+    const twoListensAgain = nextReset(two, (event) => event.kind === 'reconnected');
+    await allow();
+    // The pool opens new connections at once; the reset channel subscribes again.
+    for (const operation of everyOperation(one)) await operation();
+    expect(await twoListensAgain).toEqual({ kind: 'reconnected', local: false });
+    const heard = nextReset(two, (event) => event.kind === 'reset');
+    await one.reset(PETS);
+    expect(await heard).toEqual({ kind: 'reset', local: false });
+    expect(await two.store.get(1)).toBe('{"id":1,"name":"Biscuit","categoryId":3,"status":"available"}');
+  });
+
+  it('drops the connections the database ended and serves on new ones, with no restart', async () => {
+    const replicas = await freshReplicas();
+    const one = await replicas.connect();
+    const two = await replicas.connect();
+    await one.seed(PETS);
+    // Every pool holds idle connections now.
+    await Promise.all(
+      [one, two].flatMap((state) =>
+        everyOperation(state)
+          .slice(0, 5)
+          .map((operation) => operation()),
+      ),
+    );
+
+    const listening = [one, two].map((state) => nextReset(state, (event) => event.kind === 'reconnected'));
+    await database.terminateConnections();
+    expect(await Promise.all(listening)).toEqual([
+      { kind: 'reconnected', local: false },
+      { kind: 'reconnected', local: false },
+    ]);
+    for (const state of [one, two]) for (const operation of everyOperation(state)) await operation();
+  });
+
+  it('answers StateUnavailableError while the server is down, and serves again once it has restarted', async () => {
+    const cluster = await startCluster({ binaries: inject('postgres').binaries });
+    onTestFinished(() => cluster.destroy());
+    const url = `postgres://${cluster.user}@${cluster.host}:${cluster.port}/postgres`;
+    const one = await connectState(url, { connectTimeoutMs: 1_000 });
+    onTestFinished(() => one.close());
+    const two = await connectState(url, { connectTimeoutMs: 1_000 });
+    onTestFinished(() => two.close());
+    await one.seed(PETS);
+
+    await cluster.stop();
+    for (const operation of everyOperation(one)) {
+      await expect(operation()).rejects.toThrow(StateUnavailableError);
+    }
+    await expect(two.store.count()).rejects.toThrow(/ECONNREFUSED/);
+
+    const twoListensAgain = nextReset(two, (event) => event.kind === 'reconnected');
+    await cluster.start();
+    for (const operation of everyOperation(one)) await operation();
+    await twoListensAgain;
+    const heard = nextReset(two, (event) => event.kind === 'reset');
+    await one.reset(PETS);
+    expect(await heard).toEqual({ kind: 'reset', local: false });
+  });
+});

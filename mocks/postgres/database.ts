@@ -1,0 +1,94 @@
+// The pool of connections a replica keeps to the state database, with every failure to reach it
+// turned into StateUnavailableError. pg's Pool reconnects by itself: a connection that breaks is
+// dropped, and the next request opens a new one, so a replica recovers as soon as the database is
+// back. An idle connection that breaks is reported to the logger, never thrown (pg would otherwise
+// raise it as an 'error' event that nobody catches, and the process would exit).
+import pg from 'pg';
+import type { Logger } from '../options.js';
+import { describeError, isConnectionError } from './connection-errors.js';
+import { StateUnavailableError } from './errors.js';
+
+export interface DatabaseOptions {
+  readonly url: string;
+  readonly poolSize: number;
+  readonly connectTimeoutMs: number;
+  readonly logger: Logger;
+}
+
+/** A connection inside transaction(): statements on it run in that transaction. */
+export interface TransactionClient {
+  query<Row extends pg.QueryResultRow>(config: pg.QueryConfig): Promise<pg.QueryResult<Row>>;
+}
+
+export interface Database {
+  /** One statement on a pooled connection (itself atomic: pg runs it in its own transaction). */
+  query<Row extends pg.QueryResultRow>(config: pg.QueryConfig): Promise<pg.QueryResult<Row>>;
+  /** `work` in one transaction on one connection: committed when it resolves, rolled back when it throws. */
+  transaction<T>(work: (client: TransactionClient) => Promise<T>): Promise<T>;
+  end(): Promise<void>;
+}
+
+export function unavailable(error: unknown): StateUnavailableError {
+  return new StateUnavailableError(`The state database is unavailable: ${describeError(error)}`, {
+    cause: error,
+  });
+}
+
+export function createDatabase(options: DatabaseOptions): Database {
+  const pool = new pg.Pool({
+    connectionString: options.url,
+    max: options.poolSize,
+    connectionTimeoutMillis: options.connectTimeoutMs,
+    keepAlive: true,
+    application_name: 'petkit',
+  });
+  pool.on('error', (error) => {
+    options.logger.error(`petkit state: a pooled connection was lost (${describeError(error)})`);
+  });
+  // The state is a mock's: a commit need not wait for the disk (a crash of the database loses at
+  // most its last fraction of a second, never consistency), so no request waits for an fsync.
+  pool.on('connect', (client) => {
+    client.query('SET synchronous_commit = off').catch(() => undefined);
+  });
+
+  const connect = async (): Promise<pg.PoolClient> => {
+    try {
+      return await pool.connect();
+    } catch (error) {
+      // Whatever stops a connection (refused, timed out, a password or a database the server
+      // refuses) means there is no state to serve from now.
+      throw unavailable(error);
+    }
+  };
+
+  /** Runs `run` on a pooled connection; a connection that broke is destroyed, not reused. */
+  const withClient = async <T>(run: (client: pg.PoolClient) => Promise<T>): Promise<T> => {
+    const client = await connect();
+    try {
+      const result = await run(client);
+      client.release();
+      return result;
+    } catch (error) {
+      const lost = isConnectionError(error);
+      client.release(lost ? (error as Error) : undefined);
+      throw lost ? unavailable(error) : error;
+    }
+  };
+
+  return {
+    query: (config) => withClient((client) => client.query(config)),
+    transaction: (work) =>
+      withClient(async (client) => {
+        await client.query('BEGIN');
+        try {
+          const result = await work(client);
+          await client.query('COMMIT');
+          return result;
+        } catch (error) {
+          if (!isConnectionError(error)) await client.query('ROLLBACK');
+          throw error;
+        }
+      }),
+    end: () => pool.end(),
+  };
+}

@@ -1,0 +1,77 @@
+// The tables of the shared state, created or brought up to date when a replica connects. Each
+// migration runs once, in order; petkit_schema_version says how many have run. The whole check runs
+// in one transaction under an advisory lock, so replicas starting together migrate once.
+//
+// petkit_store   one row: the last id given (ids run from 1 with no gap, so it is also the count)
+//                and whether the state was ever seeded.
+// petkit_pets    each pet as its JSON answer, with its id and status for lists. The name lives only
+//                in the JSON: text columns cannot hold U+0000 or a lone surrogate, both of which a
+//                JSON body may carry and JSON.stringify escapes.
+// petkit_rate_buckets
+//                one row per rate-limit bucket (key or client address), UNLOGGED: rate-limit counts
+//                need no WAL, and a crash of the database only starts them again from zero.
+import type { TransactionClient } from './database.js';
+import { StateConfigError } from './errors.js';
+
+/** An arbitrary constant: the advisory lock of petkit's migrations ('petkit' in ASCII). */
+const MIGRATION_LOCK = 0x7065746b6974;
+
+const MIGRATIONS: readonly string[] = [
+  `CREATE TABLE petkit_store (
+     singleton boolean PRIMARY KEY DEFAULT true CHECK (singleton),
+     last_id bigint NOT NULL DEFAULT 0,
+     seeded boolean NOT NULL DEFAULT false
+   );
+   INSERT INTO petkit_store DEFAULT VALUES;
+   CREATE TABLE petkit_pets (
+     id bigint PRIMARY KEY,
+     category_id bigint NOT NULL,
+     status text,
+     json text NOT NULL
+   );
+   CREATE INDEX petkit_pets_status ON petkit_pets (status, id);
+   CREATE UNLOGGED TABLE petkit_rate_buckets (
+     bucket text PRIMARY KEY,
+     minute bigint NOT NULL,
+     minute_count bigint NOT NULL,
+     day bigint NOT NULL,
+     day_count bigint NOT NULL,
+     limited_window text NOT NULL,
+     limited_count integer NOT NULL,
+     banned_until double precision NOT NULL,
+     outcome smallint NOT NULL
+   );`,
+];
+
+/** The schema version this petkit writes. */
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/**
+ * Brings the schema to SCHEMA_VERSION inside the caller's transaction; answers the version found.
+ * Refuses a database migrated by a newer petkit.
+ */
+export async function migrate(client: TransactionClient): Promise<number> {
+  await client.query({ text: 'SELECT pg_advisory_xact_lock($1)', values: [MIGRATION_LOCK] });
+  await client.query({
+    text: `CREATE TABLE IF NOT EXISTS petkit_schema_version (
+       singleton boolean PRIMARY KEY DEFAULT true CHECK (singleton),
+       version integer NOT NULL
+     )`,
+  });
+  const { rows } = await client.query<{ version: number }>({
+    text: 'SELECT version FROM petkit_schema_version',
+  });
+  const found = Number(rows[0]?.version ?? 0);
+  if (found > SCHEMA_VERSION) {
+    throw new StateConfigError(
+      `The state database holds petkit's schema version ${found}; this petkit knows versions up to ${SCHEMA_VERSION}. Upgrade petkit, or use another database.`,
+    );
+  }
+  for (const migration of MIGRATIONS.slice(found)) await client.query({ text: migration });
+  await client.query({
+    text: `INSERT INTO petkit_schema_version (version) VALUES ($1)
+           ON CONFLICT (singleton) DO UPDATE SET version = excluded.version`,
+    values: [SCHEMA_VERSION],
+  });
+  return found;
+}
