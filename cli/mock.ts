@@ -19,6 +19,8 @@ import {
   resolveKeys,
   startServer,
 } from '../mocks/index.js';
+import type { Logger } from '../mocks/options.js';
+import type { SharedState } from '../mocks/postgres/index.js';
 import { integerFlag, UsageError } from './flags.js';
 
 export const HELP = `Usage: petkit mock [options]
@@ -34,6 +36,8 @@ Options:
   --latency MS|MIN-MAX delay added to every answer, fixed or a range  default 0
   --max-pets N         most pets the store holds (then 507)           default ${DEFAULT_MAX_PETS}
   --url-file FILE      once listening, write the base URL to FILE (removed on stop)
+  --state URL          keep pets and rate limits in PostgreSQL (postgres://…), shared by
+                       every replica on it; default: this process's memory
   -h, --help           this text
 
 The first line printed is "petkit mock: serving the Pet Adoption API at URL", so a script can wait
@@ -61,6 +65,8 @@ interface Parsed {
   port: number;
   host: string;
   urlFile: string | undefined;
+  /** --state: the shared state's URL. */
+  state: string | undefined;
   options: MockOptions;
 }
 
@@ -86,6 +92,7 @@ export function parse(argv: string[]): Parsed {
     port: integerFlag('--port', values.port, { min: 0, max: 65535 }) ?? DEFAULT_PORT,
     host: values.host ?? DEFAULT_HOST,
     urlFile: values['url-file'],
+    state: values.state,
     options,
   };
 }
@@ -99,6 +106,7 @@ const FLAGS = {
   latency: { type: 'string' },
   'max-pets': { type: 'string' },
   'url-file': { type: 'string' },
+  state: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -130,10 +138,27 @@ export async function run(argv: string[]): Promise<number> {
     info: batchedWriter(process.stdout),
     error: (line: string) => process.stderr.write(`${new Date().toISOString()} ${line}\n`),
   };
+  let shared: SharedState | undefined;
+  if (parsed.state !== undefined) {
+    try {
+      shared = await connectShared(parsed.state, parsed.options.maxPets, logger);
+    } catch (error) {
+      // One line: what could not be reached and why (the password hidden), or why the URL is unusable.
+      process.stderr.write(`petkit mock: ${(error as Error).message}\n`);
+      return 2;
+    }
+  }
   let server: Awaited<ReturnType<typeof startServer>>;
   try {
-    server = await startServer({ ...parsed.options, logger, port: parsed.port, host: parsed.host });
+    server = await startServer({
+      ...parsed.options,
+      logger,
+      port: parsed.port,
+      host: parsed.host,
+      ...(shared === undefined ? {} : { state: shared }),
+    });
   } catch (error) {
+    await shared?.close();
     if (error instanceof MockOptionsError) {
       process.stderr.write(`petkit mock: ${error.message}\n`);
       return 2;
@@ -152,12 +177,15 @@ export async function run(argv: string[]): Promise<number> {
     } catch (error) {
       process.stderr.write(`petkit mock: cannot write --url-file ${urlFile}: ${(error as Error).message}\n`);
       await server.close();
+      await shared?.close();
       return 2;
     }
   }
   process.stdout.write(
     `petkit mock: serving the Pet Adoption API at ${server.url}\n` +
-      `  ${options.pets} pets (seed ${options.seed}), store holds up to ${options.maxPets}\n\n` +
+      `  ${options.pets} pets (seed ${options.seed}), store holds up to ${options.maxPets}\n` +
+      (shared === undefined ? '' : `  state shared by every replica on ${shared.url}\n`) +
+      '\n' +
       `API keys (Authorization: Bearer <key>):\n${keysTable(options)}\n\n` +
       `Try: curl -H 'Authorization: Bearer ${options.keys.keys[0]?.key ?? 'KEY'}' ${server.url}/pets\n` +
       `Control: POST ${server.origin}/__petkit/reset, GET ${server.origin}/__petkit/requests, GET ${server.origin}/__petkit/health\n` +
@@ -172,6 +200,7 @@ export async function run(argv: string[]): Promise<number> {
       );
       server
         .close()
+        .then(() => shared?.close())
         .then(() => (urlFile === undefined ? undefined : rm(urlFile, { force: true })))
         .then(
           () => resolve(0),
@@ -184,6 +213,15 @@ export async function run(argv: string[]): Promise<number> {
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
   });
+}
+
+/**
+ * The shared state at `url` (loaded on demand: without --state, pg is never imported). Rejects with a
+ * one-line message when the URL is unusable or the database cannot be reached.
+ */
+async function connectShared(url: string, maxPets: number | undefined, logger: Logger): Promise<SharedState> {
+  const { connectState } = await import('../mocks/postgres/index.js');
+  return connectState(url, { logger, ...(maxPets === undefined ? {} : { maxPets }) });
 }
 
 /** A reader that polls for the file never sees it half-written: it appears whole, by rename. */

@@ -22,6 +22,11 @@ export const ERRORS = {
   },
   store_full: { status: 507, message: 'The store is full.' },
   internal_error: { status: 500, message: 'The server failed to answer the request.' },
+  // A mock whose state lives in a database (petkit mock --state) while that database is lost.
+  state_unavailable: {
+    status: 503,
+    message: "The mock's shared state (its database) is unavailable; retry shortly.",
+  },
   // Answered by the node:http adapter (startServer) when Node's parser refuses a request, before
   // routing: no operation documents these statuses (see node-server.ts, answerClientError).
   request_header_too_large: { status: 431, message: 'The request line and headers are too large.' },
@@ -29,6 +34,9 @@ export const ERRORS = {
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERRORS;
+
+/** The Retry-After of a 503 `state_unavailable`, in seconds: a lost database is usually back soon. */
+export const STATE_RETRY_AFTER = '1';
 
 /** The code a `Prefer: code=NNN` response carries, per status. */
 export const FORCED_CODES: ReadonlyMap<number, ErrorCode> = new Map<number, ErrorCode>([
@@ -39,6 +47,7 @@ export const FORCED_CODES: ReadonlyMap<number, ErrorCode> = new Map<number, Erro
   [415, 'unsupported_media_type'],
   [429, 'rate_limited'],
   [500, 'internal_error'],
+  [503, 'state_unavailable'],
   [507, 'store_full'],
 ]);
 

@@ -366,6 +366,7 @@ describe('the Error registry', () => {
       'api_key_banned',
       'store_full',
       'internal_error',
+      'state_unavailable',
       'request_header_too_large',
       'request_timeout',
     ]);

@@ -23,7 +23,8 @@ import {
 } from './responses.js';
 import { createRouter, type RouteMatch } from './router.js';
 import { seedPets } from './seed-pets.js';
-import { type Awaitable, bucketId, type RateDecision } from './state.js';
+import { type Awaitable, bucketId, type RateDecision, StateUnavailableError } from './state.js';
+import { stateUnavailableReply } from './state-unavailable.js';
 
 export interface HandleContext {
   /** The client's address: requests without a valid key are counted per address. */
@@ -44,8 +45,11 @@ export interface Mock {
   answer(call: MockCall): Promise<Reply>;
   /** Calls handle with a path such as `/v1/pets`, no server needed. */
   request(path: string, init?: RequestInit): Promise<Response>;
-  /** Back to the seeded pets, with empty rate-limit buckets and journal (done on return in memory). */
-  reset(): void;
+  /**
+   * Back to the seeded pets, with empty rate-limit buckets and journal: done on return in memory; a
+   * promise with a shared state (every replica's journal is emptied too).
+   */
+  reset(): Awaitable<void>;
 }
 
 const LOCAL_ORIGIN = 'http://petkit.local';
@@ -69,18 +73,44 @@ export function createMock(options: MockOptions = {}): Mock {
   };
   const keys = resolveKeys(normalized.keys);
   const anonymous = anonymousLimits(normalized.keys);
-  const state = memoryState(normalized.maxPets);
+  const state = normalized.state ?? memoryState(normalized.maxPets);
   const { store, limiter } = state;
   const journal = createJournal();
   const seeded = seedPets(normalized.seed, normalized.pets);
   let inFlight = 0;
+  /** The shared state is lost: answering 503 since (logged once, and once when it is back). */
+  let lost = false;
 
   const reset = (): Awaitable<void> => {
     journal.clear();
     return state.reset(seeded);
   };
-  /** The seeded state; an engine that seeds with a promise makes the first calls wait for it. */
-  const seeding = state.seed(seeded);
+  // A reset through any replica of a shared state empties every replica's journal.
+  state.onReset?.((event) => {
+    if (event.kind === 'reset') journal.clear();
+  });
+  /**
+   * The seeded state. An engine that seeds with a promise makes the first calls wait for it; when
+   * that fails (its database lost), the next call tries again, and answers 503 meanwhile.
+   */
+  let seeding: Promise<void> | undefined;
+  let seedAgain = false;
+  const seed = (): void => {
+    const done = state.seed(seeded);
+    if (!(done instanceof Promise)) return;
+    const attempt = done.then(
+      () => {
+        seeding = undefined;
+      },
+      (error: unknown) => {
+        seedAgain = true;
+        throw error;
+      },
+    );
+    attempt.catch(() => undefined);
+    seeding = attempt;
+  };
+  seed();
   const logging = logger !== silentLogger;
   const control: Controlled = {
     reset: async () => {
@@ -97,12 +127,15 @@ export function createMock(options: MockOptions = {}): Mock {
 
   /** Any call: the control API, or the API with its latency, journal entry and log line. */
   async function answer(call: MockCall): Promise<Reply> {
-    if (call.url.pathname.startsWith(CONTROL_PREFIX)) return answerControl(call, control);
+    if (call.url.pathname.startsWith(CONTROL_PREFIX)) {
+      return answerControl(call, control).catch((error: unknown) => failed(error, call).reply);
+    }
     const started = clock();
     inFlight += 1;
     let answered: Answer;
     try {
       answered = await answerApi(call);
+      if (lost) back();
     } catch (error) {
       answered = failed(error, call);
     }
@@ -118,7 +151,13 @@ export function createMock(options: MockOptions = {}): Mock {
 
   /** One API call, step by step in the order they run. */
   async function answerApi(call: MockCall): Promise<Answer> {
-    if (seeding instanceof Promise) await seeding;
+    if (seeding !== undefined) {
+      if (seedAgain) {
+        seedAgain = false;
+        seed();
+      }
+      await seeding;
+    }
     const route = router.match(call.method, call.url.pathname);
     if (route.kind === 'preflight') {
       const reply = preflightReply(route.allow, call.header('access-control-request-headers'));
@@ -201,8 +240,30 @@ export function createMock(options: MockOptions = {}): Mock {
     if (error instanceof BodyAbortedError) {
       return { reply: errorReply('malformed_json', error.message), operationId: null, delay: 0 };
     }
+    if (error instanceof StateUnavailableError) {
+      if (!lost) logger.error(`petkit mock: ${error.message}; answering 503 until it is back`);
+      lost = true;
+      return stateLost(call);
+    }
     logger.error(`petkit mock: ${call.method} ${call.url.pathname} failed: ${String(error)}`);
     return { reply: errorReply('internal_error'), operationId: null, delay: undefined };
+  }
+
+  /** The 503 while the shared state is lost: routing and auth again (no state needed) for its headers. */
+  function stateLost(call: MockCall): Answer {
+    if (call.url.pathname.startsWith(CONTROL_PREFIX)) {
+      return { reply: stateUnavailableReply(undefined, undefined, clock()), operationId: null, delay: 0 };
+    }
+    const route = router.match(call.method, call.url.pathname);
+    const operation = route.kind === 'operation' ? route.operation : undefined;
+    const auth = authenticate(call.header('authorization'), keys);
+    const reply = stateUnavailableReply(operation, auth.kind === 'ok' ? auth.key : anonymous, clock());
+    return { reply, operationId: operation?.id ?? null, delay: 0 };
+  }
+
+  function back(): void {
+    lost = false;
+    logger.error('petkit mock: the shared state is back; answering again');
   }
 
   function drawLatency(): number {

@@ -1,5 +1,6 @@
 // The mock's options, normalised once where they enter (createMock). Every option has a default.
 import { demoKeysFile, type KeysFile, parseKeysFile, resolveKeys } from './keys.js';
+import type { MockState } from './state.js';
 
 /** Where the mock writes one line per request and any internal failure. Default: silent. */
 export interface Logger {
@@ -27,6 +28,12 @@ export interface MockOptions {
   logger?: Logger;
   /** Most pets the store holds; createPet answers 507 `store_full` beyond. Default 100,000. */
   maxPets?: number;
+  /**
+   * Where the pets and the rate-limit buckets live. Default: this mock's memory. A state shared by
+   * replicas (`await connectState(url)` from `petkit/postgres`) makes every mock on it one mock; the
+   * caller closes it. See docs/mock.md.
+   */
+  state?: MockState;
 }
 
 export interface NormalizedMockOptions {
@@ -38,6 +45,8 @@ export interface NormalizedMockOptions {
   readonly random: () => number;
   readonly logger: Logger;
   readonly maxPets: number;
+  /** The state given; undefined: the mock's memory. */
+  readonly state: MockState | undefined;
 }
 
 export const DEFAULT_PORT = 4010;
@@ -62,6 +71,26 @@ function wholeNumber(name: string, value: number, min: number, max: number): num
   return value;
 }
 
+/** A state option that is a MockState (a URL string is the usual mistake: createMock does not connect). */
+function stateOption(state: unknown): MockState | undefined {
+  if (state === undefined) return undefined;
+  const candidate = state as Partial<MockState> | null;
+  if (
+    typeof candidate !== 'object' ||
+    candidate === null ||
+    typeof candidate.store !== 'object' ||
+    typeof candidate.limiter !== 'object' ||
+    typeof candidate.seed !== 'function' ||
+    typeof candidate.reset !== 'function'
+  ) {
+    const given = typeof state === 'string' ? 'a string' : state === null ? 'null' : typeof state;
+    throw new MockOptionsError(
+      `Option state must be a state object such as await connectState(url) from petkit/postgres, got ${given}.`,
+    );
+  }
+  return candidate as MockState;
+}
+
 export function normalizeOptions(options: MockOptions = {}): NormalizedMockOptions {
   const maxPets = wholeNumber('maxPets', options.maxPets ?? DEFAULT_MAX_PETS, 1, Number.MAX_SAFE_INTEGER);
   const latency = options.latency ?? 0;
@@ -80,5 +109,6 @@ export function normalizeOptions(options: MockOptions = {}): NormalizedMockOptio
     random: options.random ?? Math.random,
     logger: options.logger ?? silentLogger,
     maxPets,
+    state: stateOption(options.state),
   };
 }

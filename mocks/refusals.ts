@@ -4,7 +4,7 @@
 // (rate limits, deprecation, Preference-Applied) are added after, by the pipeline's last step.
 import type { OperationSpec } from '../openapi/index.js';
 import type { Authentication } from './auth.js';
-import { ERRORS, FORCED_CODES } from './errors.js';
+import { ERRORS, FORCED_CODES, STATE_RETRY_AFTER } from './errors.js';
 import { CHALLENGE, errorReply, INVALID_TOKEN_CHALLENGE, type Reply } from './responses.js';
 import type { RouteMatch } from './router.js';
 import type { RateDecision } from './state.js';
@@ -68,6 +68,7 @@ export function forced(
   if (code === 401) extra['www-authenticate'] = missing ? CHALLENGE : INVALID_TOKEN_CHALLENGE;
   if (code === 429)
     extra['retry-after'] = String(Math.max(1, Math.ceil((decision.reset * 1000 - now) / 1000)));
+  if (code === 503) extra['retry-after'] = STATE_RETRY_AFTER;
   return errorReply(errorCode, message, undefined, extra);
 }
 

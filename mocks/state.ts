@@ -1,8 +1,10 @@
 // What a mock remembers between requests, behind the small interfaces the core sees: a MockState
 // of a Store of pets and a RateLimiter. Their methods may answer with a promise (a remote engine
-// would), and the core awaits them; the in-memory engine (memory-state.ts, the only one today)
-// answers at once, so its path costs no more than an await. A second engine (PostgreSQL, say) is one
-// more adapter like memory-state.ts, returning a MockState.
+// does), and the core awaits them; the in-memory engine (memory-state.ts, the default) answers at
+// once, so its path costs no more than an await. The shared engine (mocks/postgres/, PostgreSQL) is
+// one more adapter returning a MockState: replicas on one database behave as one mock. An engine
+// that cannot reach its storage now throws StateUnavailableError, which the core answers with 503
+// `state_unavailable` (the next request may succeed).
 import type { Limits, NewPet, PetStatus } from '../openapi/index.js';
 
 /** A value now, or a promise of it. */
@@ -19,6 +21,24 @@ export interface MockState {
   seed(pets: readonly NewPet[]): Awaitable<unknown>;
   /** Back to these pets, ids from 1, with every rate-limit bucket empty. */
   reset(pets: readonly NewPet[]): Awaitable<void>;
+  /**
+   * An engine shared by replicas: runs `listener` whenever any replica resets the shared state (so
+   * each drops what it keeps of its own, such as its journal). Answers the function that removes it.
+   */
+  onReset?(listener: (event: ResetEvent) => void): () => void;
+}
+
+export interface ResetEvent {
+  /** 'reset': a replica reset the shared state. 'reconnected': the engine's channel was lost and is back (a reset may have been missed). */
+  readonly kind: 'reset' | 'reconnected';
+  /** True when this replica sent the reset. */
+  readonly local: boolean;
+}
+
+/** The state's storage cannot be reached now (refused, timed out, connection lost): answer 503. */
+export class StateUnavailableError extends Error {
+  override readonly name = 'StateUnavailableError';
+  readonly code = 'state_unavailable';
 }
 
 /** The rate-limit bucket of a valid key, or of a client address that sent none. */

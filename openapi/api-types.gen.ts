@@ -332,6 +332,28 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /**
+         * @description The mock keeps its state in a database shared by replicas (`petkit mock --state`) and has lost
+         *     that database; it answers again once the database is back. Retry after `Retry-After` seconds.
+         *     The rate limiter lives in the lost database too, so this answer carries no `X-RateLimit-*`
+         *     headers (unless forced with `Prefer: code=503`).
+         */
+        StateUnavailable: {
+            headers: {
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "state_unavailable",
+                 *       "message": "The mock's shared state (its database) is unavailable; retry shortly.",
+                 *       "status": 503
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description The store holds as many animals as it can; nothing already stored is dropped. */
         StoreFull: {
             headers: {
@@ -473,6 +495,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StateUnavailable"];
         };
     };
     createPet: {
@@ -523,6 +546,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StateUnavailable"];
             507: components["responses"]["StoreFull"];
         };
     };
@@ -590,6 +614,7 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["StateUnavailable"];
         };
     };
 }

@@ -7,7 +7,7 @@ export const document: OpenApiDocument = {
     "title": "Pet Adoption API",
     "version": "1.0.0",
     "summary": "Browse, filter, add and fetch animals available for adoption.",
-    "description": "An HTTP JSON interface for browsing and managing individual animals available for adoption.\n\nThis document is petkit's machine-checked reading of the service's own description. Where the\nsource leaves a point open (\"not shown\"), petkit decides, and marks the decision in place with\n`x-petkit-decision`, so a reader can tell the source's contract from petkit's.\n\nEvery operation requires a bearer API key. Every response carries the `X-RateLimit-Limit`,\n`X-RateLimit-Remaining` and `X-RateLimit-Reset` headers. Error responses carry an `Error` body\nwhose `status` repeats the HTTP status and whose `code` is one of: `missing_api_key`,\n`invalid_api_key`, `validation_failed`, `malformed_json`, `unsupported_media_type`,\n`payload_too_large`, `not_found`, `route_not_found`, `method_not_allowed`, `rate_limited`,\n`api_key_banned`, `store_full`, `internal_error`, `request_header_too_large`, `request_timeout`.\nThe last two (431 and 408), like a 400 to a request that is not valid HTTP, come from the HTTP\nserver before any operation is matched: no operation lists them, and they carry no\n`X-RateLimit-*` headers.\n\nRate limits by plan (requests per minute / per day): Free 60 / 1,000; Pro 300 / 10,000;\nBusiness 1,000 / 100,000; Enterprise custom. Repeated requests while limited lead to a temporary\nban of the key: clients back off exponentially and wait for `Retry-After`.\n",
+    "description": "An HTTP JSON interface for browsing and managing individual animals available for adoption.\n\nThis document is petkit's machine-checked reading of the service's own description. Where the\nsource leaves a point open (\"not shown\"), petkit decides, and marks the decision in place with\n`x-petkit-decision`, so a reader can tell the source's contract from petkit's.\n\nEvery operation requires a bearer API key. Every response carries the `X-RateLimit-Limit`,\n`X-RateLimit-Remaining` and `X-RateLimit-Reset` headers. Error responses carry an `Error` body\nwhose `status` repeats the HTTP status and whose `code` is one of: `missing_api_key`,\n`invalid_api_key`, `validation_failed`, `malformed_json`, `unsupported_media_type`,\n`payload_too_large`, `not_found`, `route_not_found`, `method_not_allowed`, `rate_limited`,\n`api_key_banned`, `store_full`, `internal_error`, `state_unavailable`, `request_header_too_large`,\n`request_timeout`.\nThe last two (431 and 408), like a 400 to a request that is not valid HTTP, come from the HTTP\nserver before any operation is matched: no operation lists them, and they carry no\n`X-RateLimit-*` headers.\n\nRate limits by plan (requests per minute / per day): Free 60 / 1,000; Pro 300 / 10,000;\nBusiness 1,000 / 100,000; Enterprise custom. Repeated requests while limited lead to a temporary\nban of the key: clients back off exponentially and wait for `Retry-After`.\n",
     "contact": {
       "name": "petkit maintainers",
       "url": "https://github.com/petkit/petkit"
@@ -119,6 +119,9 @@ export const document: OpenApiDocument = {
           },
           "500": {
             "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/StateUnavailable"
           }
         }
       },
@@ -193,6 +196,9 @@ export const document: OpenApiDocument = {
           },
           "500": {
             "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/StateUnavailable"
           },
           "507": {
             "$ref": "#/components/responses/StoreFull"
@@ -298,6 +304,9 @@ export const document: OpenApiDocument = {
           },
           "500": {
             "$ref": "#/components/responses/InternalError"
+          },
+          "503": {
+            "$ref": "#/components/responses/StateUnavailable"
           }
         }
       }
@@ -679,6 +688,27 @@ export const document: OpenApiDocument = {
               "code": "internal_error",
               "message": "The server failed to answer the request.",
               "status": 500
+            }
+          }
+        }
+      },
+      "StateUnavailable": {
+        "description": "The mock keeps its state in a database shared by replicas (`petkit mock --state`) and has lost\nthat database; it answers again once the database is back. Retry after `Retry-After` seconds.\nThe rate limiter lives in the lost database too, so this answer carries no `X-RateLimit-*`\nheaders (unless forced with `Prefer: code=503`).\n",
+        "x-petkit-decision": "A replica that loses its shared state answers 503 state_unavailable rather than failing or answering from a state of its own.",
+        "headers": {
+          "Retry-After": {
+            "$ref": "#/components/headers/Retry-After"
+          }
+        },
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/Error"
+            },
+            "example": {
+              "code": "state_unavailable",
+              "message": "The mock's shared state (its database) is unavailable; retry shortly.",
+              "status": 503
             }
           }
         }

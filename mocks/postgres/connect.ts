@@ -59,6 +59,8 @@ export interface SharedState extends MockState {
   onReset(listener: ResetListener): () => void;
   /** This replica's id, as its resets carry it. */
   readonly replicaId: string;
+  /** The state URL with its password hidden, for messages. */
+  readonly url: string;
   /** Ends the reset channel and the pool (once: later calls answer the same promise). */
   close(): Promise<void>;
 }
@@ -131,6 +133,7 @@ export async function connectState(url: string, options: StateOptions = {}): Pro
     store: createSharedStore(database, maxPets),
     limiter: createSharedRateLimiter(database),
     replicaId,
+    url: normalized.shown,
     seed: (pets) => seed(database, pets, maxPets),
     reset: (pets) =>
       database.transaction(async (client) => {

@@ -3,11 +3,9 @@
 // may well succeed. StateConfigError says the state cannot be used at all (a URL that is not
 // postgres://, a schema newer than this petkit): a replica stops at start with its message.
 
-/** The state database cannot be reached now (refused, timed out, connection lost, not accepting). */
-export class StateUnavailableError extends Error {
-  override readonly name = 'StateUnavailableError';
-  readonly code = 'state_unavailable';
-}
+// The state database cannot be reached now (refused, timed out, connection lost, not accepting): the
+// core's own StateUnavailableError, so that it answers 503 without importing this folder.
+export { StateUnavailableError } from '../state.js';
 
 /** The state cannot be used with these settings: retrying will not help. */
 export class StateConfigError extends Error {

@@ -10,6 +10,7 @@
 // as for a reset.
 import pg from 'pg';
 import type { Logger } from '../options.js';
+import type { ResetEvent } from '../state.js';
 import { describeError } from './connection-errors.js';
 import { unavailable } from './database.js';
 
@@ -35,12 +36,7 @@ function parsePayload(text: string | undefined): ResetPayload | undefined {
   }
 }
 
-export interface ResetEvent {
-  /** 'reset': a replica reset the shared state. 'reconnected': the channel was lost and is back. */
-  readonly kind: 'reset' | 'reconnected';
-  /** True when this replica sent the reset. */
-  readonly local: boolean;
-}
+export type { ResetEvent } from '../state.js';
 
 export type ResetListener = (event: ResetEvent) => void;
 

@@ -1,0 +1,237 @@
+// Mock replicas on one database (createMock({ state }) over connectState): they answer as one
+// in-memory mock would, reset together, answer 503 state_unavailable while the database is lost and
+// recover when it is back.
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PetStatus } from '../../openapi/index.js';
+import { createTestDatabase, type TestDatabase } from '../../test/support/postgres/database.js';
+import type { KeysFile } from '../keys.js';
+import { createMock, type Mock } from '../mock.js';
+import { MockOptionsError } from '../options.js';
+import { checkedRequest, withKey } from '../test-helpers.js';
+import type { SharedState } from './connect.js';
+import { type Replicas, replicasIn } from './test-helpers.js';
+
+const KEYS: KeysFile = {
+  keys: [
+    { key: 'roomy', plan: 'enterprise', perMinute: 100_000, perDay: 10_000_000 },
+    // Requests at the limit: limited within a few requests, banned after ten more.
+    { key: 'tight', plan: 'enterprise', perMinute: 2, perDay: 4 },
+  ],
+  anonymous: { perMinute: 2, perDay: 5 },
+};
+const START = Date.UTC(2026, 5, 1, 23, 58, 30);
+
+let database: TestDatabase;
+beforeAll(async () => {
+  database = await createTestDatabase();
+});
+afterAll(async () => {
+  await database?.drop();
+});
+
+/** What a client sees of an answer: status, headers, body. */
+async function seen(response: Response): Promise<{ status: number; headers: string[][]; body: string }> {
+  return { status: response.status, headers: [...response.headers], body: await response.text() };
+}
+
+type Step =
+  | { kind: 'create'; key: string; name: string; categoryId: number; status: PetStatus | undefined }
+  | { kind: 'list'; key: string; limit: number | undefined; status: PetStatus | undefined }
+  | { kind: 'get'; key: string | undefined; id: number }
+  | { kind: 'reset' }
+  | { kind: 'wait'; ms: number };
+
+const key = fc.constantFrom('roomy', 'tight', 'tight', 'tight', 'nobody');
+const status = fc.option(fc.constantFrom<PetStatus>('available', 'pending', 'sold'), { nil: undefined });
+const step: fc.Arbitrary<Step> = fc.oneof(
+  {
+    weight: 10,
+    arbitrary: fc.record({
+      kind: fc.constant('create'),
+      key,
+      name: fc.string({ minLength: 1, maxLength: 12 }),
+      categoryId: fc.integer({ min: 1, max: 9 }),
+      status,
+    }),
+  },
+  {
+    weight: 10,
+    arbitrary: fc.record({
+      kind: fc.constant('list'),
+      key,
+      limit: fc.option(fc.integer({ min: 1, max: 8 }), { nil: undefined }),
+      status,
+    }),
+  },
+  {
+    weight: 10,
+    arbitrary: fc.record({
+      kind: fc.constant('get'),
+      key: fc.option(key, { nil: undefined }),
+      id: fc.integer({ min: 0, max: 12 }),
+    }),
+  },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('reset') }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constant('wait'),
+      ms: fc.oneof(fc.integer({ min: 0, max: 5_000 }), fc.constantFrom(60_000, 90_000, 300_000)),
+    }),
+  },
+) as fc.Arbitrary<Step>;
+
+/** The request a step sends (a wait sends none). */
+function requestOf(s: Exclude<Step, { kind: 'wait' }>): Request {
+  const url = new URL('http://petkit.local/v1/pets');
+  const headers = new Headers();
+  const auth = (k: string | undefined) => {
+    if (k !== undefined) headers.set('authorization', `Bearer ${k}`);
+  };
+  if (s.kind === 'reset') return new Request('http://petkit.local/__petkit/reset', { method: 'POST' });
+  if (s.kind === 'create') {
+    auth(s.key);
+    headers.set('content-type', 'application/json');
+    const pet = {
+      name: s.name,
+      categoryId: s.categoryId,
+      ...(s.status === undefined ? {} : { status: s.status }),
+    };
+    return new Request(url, { method: 'POST', headers, body: JSON.stringify(pet) });
+  }
+  if (s.kind === 'list') {
+    auth(s.key);
+    if (s.limit !== undefined) url.searchParams.set('limit', String(s.limit));
+    if (s.status !== undefined) url.searchParams.set('status', s.status);
+    return new Request(url, { headers });
+  }
+  auth(s.key);
+  return new Request(new URL(`/v1/pets/${s.id}`, url), { headers });
+}
+
+describe('two replicas on one database', () => {
+  let replicas: Replicas;
+  let now = START;
+  const clock = () => now;
+  let one: Mock;
+  let two: Mock;
+  beforeAll(async () => {
+    replicas = await replicasIn(database);
+    const options = { keys: KEYS, clock, pets: 6 };
+    one = createMock({ ...options, state: await replicas.connect() });
+    two = createMock({ ...options, state: await replicas.connect() });
+  });
+  afterAll(async () => {
+    await replicas?.close();
+  });
+
+  it('answer every interleaving of creates, lists, reads, resets and requests at the limit as one in-memory mock', async () => {
+    let limited = 0;
+    let banned = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.tuple(fc.boolean(), step), { minLength: 10, maxLength: 80 }),
+        async (steps) => {
+          now = START;
+          const memory = createMock({ keys: KEYS, clock, pets: 6 });
+          await one.reset();
+          for (const [viaOne, s] of steps) {
+            if (s.kind === 'wait') {
+              now += s.ms;
+              continue;
+            }
+            const replica = viaOne ? one : two;
+            const context = { clientAddress: '10.0.0.7' };
+            const expected = await seen(await memory.handle(requestOf(s), context));
+            const actual = await seen(await replica.handle(requestOf(s), context));
+            expect(actual).toEqual(expected);
+            if (expected.status === 429) {
+              if (expected.body.includes('api_key_banned')) banned += 1;
+              else limited += 1;
+            }
+          }
+        },
+      ),
+      { seed: 1313, numRuns: 40 },
+    );
+    // The runs did reach the limits and the ban.
+    expect(limited).toBeGreaterThan(0);
+    expect(banned).toBeGreaterThan(0);
+  });
+
+  it('reset through one replica empties the journal of every replica', async () => {
+    await one.request('/v1/pets', { headers: { authorization: 'Bearer roomy' } });
+    await two.request('/v1/pets', { headers: { authorization: 'Bearer roomy' } });
+    expect(one.journal.at(-1)).toMatchObject({ method: 'GET', path: '/v1/pets', status: 200 });
+    expect(two.journal.at(-1)).toMatchObject({ method: 'GET', path: '/v1/pets', status: 200 });
+    const reset = await two.request('/__petkit/reset', { method: 'POST' });
+    expect(await reset.json()).toEqual({ status: 'reset', pets: 6 });
+    // Replica one hears it over LISTEN/NOTIFY, a moment after the commit.
+    for (let tries = 0; one.journal.length > 0 && tries < 200; tries += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    expect(one.journal).toEqual([]);
+    expect(two.journal).toEqual([]);
+  });
+});
+
+describe('losing the database', () => {
+  it('answers 503 state_unavailable with an Error body and Retry-After, logs it once, and answers again once the database is back', async () => {
+    const replicas = await replicasIn(database);
+    const errors: string[] = [];
+    const logger = { info: () => undefined, error: (line: string) => errors.push(line) };
+    let state: SharedState;
+    try {
+      state = await replicas.connect({ connectTimeoutMs: 1_000 });
+      const mock = createMock({ keys: KEYS, pets: 6, state, logger });
+      // Each answer held to openapi.yaml: the 503 is the one documented for every operation.
+      const get = () => checkedRequest(mock, '/v1/pets/1', withKey('roomy'));
+      expect((await get()).status).toBe(200);
+
+      await database.admin(`ALTER DATABASE ${database.name} ALLOW_CONNECTIONS false`);
+      await database.terminateConnections();
+      for (const response of [await get(), await get(), await checkedRequest(mock, '/__petkit/health')]) {
+        expect(response.status).toBe(503);
+        expect(response.headers.get('retry-after')).toBe('1');
+        expect(response.json).toEqual({
+          code: 'state_unavailable',
+          message: "The mock's shared state (its database) is unavailable; retry shortly.",
+          status: 503,
+        });
+      }
+      expect(errors.filter((line) => line.includes('answering 503'))).toHaveLength(1);
+
+      await database.admin(`ALTER DATABASE ${database.name} ALLOW_CONNECTIONS true`);
+      const back = await get();
+      expect(back.status).toBe(200);
+      expect(back.json).toMatchObject({ id: 1 });
+      expect(errors.at(-1)).toBe('petkit mock: the shared state is back; answering again');
+    } finally {
+      await database.admin(`ALTER DATABASE ${database.name} ALLOW_CONNECTIONS true`);
+      await replicas.close();
+    }
+  });
+});
+
+describe('the state option', () => {
+  it('refuses a URL given where a connected state belongs, saying what to pass', () => {
+    expect(() => createMock({ state: 'postgres://localhost/petkit' as unknown as SharedState })).toThrow(
+      new MockOptionsError(
+        'Option state must be a state object such as await connectState(url) from petkit/postgres, got a string.',
+      ),
+    );
+  });
+
+  it('lets a client be built for the 503: Prefer: code=503 forces it on the in-memory mock', async () => {
+    const mock = createMock({ keys: KEYS });
+    const response = await checkedRequest(
+      mock,
+      '/v1/pets',
+      withKey('roomy', { headers: { prefer: 'code=503' } }),
+    );
+    expect(response.status).toBe(503);
+    expect(response.headers.get('retry-after')).toBe('1');
+    expect(response.json).toMatchObject({ code: 'state_unavailable', status: 503 });
+  });
+});
