@@ -28,6 +28,19 @@ describe('parseBenchArgs', () => {
     expect(options.contract).toBe(false);
   });
 
+  it('adds the shared mode (1 and 2 replicas on one PostgreSQL) only when asked, with --shared or --state', () => {
+    const all = ['petkit', 'petkit-shared', 'petkit-shared-2', 'prism', 'prism-silent', 'ceiling'];
+    expect(parseBenchArgs(['--shared']).servers).toEqual(all);
+    expect(parseBenchArgs(['--shared']).state).toBeUndefined();
+    const external = parseBenchArgs(['--state', 'postgres://bench@db.internal/petkit']);
+    expect(external.servers).toEqual(all);
+    expect(external.state).toBe('postgres://bench@db.internal/petkit');
+    expect(parseBenchArgs(['--servers', 'petkit-shared-2,ceiling']).servers).toEqual([
+      'petkit-shared-2',
+      'ceiling',
+    ]);
+  });
+
   it.each([
     [['--servers', 'fastify']],
     [['--duration', '0']],

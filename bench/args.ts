@@ -16,8 +16,13 @@ export interface BenchOptions {
    * slice per 2.5 s of `duration`, at least one.
    */
   readonly slices: number;
-  /** Which servers to run. Default all. */
+  /**
+   * Which servers to run. Default all but the shared mode's, which `--shared` adds (it needs a
+   * PostgreSQL: the bench starts one of its own, or uses `--state URL`).
+   */
   readonly servers: readonly ServerId[];
+  /** The shared mode's database; undefined: an embedded one the bench starts (with `--shared`). */
+  readonly state: string | undefined;
   /** Which scenarios to run. Default all. */
   readonly scenarios: readonly ScenarioId[];
   /** Whether to time a full `petkit contract` run against `petkit mock`. Default true. */
@@ -34,7 +39,11 @@ export const HELP = `npm run bench -- [options]
   --warmup S          seconds of warm-up per server (default 2)
   --slices N          servers take turns N times per scenario, each for duration/N s (default duration/2.5)
   --connections N     concurrent connections (default 50)
-  --servers a,b       among ${SERVERS.map((s) => s.id).join(', ')} (default all)
+  --servers a,b       among ${SERVERS.map((s) => s.id).join(', ')}
+                      (default all but petkit-shared*)
+  --shared            add the shared mode: petkit mock --state, 1 and 2 replicas on one PostgreSQL
+                      (an embedded one the bench starts, unless --state URL)
+  --state URL         the shared mode's PostgreSQL (implies --shared)
   --scenarios a,b     among ${SCENARIOS.map((s) => s.id).join(', ')} (default all)
   --no-contract       skip timing a full petkit contract run
   --output FILE       where to write the JSON (default bench-results/bench-<date>.json)
@@ -53,8 +62,13 @@ function positive(name: string, raw: string | undefined, fallback: number): numb
   return value;
 }
 
-function pick<T extends string>(name: string, raw: string | undefined, known: readonly T[]): readonly T[] {
-  if (raw === undefined) return known;
+function pick<T extends string>(
+  name: string,
+  raw: string | undefined,
+  defaults: readonly T[],
+  known: readonly T[] = defaults,
+): readonly T[] {
+  if (raw === undefined) return defaults;
   const wanted = raw
     .split(',')
     .map((s) => s.trim())
@@ -89,8 +103,12 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
     servers: pick(
       'servers',
       values.servers,
+      SERVERS.filter((s) => s.shared !== true || values.shared === true || values.state !== undefined).map(
+        (s) => s.id,
+      ),
       SERVERS.map((s) => s.id),
     ),
+    state: values.state,
     scenarios: pick(
       'scenarios',
       values.scenarios,
@@ -114,6 +132,8 @@ function parse(argv: readonly string[]) {
       slices: { type: 'string' },
       connections: { type: 'string' },
       servers: { type: 'string' },
+      shared: { type: 'boolean' },
+      state: { type: 'string' },
       scenarios: { type: 'string' },
       'no-contract': { type: 'boolean' },
       output: { type: 'string' },

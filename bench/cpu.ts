@@ -1,6 +1,6 @@
 // CPU time another process has used, read from Linux's /proc/PID/stat: user and system time, in
 // USER_HZ ticks (100 a second on Linux, whatever the kernel's own tick rate).
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 
 const USER_HZ = 100;
 
@@ -15,6 +15,37 @@ export function parseProcStat(text: string): number | undefined {
   const stime = Number(fields[12]);
   if (!Number.isFinite(utime) || !Number.isFinite(stime)) return undefined;
   return ((utime + stime) * 1000) / USER_HZ;
+}
+
+/**
+ * The CPU time of the processes `roots` and all their descendants (a cluster's replicas, a
+ * PostgreSQL server's backends), summed; undefined when a root is unreadable. A descendant that
+ * exits between two readings takes its time with it: compare readings of long-lived processes.
+ */
+export async function readTreeCpuMs(roots: readonly number[]): Promise<number | undefined> {
+  const stats = new Map<number, { parent: number; cpuMs: number }>();
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const text = await readFile(`/proc/${entry}/stat`, 'utf8');
+      const cpuMs = parseProcStat(text);
+      const parent = Number(text.slice(text.lastIndexOf(')') + 2).split(' ')[1]);
+      if (cpuMs !== undefined) stats.set(Number(entry), { parent, cpuMs });
+    } catch {
+      // Gone since the listing.
+    }
+  }
+  if (roots.some((pid) => !stats.has(pid))) return undefined;
+  let total = 0;
+  for (const [pid, stat] of stats) {
+    for (let at: number | undefined = pid; at !== undefined && at > 0; at = stats.get(at)?.parent) {
+      if (roots.includes(at)) {
+        total += stat.cpuMs;
+        break;
+      }
+    }
+  }
+  return total;
 }
 
 export async function readCpuMs(pid: number): Promise<number | undefined> {

@@ -1,6 +1,6 @@
 // Drives one scenario against one server with autocannon (as a library) and sums up what came back.
 import autocannon from 'autocannon';
-import { readCpuMs } from './cpu.js';
+import { readCpuMs, readTreeCpuMs } from './cpu.js';
 import { readMemory } from './memory.js';
 import type { Scenario } from './scenarios.js';
 
@@ -12,6 +12,11 @@ export interface LoadOptions {
   readonly amount?: number;
   /** The server's pid, sampled for resident memory while the load runs; none for no sampling. */
   readonly pid?: number;
+  /**
+   * Whose CPU an answer costs, when more than the server's own process: these processes and their
+   * descendants (the shared mode: petkit's replicas and the PostgreSQL server).
+   */
+  readonly cpuPids?: readonly number[];
 }
 
 export interface LoadFigures {
@@ -56,7 +61,9 @@ export async function runLoad(
     },
   }));
   let peakRss: number | undefined;
-  const { pid } = options;
+  const { pid, cpuPids } = options;
+  const readCpu = async (): Promise<number | undefined> =>
+    cpuPids !== undefined ? readTreeCpuMs(cpuPids) : pid === undefined ? undefined : readCpuMs(pid);
   const sample = async (): Promise<void> => {
     if (pid === undefined) return;
     const memory = await readMemory(pid);
@@ -65,7 +72,7 @@ export async function runLoad(
   const sampler = pid === undefined ? undefined : setInterval(() => void sample(), SAMPLE_MS);
   try {
     await sample();
-    const cpuBefore = pid === undefined ? undefined : await readCpuMs(pid);
+    const cpuBefore = await readCpu();
     const result = await autocannon({
       url: origin,
       connections: options.connections,
@@ -73,7 +80,7 @@ export async function runLoad(
       ...(options.amount === undefined ? {} : { amount: options.amount }),
       requests,
     });
-    const cpuAfter = pid === undefined ? undefined : await readCpuMs(pid);
+    const cpuAfter = await readCpu();
     await sample();
     const statuses: Record<string, number> = {};
     for (const [code, stat] of Object.entries(result.statusCodeStats ?? {})) statuses[code] = stat.count ?? 0;

@@ -1,5 +1,6 @@
+import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { parseProcStat, readCpuMs } from './cpu.js';
+import { parseProcStat, readCpuMs, readTreeCpuMs } from './cpu.js';
 import { parseProcStatus, readMemory } from './memory.js';
 
 describe('process memory', () => {
@@ -22,5 +23,25 @@ describe('process CPU time', () => {
 
   it('reads this process’s own CPU time', async () => {
     expect(await readCpuMs(process.pid)).toBeGreaterThan(0);
+  });
+
+  it('counts a child’s CPU time in its parent’s tree (the shared mode: replicas, the database’s backends)', async () => {
+    // A child that spins until it has used 200 ms of CPU, then waits to be read.
+    const spin = 'while (process.cpuUsage().user < 200000); setInterval(() => {}, 1000)';
+    const child = spawn(process.execPath, ['-e', spin], { stdio: 'ignore' });
+    try {
+      const pid = child.pid as number;
+      let childCpu = 0;
+      while (childCpu < 200) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        childCpu = (await readCpuMs(pid)) ?? 0;
+      }
+      const own = (await readCpuMs(process.pid)) as number;
+      const tree = (await readTreeCpuMs([process.pid])) as number;
+      expect(tree).toBeGreaterThanOrEqual(own + childCpu);
+      expect(await readTreeCpuMs([process.pid, 2 ** 31 - 1])).toBeUndefined();
+    } finally {
+      child.kill('SIGKILL');
+    }
   });
 });

@@ -9,6 +9,7 @@ import { timeContractRun } from './contract-timing.js';
 import { BENCH_KEYS_FILE } from './keys-file.js';
 import { type LoadFigures, mergeSlices, runLoad } from './load.js';
 import { readMemory } from './memory.js';
+import { startCluster } from './postgres/cluster.js';
 import { computeRatios } from './ratios.js';
 import type { BenchReport, ContractResult, ScenarioResult, ServerResult } from './report.js';
 import { startResetLoop } from './reset-loop.js';
@@ -49,14 +50,21 @@ async function measure(
   connections: number,
   duration: number,
   pid?: number,
+  database?: number,
 ) {
   const { spec, server } = started;
+  // The shared mode's answers cost the replicas' CPU and the database's.
+  const cpuPids =
+    pid !== undefined && spec.shared === true
+      ? [pid, ...(database === undefined ? [] : [database])]
+      : undefined;
   const stopResets =
     spec.resetPath === undefined ? undefined : await startResetLoop(`${server.origin}${spec.resetPath}`);
   return runLoad(server.origin, spec.prefix, scenario, {
     connections,
     duration,
     ...(pid === undefined ? {} : { pid }),
+    ...(cpuPids === undefined ? {} : { cpuPids }),
   }).finally(stopResets);
 }
 
@@ -90,6 +98,7 @@ async function benchServers(context: ServerContext, options: BenchOptions): Prom
                 options.connections,
                 options.duration / options.slices,
                 started.server.pid,
+                context.state?.pid,
               ),
             );
         }
@@ -127,6 +136,25 @@ async function benchServers(context: ServerContext, options: BenchOptions): Prom
   }
 }
 
+/**
+ * The shared mode's PostgreSQL: the one at `url`, or a throwaway embedded one (bench/postgres) whose
+ * pid lets CPU per answer count the database's work too.
+ */
+async function sharedDatabase(
+  url: string | undefined,
+): Promise<{ url: string; pid: number | undefined; stop(): Promise<void> }> {
+  if (url !== undefined) return { url, pid: undefined, stop: async () => undefined };
+  const cluster = await startCluster();
+  log(
+    `PostgreSQL for the shared mode: 127.0.0.1:${cluster.port} (pid ${cluster.pid}), ready in ${Math.round(cluster.timings.initdbMs + cluster.timings.startMs)} ms`,
+  );
+  return {
+    url: `postgres://${cluster.user}@${cluster.host}:${cluster.port}/postgres`,
+    pid: cluster.pid,
+    stop: () => cluster.destroy(),
+  };
+}
+
 function machine(): BenchReport['machine'] {
   return {
     cpus: cpus()[0]?.model.trim() ?? 'unknown CPU',
@@ -155,10 +183,21 @@ export async function main(argv: readonly string[]): Promise<number> {
   await mkdir(scratch, { recursive: true });
   const keysFile = join(scratch, 'bench-keys.json');
   await writeFile(keysFile, `${JSON.stringify(BENCH_KEYS_FILE, null, 2)}\n`);
-  const context: ServerContext = { root, keysFile };
   const date = new Date();
+  const shared = SERVERS.some((s) => s.shared === true && options.servers.includes(s.id));
+  const database = shared ? await sharedDatabase(options.state) : undefined;
+  const context: ServerContext = {
+    root,
+    keysFile,
+    ...(database === undefined ? {} : { state: { url: database.url, pid: database.pid } }),
+  };
 
-  const servers = await benchServers(context, options);
+  let servers: ServerResult[];
+  try {
+    servers = await benchServers(context, options);
+  } finally {
+    await database?.stop();
+  }
 
   const petkit = SERVERS.find((s) => s.id === 'petkit');
   let contract: ContractResult = { ran: false, reason: 'skipped (--no-contract)' };

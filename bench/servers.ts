@@ -1,13 +1,15 @@
 // The servers the bench compares, each started as its own process on a port given to it.
 import { BENCH_PETS } from './scenarios.js';
 
-export type ServerId = 'petkit' | 'prism' | 'prism-silent' | 'ceiling';
+export type ServerId = 'petkit' | 'petkit-shared' | 'petkit-shared-2' | 'prism' | 'prism-silent' | 'ceiling';
 
 export interface ServerContext {
   /** The repository root: commands run there, paths below are relative to it. */
   readonly root: string;
   /** The keys file that gives the bench key limits the run never reaches. */
   readonly keysFile: string;
+  /** The shared mode's database (`--shared`): its URL, and its server's pid for CPU per answer. */
+  readonly state?: { readonly url: string; readonly pid: number | undefined };
 }
 
 export interface ServerSpec {
@@ -15,6 +17,8 @@ export interface ServerSpec {
   readonly label: string;
   /** The base path the server serves the API at: Prism drops the server URL's `/v1`. */
   readonly prefix: string;
+  /** Runs only with `--shared`: its state is in PostgreSQL, and its CPU counts the database's. */
+  readonly shared?: boolean;
   /** A control endpoint that resets the server's state, POSTed before and during each scenario. */
   readonly resetPath?: string;
   /**
@@ -28,15 +32,42 @@ export interface ServerSpec {
 export const PETKIT_BIN = 'dist/cli/main.js';
 const PRISM = 'node_modules/@stoplight/prism-cli/dist/index.js';
 
+/** `petkit mock`'s arguments for the bench, its state shared when `state` is given. */
+const mockArgs = (port: number, { keysFile, state }: ServerContext, shared: boolean): string[] => [
+  'mock',
+  '--port',
+  String(port),
+  '--keys',
+  keysFile,
+  '--pets',
+  String(BENCH_PETS),
+  ...(shared && state !== undefined ? ['--state', state.url] : []),
+];
+
 export const SERVERS: readonly ServerSpec[] = [
   {
     id: 'petkit',
     label: 'petkit mock',
     prefix: '/v1',
     resetPath: '/__petkit/reset',
-    command: (port, { keysFile }) => ({
-      bin: PETKIT_BIN,
-      args: ['mock', '--port', String(port), '--keys', keysFile, '--pets', String(BENCH_PETS)],
+    command: (port, context) => ({ bin: PETKIT_BIN, args: mockArgs(port, context, false) }),
+  },
+  {
+    id: 'petkit-shared',
+    label: 'petkit mock --state, 1 replica',
+    prefix: '/v1',
+    shared: true,
+    resetPath: '/__petkit/reset',
+    command: (port, context) => ({ bin: PETKIT_BIN, args: mockArgs(port, context, true) }),
+  },
+  {
+    id: 'petkit-shared-2',
+    label: 'petkit mock --state, 2 replicas',
+    prefix: '/v1',
+    shared: true,
+    resetPath: '/__petkit/reset',
+    command: (port, context) => ({
+      args: ['dist/bench/replicas-main.js', '2', ...mockArgs(port, context, true).slice(1)],
     }),
   },
   {

@@ -335,12 +335,16 @@ export interface components {
         /**
          * @description The mock keeps its state in a database shared by replicas (`petkit mock --state`) and has lost
          *     that database; it answers again once the database is back. Retry after `Retry-After` seconds.
-         *     The rate limiter lives in the lost database too, so this answer carries no `X-RateLimit-*`
-         *     headers (unless forced with `Prefer: code=503`).
+         *     The rate limiter is in the lost database too: the request is not counted, and its
+         *     `X-RateLimit-*` headers say the least a client may assume (the minute limit, none remaining,
+         *     the current minute's end).
          */
         StateUnavailable: {
             headers: {
                 "Retry-After": components["headers"]["Retry-After"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                 [name: string]: unknown;
             };
             content: {

@@ -693,11 +693,20 @@ export const document: OpenApiDocument = {
         }
       },
       "StateUnavailable": {
-        "description": "The mock keeps its state in a database shared by replicas (`petkit mock --state`) and has lost\nthat database; it answers again once the database is back. Retry after `Retry-After` seconds.\nThe rate limiter lives in the lost database too, so this answer carries no `X-RateLimit-*`\nheaders (unless forced with `Prefer: code=503`).\n",
+        "description": "The mock keeps its state in a database shared by replicas (`petkit mock --state`) and has lost\nthat database; it answers again once the database is back. Retry after `Retry-After` seconds.\nThe rate limiter is in the lost database too: the request is not counted, and its\n`X-RateLimit-*` headers say the least a client may assume (the minute limit, none remaining,\nthe current minute's end).\n",
         "x-petkit-decision": "A replica that loses its shared state answers 503 state_unavailable rather than failing or answering from a state of its own.",
         "headers": {
           "Retry-After": {
             "$ref": "#/components/headers/Retry-After"
+          },
+          "X-RateLimit-Limit": {
+            "$ref": "#/components/headers/X-RateLimit-Limit"
+          },
+          "X-RateLimit-Remaining": {
+            "$ref": "#/components/headers/X-RateLimit-Remaining"
+          },
+          "X-RateLimit-Reset": {
+            "$ref": "#/components/headers/X-RateLimit-Reset"
           }
         },
         "content": {

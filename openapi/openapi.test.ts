@@ -121,15 +121,15 @@ describe('openapi.yaml', () => {
   it('documents the statuses DESIGN.md decides for each operation', () => {
     const statuses = Object.fromEntries(spec.operations.map((o) => [o.id, [...o.responses.keys()].sort()]));
     expect(statuses).toEqual({
-      listPets: ['200', '400', '401', '429', '500'],
-      createPet: ['201', '400', '401', '413', '415', '429', '500', '507'],
-      getPet: ['200', '400', '401', '404', '429', '500'],
+      listPets: ['200', '400', '401', '429', '500', '503'],
+      createPet: ['201', '400', '401', '413', '415', '429', '500', '503', '507'],
+      getPet: ['200', '400', '401', '404', '429', '500', '503'],
     });
   });
 
   it('signals getPet deprecation on every one of its responses', () => {
     for (const response of spec.operation('getPet').responses.values()) {
-      if (response.status === '401' || response.status === '429' || response.status === '500') continue;
+      if (['401', '429', '500', '503'].includes(response.status)) continue;
       expect(
         response.headers.map((h) => h.name),
         response.status,

@@ -91,7 +91,7 @@ describe('petkit contract reports', () => {
     expect(out()).toMatch(/^auth_enforced +✓ pass +✓ pass +✓ pass$/m);
     expect(out()).toMatch(/verdict: ✓ conformant \(exit 0\)/);
     expect(out()).toMatch(/seed 5 \(--seed 5 repeats the cases\)/);
-    expect(out()).toMatch(/^coverage: \d+ of 19 documented \(operation, status\) pairs exercised/m);
+    expect(out()).toMatch(/^coverage: \d+ of 22 documented \(operation, status\) pairs exercised/m);
     expect(out() + err()).not.toContain(REFERENCE_KEY);
     expect(out()).not.toContain('\u001b[');
   });
