@@ -95,8 +95,9 @@ describe('every code block of the README and docs/', () => {
       page.blocks.filter((block) => kindOf(block) === 'no-run').map(where),
     );
     // Kept few: the two commands of the README's first lines, the install (paths are the user's),
-    // staging (needs a staging), and the bench (minutes long).
-    expect(illustrations).toHaveLength(4);
+    // staging (needs a staging), the bench (minutes long), and the shared state in code (needs a
+    // PostgreSQL; test/mock-replicas.test.ts and mocks/postgres/replicas.test.ts run it).
+    expect(illustrations).toHaveLength(5);
   });
 
   it.each(PAGES)(
