@@ -61,4 +61,10 @@ describe('masked', () => {
     expect(masked('HTTP/1.1 200 OK\n[{"id":1}]')).not.toBe(masked('HTTP/1.1 200 OK\n[{"id":2}]'));
     expect(masked('232 requests in 0.7 s')).not.toBe(masked('233 requests in 0.7 s'));
   });
+
+  it('reads a head printed with CRLF (curl -i) as the page holds it, with LF', () => {
+    expect(masked('HTTP/1.1 200 OK\r\ncontent-length: 9\r\n\r\n[{"id":1}]')).toBe(
+      masked('HTTP/1.1 200 OK\ncontent-length: 9\n\n[{"id":1}]'),
+    );
+  });
 });

@@ -19,14 +19,15 @@ const VOLATILE: readonly (readonly [RegExp, string])[] = [
 ];
 
 export function masked(text: string): string {
-  let out = text;
+  // curl -i prints a response's head as it came, with CRLF line ends; a page holds LF.
+  let out = text.replace(/\r\n/g, '\n');
   for (const [pattern, replacement] of VOLATILE) out = out.replace(pattern, replacement);
   return out;
 }
 
 /** An output block's text as the page holds it: the output, ending in exactly one newline. */
 export function asBlockText(output: string): string {
-  return `${output.replace(/\s+$/, '')}\n`;
+  return `${output.replace(/\r\n/g, '\n').replace(/\s+$/, '')}\n`;
 }
 
 /** The page with each output block's text replaced (offsets from parseBlocks of this very text). */
