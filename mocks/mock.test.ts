@@ -368,6 +368,9 @@ describe('the Error registry', () => {
       'internal_error',
       'request_header_too_large',
       'request_timeout',
+      'expectation_failed',
+      'host_not_allowed',
+      'origin_not_allowed',
     ]);
   });
 });
