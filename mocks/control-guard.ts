@@ -39,7 +39,7 @@ const isIp = (hostname: string) => IPV4.test(hostname) || hostname.startsWith('[
 const isLoopback = (hostname: string) =>
   hostname === 'localhost' ||
   hostname.endsWith('.localhost') ||
-  hostname.startsWith('127.') ||
+  (IPV4.test(hostname) && hostname.startsWith('127.')) ||
   hostname === '[::1]';
 
 /** `host[:port]` as a Host header or a URL's host has it, the name lower-cased. */

@@ -5,9 +5,9 @@ import { loadSpec, type OperationId, type OperationSpec } from '../openapi/index
 import { type Authentication, authenticate } from './auth.js';
 import { type BodyRefusal, readJsonBody } from './body.js';
 import { BodyAbortedError, callFromRequest, type MockCall } from './call.js';
-import { answerControl, CONTROL_PREFIX, type Controlled } from './control.js';
-import { createJournal, type JournalEntry } from './journal.js';
-import { anonymousLimits, resolveKeys } from './keys.js';
+import { answerControl, CONTROL_PREFIX, type Controlled, type ResetOptions } from './control.js';
+import { createJournal, entryOf, type JournalEntry } from './journal.js';
+import { anonymousLimits, type ResolvedKey, resolveKeys } from './keys.js';
 import { memoryState } from './memory-state.js';
 import { IMPLEMENTATIONS, type OperationInput } from './operations.js';
 import { type MockOptions, type NormalizedMockOptions, normalizeOptions, silentLogger } from './options.js';
@@ -44,8 +44,11 @@ export interface Mock {
   answer(call: MockCall): Promise<Reply>;
   /** Calls handle with a path such as `/v1/pets`, no server needed. */
   request(path: string, init?: RequestInit): Promise<Response>;
-  /** Back to the seeded pets, with empty rate-limit buckets and journal (done on return in memory). */
-  reset(): void;
+  /**
+   * Back to the seeded pets, with empty rate-limit buckets and journal (done on return in memory);
+   * `{ seed, pets }` seeds other generated pets, `{ pets: [...] }` starts from these (this reset only).
+   */
+  reset(options?: ResetOptions): void;
 }
 
 const LOCAL_ORIGIN = 'http://petkit.local';
@@ -56,6 +59,8 @@ interface Answer {
   readonly operationId: string | null;
   /** `Prefer: delay=`; undefined: the mock's latency. */
   readonly delay: number | undefined;
+  /** The valid key the call carried (the journal names it), if any. */
+  readonly key?: ResolvedKey | undefined;
 }
 
 export function createMock(options: MockOptions = {}): Mock {
@@ -75,19 +80,24 @@ export function createMock(options: MockOptions = {}): Mock {
   const seeded = seedPets(normalized.seed, normalized.pets);
   let inFlight = 0;
 
-  const reset = (): Awaitable<void> => {
+  /** Back to the seeded pets, or to those `options` asks for (this once: a later reset() is the seeded again). */
+  const reset = (options?: ResetOptions): Awaitable<void> => {
     journal.clear();
-    return state.reset(seeded);
+    const { seed, pets } = options ?? {};
+    if (typeof pets === 'object') return state.reset(pets);
+    if (seed === undefined && pets === undefined) return state.reset(seeded);
+    return state.reset(seedPets(seed ?? normalized.seed, pets ?? normalized.pets));
   };
   /** The seeded state; an engine that seeds with a promise makes the first calls wait for it. */
   const seeding = state.seed(seeded);
   const logging = logger !== silentLogger;
   const control: Controlled = {
-    reset: async () => {
-      await reset();
+    reset: async (options) => {
+      await reset(options);
       return store.count();
     },
-    journal: () => journal.entries(),
+    journal,
+    maxPets: normalized.maxPets,
     health: async () => ({
       pets: await store.count(),
       inFlight,
@@ -100,19 +110,21 @@ export function createMock(options: MockOptions = {}): Mock {
     if (call.url.pathname.startsWith(CONTROL_PREFIX)) return answerControl(call, control);
     const started = clock();
     inFlight += 1;
+    const read = bodyRecorder(call);
     let answered: Answer;
+    let delay = 0;
     try {
-      answered = await answerApi(call);
+      answered = await answerApi(read.call);
     } catch (error) {
       answered = failed(error, call);
     }
     try {
-      const delay = answered.delay ?? drawLatency();
+      delay = answered.delay ?? drawLatency();
       if (delay > 0) await new Promise<void>((resolve) => setTimeout(resolve, delay));
     } finally {
       inFlight -= 1;
     }
-    record(call, answered, started);
+    record(call, answered, started, delay, read.bytes());
     return answered.reply;
   }
 
@@ -143,6 +155,7 @@ export function createMock(options: MockOptions = {}): Mock {
       reply: withHeaders(reply, operation, decision, prefer),
       operationId: operation.id,
       delay: prefer.delay,
+      key: auth.kind === 'ok' ? auth.key : undefined,
     };
   }
 
@@ -209,13 +222,54 @@ export function createMock(options: MockOptions = {}): Mock {
     return latency.max === 0 ? 0 : latency.min + Math.floor(random() * (latency.max - latency.min + 1));
   }
 
-  function record(call: MockCall, answered: Answer, started: number): void {
-    const path = call.url.pathname + call.url.search;
-    const { status } = answered.reply;
-    const durationMs = clock() - started;
-    const { method } = call;
-    journal.record({ time: started, method, path, operationId: answered.operationId, status, durationMs });
-    if (logging) logger.info(`${method} ${path} ${status} ${durationMs}ms`);
+  /** The call as answerApi reads it, keeping the body's bytes it read for the journal. */
+  function bodyRecorder(call: MockCall): { call: MockCall; bytes(): Uint8Array | undefined } {
+    if (!call.body.present) return { call, bytes: () => undefined };
+    let bytes: Uint8Array | undefined;
+    const { body } = call;
+    const recorded: MockCall = {
+      method: call.method,
+      url: call.url,
+      header: (name) => call.header(name),
+      headerEntries: () => call.headerEntries(),
+      clientAddress: call.clientAddress,
+      body: {
+        present: true,
+        read: async (limit) => {
+          bytes = await body.read(limit);
+          return bytes;
+        },
+      },
+    };
+    return { call: recorded, bytes: () => bytes };
+  }
+
+  /** The journal entry and the log line: the error code and a forced answer shown, never the key. */
+  function record(
+    call: MockCall,
+    answered: Answer,
+    started: number,
+    delayMs: number,
+    requestBody: Uint8Array | undefined,
+  ): void {
+    const entry = entryOf({
+      time: started,
+      method: call.method,
+      target: call.url.pathname + call.url.search,
+      operationId: answered.operationId,
+      key: answered.key,
+      requestHeaders: call.headerEntries(),
+      requestBody,
+      reply: answered.reply,
+      delayMs,
+      durationMs: clock() - started,
+    });
+    journal.record(entry);
+    if (logging) {
+      const { method, path, status, code, forced, durationMs } = entry;
+      const why = code === null ? '' : ` ${code}${forced ? ' (forced)' : ''}`;
+      logger.info(`${method} ${path} ${status}${why} ${durationMs}ms`);
+    }
   }
 
   const handle = async (request: Request, context?: HandleContext): Promise<Response> =>

@@ -285,6 +285,10 @@ function callFromIncoming(
       if (value === undefined) return null;
       return Array.isArray(value) ? value.join(', ') : value;
     },
+    *headerEntries() {
+      const raw = incoming.rawHeaders;
+      for (let i = 0; i + 1 < raw.length; i += 2) yield [raw[i] ?? '', raw[i + 1] ?? ''] as const;
+    },
     body: bodyOf(incoming, outgoing, expectsContinue),
     clientAddress: incoming.socket.remoteAddress,
   };
