@@ -62,7 +62,8 @@ export interface JournalEntry {
 export type NewJournalEntry = Omit<JournalEntry, 'id'>;
 
 export interface Journal {
-  record(entry: NewJournalEntry): void;
+  /** Keeps the entry, numbered; answers it. */
+  record(entry: NewJournalEntry): JournalEntry;
   /** All entries kept, oldest first. */
   entries(): JournalEntry[];
   /** How many entries were pushed out by the bounds since the last clear. */
@@ -80,7 +81,8 @@ export function createJournal(limit = JOURNAL_LIMIT, maxBytes = JOURNAL_MAX_BYTE
   return {
     record(entry) {
       const size = sizeOf(entry);
-      queue.push({ entry: { id: nextId, ...entry }, bytes: size });
+      const numbered = { id: nextId, ...entry };
+      queue.push({ entry: numbered, bytes: size });
       nextId += 1;
       bytes += size;
       while (queue.length - head > limit || (bytes > maxBytes && queue.length - head > 1)) {
@@ -93,6 +95,7 @@ export function createJournal(limit = JOURNAL_LIMIT, maxBytes = JOURNAL_MAX_BYTE
         queue = queue.slice(head);
         head = 0;
       }
+      return numbered;
     },
     entries: () => queue.slice(head).map((kept) => kept.entry),
     get dropped() {

@@ -49,6 +49,8 @@ export interface Mock {
    * `{ seed, pets }` seeds other generated pets, `{ pets: [...] }` starts from these (this reset only).
    */
   reset(options?: ResetOptions): void;
+  /** Calls `listener` with each journal entry as it is recorded (a HAR writer, a live view); answers how to stop. */
+  observe(listener: (entry: JournalEntry) => void): () => void;
 }
 
 const LOCAL_ORIGIN = 'http://petkit.local';
@@ -79,6 +81,7 @@ export function createMock(options: MockOptions = {}): Mock {
   const journal = createJournal();
   const seeded = seedPets(normalized.seed, normalized.pets);
   let inFlight = 0;
+  const observers = new Set<(entry: JournalEntry) => void>();
 
   /** Back to the seeded pets, or to those `options` asks for (this once: a later reset() is the seeded again). */
   const reset = (options?: ResetOptions): Awaitable<void> => {
@@ -264,7 +267,8 @@ export function createMock(options: MockOptions = {}): Mock {
       delayMs,
       durationMs: clock() - started,
     });
-    journal.record(entry);
+    const numbered = journal.record(entry);
+    for (const listener of observers) listener(numbered);
     if (logging) {
       const { method, path, status, code, forced, durationMs } = entry;
       const why = code === null ? '' : ` ${code}${forced ? ' (forced)' : ''}`;
@@ -287,5 +291,9 @@ export function createMock(options: MockOptions = {}): Mock {
     answer,
     request: (path, init) => handle(new Request(new URL(path, LOCAL_ORIGIN), init)),
     reset,
+    observe(listener) {
+      observers.add(listener);
+      return () => observers.delete(listener);
+    },
   };
 }
