@@ -27,10 +27,9 @@ export interface ControlGuard {
   check(call: MockCall): Reply | undefined;
 }
 
-/** Where the server listens: the name it was given and the address and port it got. */
+/** Where the server listens: the host it was given and the port it got. */
 export interface Listening {
   readonly host: string;
-  readonly address: string;
   readonly port: number;
 }
 
@@ -76,8 +75,23 @@ function originsOf(given: readonly string[]): { any: boolean; origins: Set<strin
   return { any, origins, hosts };
 }
 
+/** Control options checked and settled, before the server listens. */
+export interface NormalizedControl {
+  readonly perMinute: number;
+  readonly allowed: ReturnType<typeof originsOf>;
+}
+
+/** Checks the options once, where they enter: a bad origin or limit throws MockOptionsError. */
+export function normalizeControl(options: ControlOptions | false): NormalizedControl | false {
+  if (options === false) return false;
+  const perMinute = options.perMinute ?? CONTROL_PER_MINUTE;
+  if (!Number.isSafeInteger(perMinute) || perMinute < 1)
+    throw new MockOptionsError(`Option control.perMinute must be a positive integer, got ${perMinute}.`);
+  return { perMinute, allowed: originsOf(options.origins ?? []) };
+}
+
 export function createControlGuard(
-  options: ControlOptions | false,
+  options: NormalizedControl | false,
   listening: Listening,
   clock: () => number,
 ): ControlGuard {
@@ -89,10 +103,7 @@ export function createControlGuard(
           : undefined,
     };
   }
-  const perMinute = options.perMinute ?? CONTROL_PER_MINUTE;
-  if (!Number.isSafeInteger(perMinute) || perMinute < 1)
-    throw new MockOptionsError(`Option control.perMinute must be a positive integer, got ${perMinute}.`);
-  const allowed = originsOf(options.origins ?? []);
+  const { perMinute, allowed } = options;
   const names = new Set([listening.host.toLowerCase(), 'localhost']);
   let windowStart = Number.NEGATIVE_INFINITY;
   let count = 0;

@@ -21,7 +21,12 @@ import {
   missingHostReply,
   type RawRefusals,
 } from './client-error.js';
-import { type ControlGuard, type ControlOptions, createControlGuard } from './control-guard.js';
+import {
+  type ControlGuard,
+  type ControlOptions,
+  createControlGuard,
+  normalizeControl,
+} from './control-guard.js';
 import { createMock, type Mock } from './mock.js';
 import { DEFAULT_HOST, DEFAULT_PORT, type MockOptions, MockOptionsError } from './options.js';
 import type { Reply } from './responses.js';
@@ -92,6 +97,7 @@ function timeoutsOf(given: Partial<ServerTimeouts> = {}): ServerTimeouts {
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
   const { port = DEFAULT_PORT, host = DEFAULT_HOST } = options;
   const timeouts = timeoutsOf(options.timeouts);
+  const control = normalizeControl(options.control ?? {});
   const mock = 'mock' in options ? options.mock : createMock(options);
   let closing: Promise<void> | undefined;
   // Filled in once listening: the control API answers only a Host that names this address.
@@ -187,8 +193,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const hostPart = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const origin = `http://${hostPart}:${address.port}`;
   guard = createControlGuard(
-    options.control ?? {},
-    { host, address: address.address, port: address.port },
+    control,
+    { host, port: address.port },
     mock.options.clock,
   );
   return {
