@@ -192,11 +192,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const address = server.address() as AddressInfo;
   const hostPart = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const origin = `http://${hostPart}:${address.port}`;
-  guard = createControlGuard(
-    control,
-    { host, port: address.port },
-    mock.options.clock,
-  );
+  guard = createControlGuard(control, { host, port: address.port }, mock.options.clock);
   return {
     url: origin + loadSpec().basePath,
     origin,
