@@ -138,13 +138,23 @@ export function excerptOf(
   if (body === null || body === undefined) return null;
   if (typeof body === 'string') {
     const text = cut(body, BODY_EXCERPT_LIMIT, pointer, truncated);
-    return { text, bytes: text === body ? new TextEncoder().encode(body).byteLength : body.length };
+    return { text, bytes: utf8Length(body) };
   }
   if (body.byteLength === 0) return null;
   const shown = body.byteLength > BODY_EXCERPT_LIMIT ? body.subarray(0, BODY_EXCERPT_LIMIT) : body;
   if (shown !== body) truncated.push(pointer);
   const text = new TextDecoder().decode(shown);
   return { text: shown === body ? text : `${text}…`, bytes: body.byteLength };
+}
+
+/** A string's length in UTF-8 bytes, without encoding it. */
+function utf8Length(text: string): number {
+  let bytes = text.length;
+  for (let i = 0; i < text.length; i += 1) {
+    const code = text.charCodeAt(i);
+    if (code >= 0x80) bytes += code >= 0x800 && (code < 0xd800 || code > 0xdfff) ? 2 : 1;
+  }
+  return bytes;
 }
 
 /** Headers as kept: at most HEADERS_LIMIT, values cut, Authorization reduced to its scheme. */
