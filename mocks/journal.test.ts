@@ -83,6 +83,24 @@ describe('journal entries', () => {
     expect(entry.request.body?.text).toHaveLength(1025);
     expect(entry.truncated).toEqual(['/path', '/request/headers/x-big', '/request/body']);
   });
+  it('counts a body’s size in UTF-8 bytes', () => {
+    const entry = entryOf({
+      time: NOW,
+      method: 'GET',
+      target: '/v1/pets/1',
+      operationId: 'getPet',
+      key: undefined,
+      requestHeaders: [],
+      requestBody: undefined,
+      reply: reply(200, '{"name":"é€😀"}'),
+      delayMs: 0,
+      durationMs: 0,
+    });
+    expect(entry.response.body).toEqual({
+      text: '{"name":"é€😀"}',
+      bytes: new TextEncoder().encode('{"name":"é€😀"}').byteLength,
+    });
+  });
 });
 
 describe('journal bounds', () => {
