@@ -1,6 +1,6 @@
 // `petkit mock` as a user runs it: the built binary, a real port, real signals.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -106,6 +106,89 @@ describe('petkit mock', () => {
     expect(result.status).toBe(2);
     expect(result.stderr).toMatch(message);
   });
+  it('masks the keys of a private keys file in its banner, and shows the demo keys in full', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'petkit-keys-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const file = join(dir, 'keys.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        keys: [
+          { key: 'sk_live_4f9a8b7c6d5e', plan: 'pro' },
+          { key: 'demo-free', plan: 'free' },
+        ],
+      }),
+    );
+    const { url, output } = await startCli(['--keys', file]);
+    expect(output()).toMatch(/^ {2}sk_li… +pro /m);
+    expect(output()).toMatch(/^ {2}demo-free +free /m);
+    expect(output()).toContain(`Try: curl -H 'Authorization: Bearer demo-free' ${url}/pets`);
+    await fetch(`${url}/pets`, { headers: { authorization: 'Bearer sk_live_4f9a8b7c6d5e' } });
+    const origin = new URL(url).origin;
+    const journal = await (await fetch(`${origin}/__petkit/requests`)).text();
+    expect(journal).toContain('"key":{"name":"sk_li…","plan":"pro"}');
+    await new Promise((resolve) => setTimeout(resolve, 50)); // the log line's batch
+    expect(output() + journal).not.toContain('4f9a8b7c6d5e');
+  });
+  it('turns the control API off with --no-control, and refuses it with --control-origin', async () => {
+    const { url, output } = await startCli(['--no-control']);
+    expect(output()).toContain('Control: off (--no-control)');
+    const res = await fetch(`${new URL(url).origin}/__petkit/health`);
+    expect(res.status).toBe(404);
+    const both = spawnSync(
+      process.execPath,
+      [MAIN, 'mock', '--no-control', '--control-origin', 'http://a.test'],
+      {
+        encoding: 'utf8',
+      },
+    );
+    expect(both.status).toBe(2);
+    expect(both.stderr).toContain('--no-control and --control-origin conflict');
+  });
+  it('lets a page of a --control-origin reset the mock', async () => {
+    const { url } = await startCli(['--control-origin', 'http://app.test:5173']);
+    const reset = (origin: string) =>
+      fetch(`${new URL(url).origin}/__petkit/reset`, { method: 'POST', headers: { origin } });
+    expect((await reset('http://app.test:5173')).status).toBe(200);
+    expect((await reset('http://other.test')).status).toBe(403);
+  });
+  it('writes the exchanges to --har FILE as HAR 1.2 when it stops, the key redacted', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'petkit-har-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const file = join(dir, 'mock.har');
+    const { url, output, exit } = await startCli(['--har', file]);
+    await fetch(`${url}/pets?limit=1`, { headers: { authorization: 'Bearer demo-free' } });
+    await fetch(`${url}/pets`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer demo-free', 'content-type': 'application/json' },
+      body: '{"name":"Rex","categoryId":2}',
+    });
+    child?.kill('SIGINT');
+    expect(await exit).toBe(0);
+    expect(output()).toContain(`wrote 2 exchange(s) to ${file}.`);
+    const har = JSON.parse(readFileSync(file, 'utf8')) as {
+      log: {
+        version: string;
+        entries: { request: Record<string, unknown>; response: Record<string, unknown> }[];
+      };
+    };
+    expect(har.log.version).toBe('1.2');
+    expect(
+      har.log.entries.map((entry) => [entry.request.method, entry.request.url, entry.response.status]),
+    ).toEqual([
+      ['GET', `${url}/pets?limit=1`, 200],
+      ['POST', `${url}/pets`, 201],
+    ]);
+    expect(har.log.entries[1]?.request.postData).toEqual({
+      mimeType: 'application/json',
+      text: '{"name":"Rex","categoryId":2}',
+    });
+    expect(har.log.entries[0]?.request.headers).toContainEqual({
+      name: 'authorization',
+      value: 'Bearer [redacted]',
+    });
+    expect(readFileSync(file, 'utf8')).not.toContain('demo-free"');
+  });
   it('prints its options with --help', () => {
     const result = spawnSync(process.execPath, [MAIN, 'mock', '--help'], { encoding: 'utf8' });
     expect(result.status).toBe(0);
@@ -118,6 +201,9 @@ describe('petkit mock', () => {
       '--latency',
       '--max-pets',
       '--url-file',
+      '--har',
+      '--control-origin',
+      '--no-control',
     ]) {
       expect(result.stdout).toContain(flag);
     }

@@ -4,12 +4,15 @@ import { rename, rm, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import {
   anonymousLimits,
+  type ControlOptions,
   DEFAULT_HOST,
   DEFAULT_MAX_PETS,
   DEFAULT_PETS,
   DEFAULT_PORT,
   DEFAULT_SEED,
+  isDemoKey,
   KeysFileError,
+  keyLabel,
   type Latency,
   type Limits,
   loadKeysFile,
@@ -22,6 +25,7 @@ import {
 import type { Logger } from '../mocks/options.js';
 import type { SharedState } from '../mocks/postgres/index.js';
 import { integerFlag, UsageError } from './flags.js';
+import { recordHar } from './mock-har.js';
 
 export const HELP = `Usage: petkit mock [options]
 
@@ -38,13 +42,17 @@ Options:
   --url-file FILE      once listening, write the base URL to FILE (removed on stop)
   --state URL          keep pets and rate limits in PostgreSQL (postgres://…), shared by
                        every replica on it; default: this process's memory
+  --har FILE           on stop, write the exchanges answered to FILE as HAR 1.2 (devtools open it)
+  --control-origin URL a web origin allowed to call the control API (repeat for more; * for any)
+  --no-control         turn the control API (/__petkit/*) off
   -h, --help           this text
 
 The first line printed is "petkit mock: serving the Pet Adoption API at URL", so a script can wait
 for it; with --port 0, the URL shows the port picked.
 
 Per request: "Prefer: code=NNN" forces a documented error, "Prefer: delay=MS" a delay.
-Control API: POST /__petkit/reset, GET /__petkit/requests, GET /__petkit/health.
+Control API: POST /__petkit/reset, GET|DELETE /__petkit/requests, GET /__petkit/health; it
+answers only a Host naming the mock and pages of this machine or of a --control-origin.
 `;
 
 function latencyOf(raw: string | undefined): Latency | undefined {
@@ -67,6 +75,8 @@ interface Parsed {
   urlFile: string | undefined;
   /** --state: the shared state's URL. */
   state: string | undefined;
+  har: string | undefined;
+  control: ControlOptions | false;
   options: MockOptions;
 }
 
@@ -93,6 +103,8 @@ export function parse(argv: string[]): Parsed {
     host: values.host ?? DEFAULT_HOST,
     urlFile: values['url-file'],
     state: values.state,
+    har: values.har,
+    control: controlOf(values['no-control'] === true, values['control-origin']),
     options,
   };
 }
@@ -107,14 +119,24 @@ const FLAGS = {
   'max-pets': { type: 'string' },
   'url-file': { type: 'string' },
   state: { type: 'string' },
+  har: { type: 'string' },
+  'control-origin': { type: 'string', multiple: true },
+  'no-control': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
+function controlOf(off: boolean, origins: string[] | undefined): ControlOptions | false {
+  if (off && origins !== undefined)
+    throw new UsageError('--no-control and --control-origin conflict: the first turns the control API off.');
+  return off ? false : { origins: origins ?? [] };
+}
+
+/** The keys as the banner shows them: the demo keys in full, a private file's masked. */
 function keysTable(options: NormalizedMockOptions): string {
   const row = (key: string, plan: string, { perMinute, perDay }: Limits) =>
     `  ${key.padEnd(18)} ${plan.padEnd(11)} ${perMinute}/min  ${perDay}/day`;
   return [
-    ...resolveKeys(options.keys).map((key) => row(key.key, key.plan, key)),
+    ...resolveKeys(options.keys).map((key) => row(keyLabel(key.key), key.plan, key)),
     row('(no key)', 'per address', anonymousLimits(options.keys)),
   ].join('\n');
 }
@@ -156,6 +178,7 @@ export async function run(argv: string[]): Promise<number> {
       port: parsed.port,
       host: parsed.host,
       ...(shared === undefined ? {} : { state: shared }),
+      control: parsed.control,
     });
   } catch (error) {
     await shared?.close();
@@ -181,14 +204,23 @@ export async function run(argv: string[]): Promise<number> {
       return 2;
     }
   }
+  const har = parsed.har === undefined ? undefined : recordHar(server.mock, server.origin, parsed.har);
+  const demoKey = options.keys.keys.find((entry) => isDemoKey(entry.key))?.key;
+  const control =
+    parsed.control === false
+      ? 'Control: off (--no-control)\n'
+      : `Control: POST ${server.origin}/__petkit/reset, GET ${server.origin}/__petkit/requests, GET ${server.origin}/__petkit/health\n`;
   process.stdout.write(
     `petkit mock: serving the Pet Adoption API at ${server.url}\n` +
       `  ${options.pets} pets (seed ${options.seed}), store holds up to ${options.maxPets}\n` +
       (shared === undefined ? '' : `  state shared by every replica on ${shared.url}\n`) +
       '\n' +
       `API keys (Authorization: Bearer <key>):\n${keysTable(options)}\n\n` +
-      `Try: curl -H 'Authorization: Bearer ${options.keys.keys[0]?.key ?? 'KEY'}' ${server.url}/pets\n` +
-      `Control: POST ${server.origin}/__petkit/reset, GET ${server.origin}/__petkit/requests, GET ${server.origin}/__petkit/health\n` +
+      (demoKey === undefined
+        ? `Try: curl -H "Authorization: Bearer $API_KEY" ${server.url}/pets   (API_KEY: a key of your file)\n`
+        : `Try: curl -H 'Authorization: Bearer ${demoKey}' ${server.url}/pets\n`) +
+      control +
+      (har === undefined ? '' : `HAR: the exchanges are written to ${parsed.har} when the mock stops.\n`) +
       'Ctrl-C stops it.\n\n',
   );
   return new Promise<number>((resolve) => {
@@ -202,6 +234,12 @@ export async function run(argv: string[]): Promise<number> {
         .close()
         .then(() => shared?.close())
         .then(() => (urlFile === undefined ? undefined : rm(urlFile, { force: true })))
+        .then(async () => {
+          if (har === undefined) return;
+          await har.write();
+          const dropped = har.dropped === 0 ? '' : ` (the oldest ${har.dropped} dropped)`;
+          process.stdout.write(`petkit mock: wrote ${har.count} exchange(s) to ${parsed.har}${dropped}.\n`);
+        })
         .then(
           () => resolve(0),
           (error: unknown) => {

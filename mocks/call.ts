@@ -53,6 +53,8 @@ export interface MockCall {
   readonly url: RequestTarget;
   /** A header's value by its lower-case name, null when absent. */
   header(name: string): string | null;
+  /** Every header, as sent (for the journal). */
+  headerEntries(): Iterable<readonly [string, string]>;
   readonly body: BodySource;
   readonly clientAddress: string | undefined;
 }
@@ -94,6 +96,7 @@ export function callFromRequest(request: Request, clientAddress?: string): MockC
     method: request.method,
     url: new URL(request.url),
     header: (name) => request.headers.get(name),
+    headerEntries: () => request.headers.entries(),
     clientAddress,
     body: {
       present: request.body !== null,

@@ -1,6 +1,8 @@
 // Requests Node's HTTP parser refuses before the core sees them (headers over the limit, junk): the
 // node:http adapter answers them over the raw socket with a JSON Error and the CORS headers, and
 // closes the connection. Sent over node:net, since fetch and http.request will not send such requests.
+
+import { readFileSync } from 'node:fs';
 import { maxHeaderSize } from 'node:http';
 import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -20,32 +22,63 @@ interface RawAnswer {
   body: string;
   /** The server closed its side (FIN) before the client closed its own. */
   closedByServer: boolean;
+  /** Every response on the connection, in order (this one is the last). */
+  all: RawResponse[];
 }
 
-/** Sends `request` as is and reads until the connection is closed; the client closes only on the server's FIN. */
-function exchange(origin: string, request: string): Promise<RawAnswer> {
+interface RawResponse {
+  statusLine: string;
+  headers: Map<string, string>;
+  body: string;
+}
+
+/** Splits what came back on one connection into its responses, by Content-Length. */
+function responsesOf(raw: string): RawResponse[] {
+  const responses: RawResponse[] = [];
+  let rest = raw;
+  while (rest.length > 0) {
+    const split = rest.indexOf('\r\n\r\n');
+    if (split < 0) break;
+    const [statusLine = '', ...lines] = rest.slice(0, split).split('\r\n');
+    const headers = new Map<string, string>();
+    for (const line of lines) {
+      const colon = line.indexOf(':');
+      headers.set(line.slice(0, colon).trim().toLowerCase(), line.slice(colon + 1).trim());
+    }
+    const length = Number(headers.get('content-length') ?? rest.length);
+    responses.push({ statusLine, headers, body: rest.slice(split + 4, split + 4 + length) });
+    rest = rest.slice(split + 4 + length);
+  }
+  return responses;
+}
+
+/** Sends `request` (each string of an array after `gapMs`) and reads until the connection is closed; the client closes only on the server's FIN. */
+function exchange(origin: string, request: string | string[], gapMs = 0): Promise<RawAnswer> {
   const { hostname, port } = new URL(origin);
   return new Promise((resolve, reject) => {
     const socket = connect({ host: hostname, port: Number(port) });
     const chunks: Buffer[] = [];
     let closedByServer = false;
+    const parts = typeof request === 'string' ? [request] : [...request];
+    let timer: NodeJS.Timeout | undefined;
+    const sendNext = () => {
+      const part = parts.shift();
+      if (part === undefined || socket.destroyed) return;
+      socket.write(part);
+      if (parts.length > 0) timer = setTimeout(sendNext, gapMs);
+    };
     socket.on('data', (chunk: Buffer) => chunks.push(chunk));
     socket.on('end', () => {
       closedByServer = true;
     });
     socket.on('error', reject);
     socket.on('close', () => {
-      const raw = Buffer.concat(chunks).toString('latin1');
-      const split = raw.indexOf('\r\n\r\n');
-      const [statusLine = '', ...lines] = raw.slice(0, split).split('\r\n');
-      const headers = new Map<string, string>();
-      for (const line of lines) {
-        const colon = line.indexOf(':');
-        headers.set(line.slice(0, colon).trim().toLowerCase(), line.slice(colon + 1).trim());
-      }
-      resolve({ statusLine, headers, body: raw.slice(split + 4), closedByServer });
+      clearTimeout(timer);
+      const all = responsesOf(Buffer.concat(chunks).toString('latin1'));
+      const last = all.at(-1) ?? { statusLine: '', headers: new Map<string, string>(), body: '' };
+      resolve({ ...last, closedByServer, all });
     });
-    socket.write(request);
+    sendNext();
   });
 }
 
@@ -108,17 +141,112 @@ describe('startServer: requests refused by the HTTP parser', () => {
     expect(mock.journal).toHaveLength(1);
     expect(errors).toEqual([]);
   });
-  it('cuts a connection whose request is still being answered, with a 400 for the junk after it, as Node does', async () => {
+  it('answers pipelined requests read whole, in order, before the 400 for the junk after them', async () => {
     const errors: string[] = [];
-    const { origin } = await start({ logger: { info: () => undefined, error: (line) => errors.push(line) } });
-    // The first request is held in flight (Prefer: delay) when the junk pipelined after it fails to parse.
+    const { origin, mock } = await start({
+      logger: { info: () => undefined, error: (line) => errors.push(line) },
+    });
+    // The first request is still in flight (Prefer: delay) when the junk after the second fails to parse.
     const answer = await exchange(
       origin,
-      `GET /v1/pets HTTP/1.1\r\nhost: x\r\n${KEY}prefer: delay=500\r\n\r\nJUNK\r\n\r\n`,
+      `GET /v1/pets?limit=1 HTTP/1.1\r\nhost: x\r\n${KEY}prefer: delay=300\r\n\r\n` +
+        `GET /v1/pets/2 HTTP/1.1\r\nhost: x\r\n${KEY}\r\nJUNK\r\n\r\n`,
     );
-    // The whole of what came back is one 400: the pets list never follows it.
+    expect(answer.all.map((response) => response.statusLine)).toEqual([
+      'HTTP/1.1 200 OK',
+      'HTTP/1.1 200 OK',
+      'HTTP/1.1 400 Bad Request',
+    ]);
+    expect(JSON.parse(answer.all[0]?.body ?? '')).toHaveLength(1);
+    expect(JSON.parse(answer.all[1]?.body ?? '')).toMatchObject({ id: 2 });
     expectJsonError(answer, 'validation_failed');
+    expect(mock.journal.map((entry) => entry.status)).toEqual([200, 200]);
     expect(errors).toEqual([]);
+  });
+});
+
+describe('startServer: refusals Node would make bare', () => {
+  it('answers an HTTP/1.1 request without Host with a JSON 400', async () => {
+    const { origin, mock } = await start();
+    const body = expectJsonError(
+      await exchange(origin, `GET /v1/pets HTTP/1.1\r\n${KEY}\r\n`),
+      'validation_failed',
+    );
+    expect(body.message).toBe('An HTTP/1.1 request must carry a Host header (RFC 9112, section 3.2).');
+    expect(mock.journal).toEqual([]);
+  });
+  it('serves an HTTP/1.0 request without Host (it needs none)', async () => {
+    const { origin } = await start();
+    const answer = await exchange(origin, `GET /v1/pets?limit=1 HTTP/1.0\r\n${KEY}\r\n`);
+    expect(answer.statusLine).toBe('HTTP/1.1 200 OK');
+  });
+  it('answers an Expect other than 100-continue with a JSON 417 expectation_failed', async () => {
+    const { origin } = await start();
+    const answer = await exchange(
+      origin,
+      `POST /v1/pets HTTP/1.1\r\nhost: x\r\n${KEY}expect: 200-ok\r\ncontent-length: 0\r\n\r\n`,
+    );
+    const body = expectJsonError(answer, 'expectation_failed');
+    expect(answer.statusLine).toBe('HTTP/1.1 417 Expectation Failed');
+    expect(body.message).toBe('Expect: "200-ok" is not supported; only "100-continue" is.');
+  });
+  it('answers CONNECT with a JSON 405 and Allow, and closes', async () => {
+    const { origin } = await start();
+    const answer = await exchange(
+      origin,
+      'CONNECT example.com:443 HTTP/1.1\r\nhost: example.com:443\r\n\r\n',
+    );
+    expectJsonError(answer, 'method_not_allowed');
+    expect(answer.headers.get('allow')).toBe('GET, HEAD, POST, OPTIONS');
+  });
+});
+
+describe('startServer: timeouts', () => {
+  it('has the timeouts docs/mock.md states, checked twice a second', async () => {
+    const { timeouts } = await start();
+    expect(timeouts).toEqual({
+      headersMs: 10_000,
+      requestMs: 30_000,
+      keepAliveMs: 5_000,
+      checkIntervalMs: 500,
+    });
+    const docs = readFileSync(new URL('../docs/mock.md', import.meta.url), 'utf8');
+    expect(docs).toContain('headers timeout 10 s, request timeout 30 s, keep-alive 5 s');
+  });
+  it('cuts a client dripping header lines at the headers timeout, with a JSON 408', async () => {
+    const { origin } = await start({ timeouts: { headersMs: 400, requestMs: 2_000, checkIntervalMs: 50 } });
+    const lines = [
+      'GET /v1/pets HTTP/1.1\r\n',
+      'host: x\r\n',
+      ...Array.from({ length: 30 }, (_, i) => `x-drip-${i}: 1\r\n`),
+    ];
+    const started = performance.now();
+    const answer = await exchange(origin, lines, 100);
+    const elapsed = performance.now() - started;
+    const body = expectJsonError(answer, 'request_timeout');
+    expect(body.message).toBe('The request was not received in time (headers 0.4 s, whole request 2 s).');
+    expect(elapsed).toBeGreaterThanOrEqual(390);
+    expect(elapsed).toBeLessThan(1_400);
+  });
+  it('cuts a stalled upload at the request timeout', async () => {
+    const { origin } = await start({ timeouts: { headersMs: 300, requestMs: 600, checkIntervalMs: 50 } });
+    const started = performance.now();
+    const answer = await exchange(
+      origin,
+      `POST /v1/pets HTTP/1.1\r\nhost: x\r\n${KEY}content-type: application/json\r\ncontent-length: 100\r\n\r\n{"name":`,
+    );
+    const elapsed = performance.now() - started;
+    expectJsonError(answer, 'request_timeout');
+    expect(elapsed).toBeGreaterThanOrEqual(590);
+    expect(elapsed).toBeLessThan(1_600);
+  });
+  it('refuses timeouts that cannot hold', async () => {
+    await expect(startServer({ port: 0, timeouts: { headersMs: 0 } })).rejects.toThrow(
+      'Option timeouts.headersMs must be a positive integer (ms), got 0.',
+    );
+    await expect(startServer({ port: 0, timeouts: { headersMs: 5_000, requestMs: 1_000 } })).rejects.toThrow(
+      'must not exceed timeouts.requestMs',
+    );
   });
 });
 

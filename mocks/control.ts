@@ -1,25 +1,39 @@
 // The control API, beside the API and outside its base path: `POST /__petkit/reset` (back to the
-// seeded state), `GET /__petkit/requests` (the journal), `GET /__petkit/health`. Not rate limited,
-// not journaled, no latency.
+// seeded state, or to other seeded pets or pets of the caller's own), `GET /__petkit/requests` (the
+// journal, filtered and a page at a time) and `DELETE` to clear it, `GET /__petkit/health`. Not rate
+// limited as the API is, not journaled, no latency; over a socket, the server guards it first
+// (control-guard.ts).
+import { describeFault, loadSpec, type NewPet, type Pet } from '../openapi/index.js';
+import { readJsonBody } from './body.js';
 import type { MockCall } from './call.js';
-import type { JournalEntry } from './journal.js';
+import type { Journal } from './journal.js';
+import { JournalQueryError, parseJournalQuery, queryJournal } from './journal-query.js';
 import { errorReply, preflightReply, type Reply, reply } from './responses.js';
 import type { Awaitable } from './state.js';
 
 /** The control API lives outside the base path. */
 export const CONTROL_PREFIX = '/__petkit/';
 
+/** What a reset starts from; none: the pets the mock was started with. */
+export interface ResetOptions {
+  /** Seed of generated pets (with `pets` a count). Default: the mock's. */
+  readonly seed?: number;
+  /** How many pets to generate, or the pets themselves (ids 1, 2, 3… in order). */
+  readonly pets?: number | readonly NewPet[];
+}
+
 /** What the control API reads and does of a mock. */
 export interface Controlled {
-  /** Back to the seeded state; answers how many pets that is. */
-  reset(): Awaitable<number>;
-  journal(): readonly JournalEntry[];
+  /** Back to a seeded state; answers how many pets that is. */
+  reset(options?: ResetOptions): Awaitable<number>;
+  readonly journal: Journal;
+  readonly maxPets: number;
   health(): Awaitable<{ pets: number; inFlight: number; rateLimitBuckets: number }>;
 }
 
 const ALLOW: Readonly<Record<string, string>> = {
   reset: 'POST, OPTIONS',
-  requests: 'GET, HEAD, OPTIONS',
+  requests: 'GET, HEAD, DELETE, OPTIONS',
   health: 'GET, HEAD, OPTIONS',
 };
 
@@ -36,7 +50,87 @@ export async function answerControl(call: MockCall, mock: Controlled): Promise<R
       allow,
     });
   }
-  if (name === 'reset') return reply(200, JSON.stringify({ status: 'reset', pets: await mock.reset() }));
-  if (name === 'requests') return reply(200, JSON.stringify(mock.journal()));
+  if (name === 'reset') return answerReset(call, mock);
+  if (name === 'requests') {
+    if (method === 'DELETE')
+      return reply(200, JSON.stringify({ status: 'cleared', removed: mock.journal.clear() }));
+    try {
+      const page = queryJournal(
+        mock.journal,
+        parseJournalQuery(call.url.searchParams),
+        call.url.searchParams,
+      );
+      return reply(200, JSON.stringify(page));
+    } catch (error) {
+      if (error instanceof JournalQueryError) return errorReply('validation_failed', error.message);
+      throw error;
+    }
+  }
   return reply(200, JSON.stringify({ status: 'ok', ...(await mock.health()) }));
+}
+
+/** `POST /__petkit/reset`, with no body, `{"seed": N, "pets": N}` or `{"pets": [Pet, …]}`. */
+async function answerReset(call: MockCall, mock: Controlled): Promise<Reply> {
+  let options: ResetOptions | undefined;
+  if (call.body.present) {
+    const read = await readJsonBody(call);
+    if ('refusal' in read) return errorReply(read.refusal.code, read.refusal.message);
+    const parsed = resetOptionsOf(read.value, mock.maxPets);
+    if (typeof parsed === 'string') return errorReply('validation_failed', parsed);
+    options = parsed;
+  }
+  return reply(200, JSON.stringify({ status: 'reset', pets: await mock.reset(options) }));
+}
+
+const MAX_SEED = 2 ** 32 - 1;
+
+/** The reset options a body asks for, or what is wrong with it (naming the entry). */
+export function resetOptionsOf(value: unknown, maxPets: number): ResetOptions | string {
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return 'The reset body must be an object: {"seed": N, "pets": N} or {"pets": [Pet, …]}.';
+  const body = value as Record<string, unknown>;
+  for (const name of Object.keys(body)) {
+    if (name !== 'seed' && name !== 'pets')
+      return `Unknown property /${name.slice(0, 40)} in the reset body; use seed and pets.`;
+  }
+  const { seed, pets } = body;
+  if (
+    seed !== undefined &&
+    !(Number.isSafeInteger(seed) && (seed as number) >= 0 && (seed as number) <= MAX_SEED)
+  )
+    return `/seed must be an integer from 0 to ${MAX_SEED}.`;
+  if (pets === undefined || typeof pets === 'number') {
+    if (pets !== undefined && !(Number.isSafeInteger(pets) && pets >= 0 && pets <= maxPets))
+      return `/pets must be an integer from 0 to ${maxPets} (the store's size), or an array of pets.`;
+    return {
+      ...(seed === undefined ? {} : { seed: seed as number }),
+      ...(pets === undefined ? {} : { pets }),
+    };
+  }
+  if (!Array.isArray(pets)) return '/pets must be a number of pets to generate or an array of pets.';
+  if (seed !== undefined)
+    return '/seed applies to generated pets only; give it with "pets": N, not with an array.';
+  if (pets.length > maxPets) return `/pets holds ${pets.length} pets; the store holds at most ${maxPets}.`;
+  const validate = loadSpec().schema('Pet');
+  // Pet allows other properties; NewPet (the same fields, no id) does not, and nothing unknown is stored.
+  const validateNew = loadSpec().schema('NewPet');
+  const given: NewPet[] = [];
+  for (const [index, pet] of pets.entries()) {
+    const [fault] = validate(pet);
+    if (fault !== undefined) {
+      const detail = describeFault(fault);
+      return `/pets/${index}${detail.path} ${detail.message} (each pet must be a Pet of openapi.yaml).`;
+    }
+    const { id, ...fields } = pet as Pet;
+    const [extra] = validateNew(fields);
+    if (extra !== undefined) {
+      const detail = describeFault(extra);
+      return `/pets/${index}${detail.path} ${detail.message} (each pet must be a Pet of openapi.yaml).`;
+    }
+    // The store numbers pets itself: ids other than 1, 2, 3… would be changed silently, so refused.
+    if (id !== index + 1)
+      return `/pets/${index}/id must be ${index + 1}: pets are given with ids 1, 2, 3… in order.`;
+    given.push(fields);
+  }
+  return { pets: given };
 }

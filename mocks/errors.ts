@@ -31,6 +31,10 @@ export const ERRORS = {
   // routing: no operation documents these statuses (see node-server.ts, answerClientError).
   request_header_too_large: { status: 431, message: 'The request line and headers are too large.' },
   request_timeout: { status: 408, message: 'The request was not received in time.' },
+  expectation_failed: { status: 417, message: 'Only "Expect: 100-continue" is supported.' },
+  // Answered by startServer before the control API (/__petkit/*), never on the API (control-guard.ts).
+  host_not_allowed: { status: 403, message: 'The control API answers only requests addressed to this mock.' },
+  origin_not_allowed: { status: 403, message: 'The control API refuses calls from pages of another site.' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERRORS;

@@ -131,7 +131,7 @@ describe('control API, journal and reset', () => {
       ['GET', '/v1/pets/51?x=1', 'getPet', 200],
     ]);
     const journal = await checkedRequest(mock, '/__petkit/requests');
-    expect(journal.json).toEqual(mock.journal);
+    expect(journal.json).toEqual({ entries: mock.journal, total: 2, next: null, dropped: 0 });
     expect((await checkedRequest(mock, '/__petkit/health')).json).toEqual({
       status: 'ok',
       pets: 51,

@@ -1,6 +1,14 @@
 // petkit's mock (`petkit`): the runtime-agnostic core (core.ts, all that a browser gets) and the Node
 // parts: startServer, the node:http adapter, and loadKeysFile, which reads a keys file from disk.
 // Everything else under mocks/ is internal on purpose; the MSW adapter is `petkit/msw` (msw.ts).
+
+export type { ControlOptions } from './control-guard.js';
 export * from './core.js';
+export { isDemoKey, keyLabel } from './key-label.js';
 export { loadKeysFile } from './keys-file.js';
-export { type RunningServer, type ServerOptions, startServer } from './node-server.js';
+export {
+  type RunningServer,
+  type ServerOptions,
+  type ServerTimeouts,
+  startServer,
+} from './node-server.js';

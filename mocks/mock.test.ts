@@ -369,6 +369,9 @@ describe('the Error registry', () => {
       'state_unavailable',
       'request_header_too_large',
       'request_timeout',
+      'expectation_failed',
+      'host_not_allowed',
+      'origin_not_allowed',
     ]);
   });
 });

@@ -5,9 +5,9 @@ import { loadSpec, type OperationId, type OperationSpec } from '../openapi/index
 import { type Authentication, authenticate } from './auth.js';
 import { type BodyRefusal, readJsonBody } from './body.js';
 import { BodyAbortedError, callFromRequest, type MockCall } from './call.js';
-import { answerControl, CONTROL_PREFIX, type Controlled } from './control.js';
-import { createJournal, type JournalEntry } from './journal.js';
-import { anonymousLimits, resolveKeys } from './keys.js';
+import { answerControl, CONTROL_PREFIX, type Controlled, type ResetOptions } from './control.js';
+import { createJournal, entryOf, type JournalEntry } from './journal.js';
+import { anonymousLimits, type ResolvedKey, resolveKeys } from './keys.js';
 import { memoryState } from './memory-state.js';
 import { IMPLEMENTATIONS, type OperationInput } from './operations.js';
 import { type MockOptions, type NormalizedMockOptions, normalizeOptions, silentLogger } from './options.js';
@@ -47,9 +47,12 @@ export interface Mock {
   request(path: string, init?: RequestInit): Promise<Response>;
   /**
    * Back to the seeded pets, with empty rate-limit buckets and journal: done on return in memory; a
-   * promise with a shared state (every replica's journal is emptied too).
+   * promise with a shared state (every replica's journal is emptied too). `{ seed, pets }` seeds
+   * other generated pets, `{ pets: [...] }` starts from these (this reset only).
    */
-  reset(): Awaitable<void>;
+  reset(options?: ResetOptions): Awaitable<void>;
+  /** Calls `listener` with each journal entry as it is recorded (a HAR writer, a live view); answers how to stop. */
+  observe(listener: (entry: JournalEntry) => void): () => void;
 }
 
 const LOCAL_ORIGIN = 'http://petkit.local';
@@ -60,6 +63,8 @@ interface Answer {
   readonly operationId: string | null;
   /** `Prefer: delay=`; undefined: the mock's latency. */
   readonly delay: number | undefined;
+  /** The valid key the call carried (the journal names it), if any. */
+  readonly key?: ResolvedKey | undefined;
 }
 
 export function createMock(options: MockOptions = {}): Mock {
@@ -80,10 +85,15 @@ export function createMock(options: MockOptions = {}): Mock {
   let inFlight = 0;
   /** The shared state is lost: answering 503 since (logged once, and once when it is back). */
   let lost = false;
+  const observers = new Set<(entry: JournalEntry) => void>();
 
-  const reset = (): Awaitable<void> => {
+  /** Back to the seeded pets, or to those `options` asks for (this once: a later reset() is the seeded again). */
+  const reset = (options?: ResetOptions): Awaitable<void> => {
     journal.clear();
-    return state.reset(seeded);
+    const { seed, pets } = options ?? {};
+    if (typeof pets === 'object') return state.reset(pets);
+    if (seed === undefined && pets === undefined) return state.reset(seeded);
+    return state.reset(seedPets(seed ?? normalized.seed, pets ?? normalized.pets));
   };
   // A reset through any replica of a shared state empties every replica's journal.
   state.onReset?.((event) => {
@@ -113,11 +123,12 @@ export function createMock(options: MockOptions = {}): Mock {
   seed();
   const logging = logger !== silentLogger;
   const control: Controlled = {
-    reset: async () => {
-      await reset();
+    reset: async (options) => {
+      await reset(options);
       return store.count();
     },
-    journal: () => journal.entries(),
+    journal,
+    maxPets: normalized.maxPets,
     health: async () => ({
       pets: await store.count(),
       inFlight,
@@ -132,20 +143,22 @@ export function createMock(options: MockOptions = {}): Mock {
     }
     const started = clock();
     inFlight += 1;
+    const read = bodyRecorder(call);
     let answered: Answer;
+    let delay = 0;
     try {
-      answered = await answerApi(call);
+      answered = await answerApi(read.call);
       if (lost) back();
     } catch (error) {
       answered = failed(error, call);
     }
     try {
-      const delay = answered.delay ?? drawLatency();
+      delay = answered.delay ?? drawLatency();
       if (delay > 0) await new Promise<void>((resolve) => setTimeout(resolve, delay));
     } finally {
       inFlight -= 1;
     }
-    record(call, answered, started);
+    record(call, answered, started, delay, read.bytes());
     return answered.reply;
   }
 
@@ -182,6 +195,7 @@ export function createMock(options: MockOptions = {}): Mock {
       reply: withHeaders(reply, operation, decision, prefer),
       operationId: operation.id,
       delay: prefer.delay,
+      key: auth.kind === 'ok' ? auth.key : undefined,
     };
   }
 
@@ -270,13 +284,55 @@ export function createMock(options: MockOptions = {}): Mock {
     return latency.max === 0 ? 0 : latency.min + Math.floor(random() * (latency.max - latency.min + 1));
   }
 
-  function record(call: MockCall, answered: Answer, started: number): void {
-    const path = call.url.pathname + call.url.search;
-    const { status } = answered.reply;
-    const durationMs = clock() - started;
-    const { method } = call;
-    journal.record({ time: started, method, path, operationId: answered.operationId, status, durationMs });
-    if (logging) logger.info(`${method} ${path} ${status} ${durationMs}ms`);
+  /** The call as answerApi reads it, keeping the body's bytes it read for the journal. */
+  function bodyRecorder(call: MockCall): { call: MockCall; bytes(): Uint8Array | undefined } {
+    if (!call.body.present) return { call, bytes: () => undefined };
+    let bytes: Uint8Array | undefined;
+    const { body } = call;
+    const recorded: MockCall = {
+      method: call.method,
+      url: call.url,
+      header: (name) => call.header(name),
+      headerEntries: () => call.headerEntries(),
+      clientAddress: call.clientAddress,
+      body: {
+        present: true,
+        read: async (limit) => {
+          bytes = await body.read(limit);
+          return bytes;
+        },
+      },
+    };
+    return { call: recorded, bytes: () => bytes };
+  }
+
+  /** The journal entry and the log line: the error code and a forced answer shown, never the key. */
+  function record(
+    call: MockCall,
+    answered: Answer,
+    started: number,
+    delayMs: number,
+    requestBody: Uint8Array | undefined,
+  ): void {
+    const entry = entryOf({
+      time: started,
+      method: call.method,
+      target: call.url.pathname + call.url.search,
+      operationId: answered.operationId,
+      key: answered.key,
+      requestHeaders: call.headerEntries(),
+      requestBody,
+      reply: answered.reply,
+      delayMs,
+      durationMs: clock() - started,
+    });
+    const numbered = journal.record(entry);
+    for (const listener of observers) listener(numbered);
+    if (logging) {
+      const { method, path, status, code, forced, durationMs } = entry;
+      const why = code === null ? '' : ` ${code}${forced ? ' (forced)' : ''}`;
+      logger.info(`${method} ${path} ${status}${why} ${durationMs}ms`);
+    }
   }
 
   const handle = async (request: Request, context?: HandleContext): Promise<Response> =>
@@ -294,5 +350,9 @@ export function createMock(options: MockOptions = {}): Mock {
     answer,
     request: (path, init) => handle(new Request(new URL(path, LOCAL_ORIGIN), init)),
     reset,
+    observe(listener) {
+      observers.add(listener);
+      return () => observers.delete(listener);
+    },
   };
 }

@@ -2,13 +2,7 @@
 // read only as far as the cap) and writes the core's answer with writeHead/end. No Web Request or
 // Response is built: the benchmark showed a Request adapter (@hono/node-server) costing a POST
 // five times the CPU of the rest of the mock, and its body streams holding memory under load.
-import {
-  createServer,
-  type IncomingMessage,
-  maxHeaderSize,
-  type ServerResponse,
-  STATUS_CODES,
-} from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { loadSpec } from '../openapi/index.js';
@@ -20,12 +14,42 @@ import {
   type RequestTarget,
   targetOf,
 } from './call.js';
-import type { ErrorCode } from './errors.js';
+import {
+  answerClientError,
+  answerConnect,
+  expectationReply,
+  missingHostReply,
+  type RawRefusals,
+} from './client-error.js';
+import {
+  type ControlGuard,
+  type ControlOptions,
+  createControlGuard,
+  normalizeControl,
+} from './control-guard.js';
 import { createMock, type Mock } from './mock.js';
-import { DEFAULT_HOST, DEFAULT_PORT, type MockOptions } from './options.js';
-import { errorReply, type Reply } from './responses.js';
+import { DEFAULT_HOST, DEFAULT_PORT, type MockOptions, MockOptionsError } from './options.js';
+import type { Reply } from './responses.js';
 
-export type ServerOptions = { port?: number; host?: string } & (MockOptions | { mock: Mock });
+export type ServerOptions = {
+  port?: number;
+  host?: string;
+  /** Time limits against slow or stuck clients; each defaults to the constant of its name. */
+  timeouts?: Partial<ServerTimeouts>;
+  /** The control API's protection; `false` turns the control API off (its paths answer 404). */
+  control?: ControlOptions | false;
+} & (MockOptions | { mock: Mock });
+
+export interface ServerTimeouts {
+  /** Request line and headers must arrive within this. Default HEADERS_TIMEOUT_MS. */
+  readonly headersMs: number;
+  /** The whole request, body included. Default REQUEST_TIMEOUT_MS. */
+  readonly requestMs: number;
+  /** An idle kept-alive connection is closed after this. Default KEEP_ALIVE_TIMEOUT_MS. */
+  readonly keepAliveMs: number;
+  /** How often the two above are checked (Node's connectionsCheckingInterval). Default CHECK_INTERVAL_MS. */
+  readonly checkIntervalMs: number;
+}
 
 export interface RunningServer {
   /** The API's base URL, with the base path: `http://127.0.0.1:4010/v1`. */
@@ -33,6 +57,8 @@ export interface RunningServer {
   /** Scheme, host and port: the control API is at `${origin}/__petkit/…`. */
   readonly origin: string;
   readonly mock: Mock;
+  /** The time limits in force. */
+  readonly timeouts: ServerTimeouts;
   /** Stops accepting connections and resolves once in-flight requests are answered. */
   close(): Promise<void>;
 }
@@ -41,22 +67,79 @@ export interface RunningServer {
 export const HEADERS_TIMEOUT_MS = 10_000;
 export const REQUEST_TIMEOUT_MS = 30_000;
 export const KEEP_ALIVE_TIMEOUT_MS = 5_000;
+/**
+ * Node checks the two timeouts above only this often (its default, 30 s, let a request live 40 s
+ * against a 10 s headers timeout): each holds to within this of its value.
+ */
+export const CHECK_INTERVAL_MS = 500;
 /** How long close() waits for in-flight requests before cutting their connections. */
 export const CLOSE_GRACE_MS = 15_000;
-/** How long a connection answered with a transport-level error is read (and dropped) before it is cut. */
-export const LINGER_MS = 1_000;
+export { LINGER_MS } from './client-error.js';
+
+function timeoutsOf(given: Partial<ServerTimeouts> = {}): ServerTimeouts {
+  const timeouts = {
+    headersMs: given.headersMs ?? HEADERS_TIMEOUT_MS,
+    requestMs: given.requestMs ?? REQUEST_TIMEOUT_MS,
+    keepAliveMs: given.keepAliveMs ?? KEEP_ALIVE_TIMEOUT_MS,
+    checkIntervalMs: given.checkIntervalMs ?? CHECK_INTERVAL_MS,
+  };
+  for (const [name, value] of Object.entries(timeouts)) {
+    if (!Number.isSafeInteger(value) || value < 1)
+      throw new MockOptionsError(`Option timeouts.${name} must be a positive integer (ms), got ${value}.`);
+  }
+  if (timeouts.headersMs > timeouts.requestMs)
+    throw new MockOptionsError(
+      `Option timeouts.headersMs (${timeouts.headersMs}) must not exceed timeouts.requestMs (${timeouts.requestMs}).`,
+    );
+  return timeouts;
+}
 
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
   const { port = DEFAULT_PORT, host = DEFAULT_HOST } = options;
+  const timeouts = timeoutsOf(options.timeouts);
+  const control = normalizeControl(options.control ?? {});
   const mock = 'mock' in options ? options.mock : createMock(options);
   let closing: Promise<void> | undefined;
+  // Filled in once listening: the control API answers only a Host that names this address.
+  let guard: ControlGuard | undefined;
+  /** Requests read on each connection and not yet answered, in order, and what runs after them. */
+  const pending = new WeakMap<
+    Duplex,
+    { requests: Set<IncomingMessage>; afterwards?: (() => void) | undefined }
+  >();
+  const track = (incoming: IncomingMessage, outgoing: ServerResponse) => {
+    const { socket } = incoming;
+    let entry = pending.get(socket);
+    if (entry === undefined) {
+      entry = { requests: new Set() };
+      pending.set(socket, entry);
+    }
+    const { requests } = entry;
+    requests.add(incoming);
+    outgoing.once('close', () => {
+      requests.delete(incoming);
+      const then = entry.afterwards;
+      if (requests.size === 0 && then !== undefined) {
+        entry.afterwards = undefined;
+        then();
+      }
+    });
+  };
   const serve = (incoming: IncomingMessage, outgoing: ServerResponse, expectsContinue: boolean) => {
+    track(incoming, outgoing);
     if (closing !== undefined) {
       // Once closing, a connection whose last request is answered is not kept alive.
       outgoing.setHeader('connection', 'close');
       outgoing.once('finish', () => setImmediate(() => server.closeIdleConnections()));
     }
-    mock.answer(callFromIncoming(incoming, outgoing, expectsContinue)).then(
+    if (incoming.headers.host === undefined && incoming.httpVersion === '1.1') {
+      write(incoming, outgoing, missingHostReply());
+      return;
+    }
+    const call = callFromIncoming(incoming, outgoing, expectsContinue);
+    const refused = guard?.check(call);
+    const answering = refused === undefined ? mock.answer(call) : Promise.resolve(refused);
+    answering.then(
       (answer) => write(incoming, outgoing, answer),
       (error: unknown) => {
         // The core answers its own failures with a 500; this is only a last resort.
@@ -68,16 +151,37 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   };
   const server = createServer(
     {
-      headersTimeout: HEADERS_TIMEOUT_MS,
-      requestTimeout: REQUEST_TIMEOUT_MS,
-      keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
+      headersTimeout: timeouts.headersMs,
+      requestTimeout: timeouts.requestMs,
+      keepAliveTimeout: timeouts.keepAliveMs,
+      connectionsCheckingInterval: timeouts.checkIntervalMs,
+      // Checked in serve(), to answer it in JSON rather than with Node's bare 400.
+      requireHostHeader: false,
     },
     (incoming, outgoing) => serve(incoming, outgoing, false),
   );
   server.on('checkContinue', (incoming, outgoing) => serve(incoming, outgoing, true));
-  // Connections answered by answerClientError and still open (closed at once by close()).
+  server.on('checkExpectation', (incoming, outgoing) => {
+    track(incoming, outgoing);
+    write(incoming, outgoing, expectationReply(String(incoming.headers.expect)));
+  });
   const lingering = new Set<Duplex>();
-  server.on('clientError', (error, socket) => answerClientError(error, socket, lingering));
+  const refusals: RawRefusals = {
+    headersTimeoutMs: timeouts.headersMs,
+    requestTimeoutMs: timeouts.requestMs,
+    lingering,
+    pendingOn(socket) {
+      const requests = pending.get(socket)?.requests ?? new Set<IncomingMessage>();
+      return { count: requests.size, allComplete: [...requests].every((request) => request.complete) };
+    },
+    afterPending(socket, then) {
+      const entry = pending.get(socket);
+      if (entry === undefined || entry.requests.size === 0) then();
+      else entry.afterwards = then;
+    },
+  };
+  server.on('clientError', (error, socket) => answerClientError(error, socket, refusals));
+  server.on('connect', (_incoming, socket) => answerConnect(socket, lingering));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {
@@ -88,10 +192,12 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const address = server.address() as AddressInfo;
   const hostPart = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const origin = `http://${hostPart}:${address.port}`;
+  guard = createControlGuard(control, { host, port: address.port }, mock.options.clock);
   return {
     url: origin + loadSpec().basePath,
     origin,
     mock,
+    timeouts,
     close() {
       closing ??= new Promise<void>((resolve, reject) => {
         const force = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
@@ -107,71 +213,6 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       return closing;
     },
   };
-}
-
-/**
- * A request Node's parser refused (or did not receive in time) never reaches the core: node:http
- * emits 'clientError' with the bare socket. Answer it as the core answers everything else, a JSON
- * Error with the CORS headers, written raw: 431 request_header_too_large (request line and headers
- * over `maxHeaderSize`, 16 KiB unless `--max-http-header-size`), 408 request_timeout, 413 for
- * oversized chunk extensions (Node's own status for them), 400 validation_failed for any other
- * malformed request. These come from the transport, before routing, so they carry no rate-limit
- * headers and no operation in openapi.yaml documents them.
- */
-function answerClientError(error: Error, socket: Duplex, lingering: Set<Duplex>): void {
-  // Node goes on parsing what the client still sends, and each chunk fails again: answered once.
-  if (lingering.has(socket)) return;
-  const code = (error as NodeJS.ErrnoException).code;
-  const answer = clientErrorAnswer(code);
-  // Node's own rule: nothing is written over a response already under way (it would corrupt it).
-  const current = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage;
-  if (answer === undefined || !socket.writable || current?.headersSent === true) {
-    socket.destroy();
-    return;
-  }
-  const { status, body, headers } = errorReply(answer.code, answer.message, undefined, {
-    connection: 'close',
-  });
-  const head = [`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}`, `date: ${new Date().toUTCString()}`];
-  for (const [name, value] of Object.entries(headers)) head.push(`${name}: ${value}`);
-  head.push(`content-length: ${Buffer.byteLength(body ?? '')}`);
-  const raw = `${head.join('\r\n')}\r\n\r\n${body ?? ''}`;
-  if (current != null) {
-    // A request is in flight (a body too slow, or junk after a pipelined request): as Node does, the
-    // connection goes now, and the core's answer to that request with it.
-    socket.write(raw);
-    socket.destroy();
-    return;
-  }
-  // Close our side once the answer is out, and keep reading until the client closes its side: cutting
-  // a connection with unread data resets it, and the client could lose the answer.
-  lingering.add(socket);
-  const cut = setTimeout(() => socket.destroy(), LINGER_MS);
-  cut.unref();
-  socket.once('close', () => {
-    clearTimeout(cut);
-    lingering.delete(socket);
-  });
-  socket.end(raw);
-}
-
-function clientErrorAnswer(code: string | undefined): { code: ErrorCode; message: string } | undefined {
-  if (code === 'HPE_HEADER_OVERFLOW')
-    return {
-      code: 'request_header_too_large',
-      message: `The request line and headers are larger than ${maxHeaderSize} bytes.`,
-    };
-  if (code === 'ERR_HTTP_REQUEST_TIMEOUT')
-    return {
-      code: 'request_timeout',
-      message: `The request was not received in time (headers ${HEADERS_TIMEOUT_MS / 1000} s, whole request ${REQUEST_TIMEOUT_MS / 1000} s).`,
-    };
-  if (code === 'HPE_CHUNK_EXTENSIONS_OVERFLOW')
-    return { code: 'payload_too_large', message: 'The chunk extensions are too large.' };
-  if (code?.startsWith('HPE_'))
-    return { code: 'validation_failed', message: `The request is not valid HTTP/1.1 (${code}).` };
-  // ECONNRESET and other socket errors: nobody to answer.
-  return undefined;
 }
 
 function urlOf(target: string | undefined): RequestTarget {
@@ -246,6 +287,10 @@ function callFromIncoming(
       if (value === undefined) return null;
       return Array.isArray(value) ? value.join(', ') : value;
     },
+    *headerEntries() {
+      const raw = incoming.rawHeaders;
+      for (let i = 0; i + 1 < raw.length; i += 2) yield [raw[i] ?? '', raw[i + 1] ?? ''] as const;
+    },
     body: bodyOf(incoming, outgoing, expectsContinue),
     clientAddress: incoming.socket.remoteAddress,
   };
@@ -258,7 +303,7 @@ function write(incoming: IncomingMessage, outgoing: ServerResponse, answer: Repl
     headers['content-length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
   // A body refused part-read leaves the rest on the wire: this connection cannot carry another
   // request. Say so, and close it rather than drain the rest.
-  if (!incoming.complete && answer.status === 413) {
+  if (!incoming.complete && (answer.status === 413 || headers.connection === 'close')) {
     headers.connection = 'close';
     outgoing.once('finish', () => incoming.socket.destroy());
   }

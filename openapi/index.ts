@@ -3,6 +3,7 @@ export { buildSpec, validatorPointers } from './build.js';
 export { coerceString } from './coerce.js';
 export { describeFault, type Fault, type FaultDetail, underPath } from './faults.js';
 export { FORMATS, isInt32, isInt64 } from './formats.js';
+export { buildHar, type HarEntry, type HarExchange, type HarLog } from './har.js';
 export { escapeToken, pointerOf, pointerOfRef, tokensOf, valueAt } from './json-pointer.js';
 export { BAN_AFTER, BAN_MS, type Limits, MAX_BODY_BYTES, PLAN_LIMITS } from './limits.js';
 export { loadSpec } from './load.js';

@@ -76,7 +76,9 @@ describe('the boundaries between the parts', () => {
 
   it('reads imports as they are written (the rules above would pass on a reader that saw none)', () => {
     expect(importsOf('mocks/index.ts').files).toEqual([
+      'mocks/control-guard.ts',
       'mocks/core.ts',
+      'mocks/key-label.ts',
       'mocks/keys-file.ts',
       'mocks/node-server.ts',
     ]);

@@ -1,0 +1,79 @@
+// `petkit mock --har FILE`: every exchange the mock answers, kept as the journal records it (headers
+// with Authorization redacted, bodies cut to the journal's bounds) and written as a HAR 1.2 file,
+// which a browser's devtools open, when the mock stops. The HAR itself is the contract module's
+// (openapi/har.ts); this file only gathers entries and writes the file.
+import { readFileSync } from 'node:fs';
+import { rename, writeFile } from 'node:fs/promises';
+import type { JournalEntry, Mock } from '../mocks/index.js';
+import { buildHar, type HarExchange } from '../openapi/index.js';
+
+/** Most exchanges a HAR file keeps (the latest); a long session drops its oldest beyond it. */
+export const HAR_LIMIT = 10_000;
+
+export interface HarRecorder {
+  /** Exchanges kept, and how many older ones were dropped. */
+  readonly count: number;
+  readonly dropped: number;
+  /** Writes the file (whole, by rename) and stops recording. */
+  write(): Promise<void>;
+}
+
+function version(): string {
+  try {
+    const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      version?: unknown;
+    };
+    return typeof manifest.version === 'string' ? manifest.version : '0';
+  } catch {
+    return '0';
+  }
+}
+
+export function exchangeOf(entry: JournalEntry, origin: string): HarExchange {
+  return {
+    startedMs: entry.time,
+    method: entry.method,
+    url: origin + entry.path,
+    requestHeaders: entry.request.headers,
+    requestBody: entry.request.body?.text,
+    status: entry.status,
+    responseHeaders: entry.response.headers,
+    responseBody: entry.response.body?.text,
+    responseBytes: entry.response.body?.bytes,
+    timeMs: entry.durationMs,
+    comment:
+      entry.truncated.length === 0
+        ? undefined
+        : `Cut to the mock journal's bounds: ${entry.truncated.join(', ')}.`,
+  };
+}
+
+export function recordHar(mock: Mock, origin: string, file: string, limit = HAR_LIMIT): HarRecorder {
+  let entries: JournalEntry[] = [];
+  let dropped = 0;
+  const stop = mock.observe((entry) => {
+    entries.push(entry);
+    if (entries.length > limit * 2) {
+      dropped += entries.length - limit;
+      entries = entries.slice(-limit);
+    }
+  });
+  return {
+    get count() {
+      return Math.min(entries.length, limit);
+    },
+    get dropped() {
+      return dropped + Math.max(0, entries.length - limit);
+    },
+    async write() {
+      stop();
+      const har = buildHar(
+        entries.slice(-limit).map((entry) => exchangeOf(entry, origin)),
+        { name: 'petkit mock', version: version() },
+      );
+      const partial = `${file}.${process.pid}.partial`;
+      await writeFile(partial, `${JSON.stringify(har, null, 2)}\n`);
+      await rename(partial, file);
+    },
+  };
+}

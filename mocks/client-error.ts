@@ -1,0 +1,154 @@
+// Refusals the node:http adapter makes itself, over the raw socket, for what never reaches the core:
+// a request Node's parser refused or did not receive in time ('clientError'), and CONNECT ('connect').
+// Each is answered as the core answers everything else, a JSON Error with the CORS headers, and the
+// connection is closed once it is out.
+import { maxHeaderSize, type ServerResponse, STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { ErrorCode } from './errors.js';
+import { ALLOWED_METHODS, errorReply, type Reply } from './responses.js';
+
+/** How long a connection answered with a transport-level error is read (and dropped) before it is cut. */
+export const LINGER_MS = 1_000;
+
+/** What the refusals need to know of the server: its timeouts, and the connections still open. */
+export interface RawRefusals {
+  readonly headersTimeoutMs: number;
+  readonly requestTimeoutMs: number;
+  /** Connections answered here and still open (closed at once by close()). */
+  readonly lingering: Set<Duplex>;
+  /**
+   * Whether requests read on this connection are still being answered, and whether each was read
+   * whole: a refusal waits for their answers, which go out first and in order (RFC 9112 §9.3.2).
+   */
+  pendingOn(socket: Duplex): { count: number; allComplete: boolean };
+  /** Runs `then` once the last answer pending on `socket` is written. */
+  afterPending(socket: Duplex, then: () => void): void;
+}
+
+/** The raw bytes of a Reply, with its status line, a Date and a Content-Length. */
+export function rawReply({ status, body, headers }: Reply): string {
+  const head = [`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}`, `date: ${new Date().toUTCString()}`];
+  for (const [name, value] of Object.entries(headers)) head.push(`${name}: ${value}`);
+  const text = typeof body === 'string' ? body : '';
+  head.push(`content-length: ${Buffer.byteLength(text)}`);
+  return `${head.join('\r\n')}\r\n\r\n${text}`;
+}
+
+/**
+ * Writes `answer` and closes our side, then keeps reading until the client closes its own (at most
+ * LINGER_MS): cutting a connection with unread data resets it, and the client could lose the answer.
+ */
+export function endWith(socket: Duplex, answer: Reply, lingering: Set<Duplex>): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  lingering.add(socket);
+  const cut = setTimeout(() => socket.destroy(), LINGER_MS);
+  cut.unref();
+  socket.once('close', () => {
+    clearTimeout(cut);
+    lingering.delete(socket);
+  });
+  socket.on('error', () => socket.destroy());
+  socket.end(rawReply(answer));
+  socket.resume();
+}
+
+/**
+ * 'clientError': 431 request_header_too_large (request line and headers over `maxHeaderSize`, 16 KiB
+ * unless `--max-http-header-size`), 408 request_timeout, 413 for oversized chunk extensions (Node's
+ * own status for them), 400 validation_failed for any other malformed request. These come from the
+ * transport, before routing, so they carry no rate-limit headers.
+ */
+export function answerClientError(error: Error, socket: Duplex, refusals: RawRefusals): void {
+  // Node goes on parsing what the client still sends, and each chunk fails again: answered once.
+  if (refusals.lingering.has(socket)) return;
+  const code = (error as NodeJS.ErrnoException).code;
+  const refusal = clientErrorRefusal(code, refusals);
+  // Node's own rule: nothing is written over a response already under way (it would corrupt it).
+  const current = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage;
+  if (refusal === undefined || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const answer = errorReply(refusal.code, refusal.message, undefined, { connection: 'close' });
+  const pending = refusals.pendingOn(socket);
+  if (pending.count === 0) {
+    endWith(socket, answer, refusals.lingering);
+    return;
+  }
+  if (pending.allComplete && code !== 'ERR_HTTP_REQUEST_TIMEOUT') {
+    // Junk after requests read whole: their answers go first, then this refusal.
+    refusals.lingering.add(socket);
+    refusals.afterPending(socket, () => {
+      refusals.lingering.delete(socket);
+      endWith(socket, answer, refusals.lingering);
+    });
+    return;
+  }
+  // A request whose body never came whole (too slow, or its framing broken): it cannot be answered,
+  // so the refusal is the answer, unless an answer is already under way (then the connection goes).
+  if (current?.headersSent !== true) socket.write(rawReply(answer));
+  socket.destroy();
+}
+
+function clientErrorRefusal(
+  code: string | undefined,
+  { headersTimeoutMs, requestTimeoutMs }: RawRefusals,
+): { code: ErrorCode; message: string } | undefined {
+  if (code === 'HPE_HEADER_OVERFLOW')
+    return {
+      code: 'request_header_too_large',
+      message: `The request line and headers are larger than ${maxHeaderSize} bytes.`,
+    };
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT')
+    return {
+      code: 'request_timeout',
+      message: `The request was not received in time (headers ${seconds(headersTimeoutMs)}, whole request ${seconds(requestTimeoutMs)}).`,
+    };
+  if (code === 'HPE_CHUNK_EXTENSIONS_OVERFLOW')
+    return { code: 'payload_too_large', message: 'The chunk extensions are too large.' };
+  if (code?.startsWith('HPE_'))
+    return { code: 'validation_failed', message: `The request is not valid HTTP/1.1 (${code}).` };
+  // ECONNRESET and other socket errors: nobody to answer.
+  return undefined;
+}
+
+const seconds = (ms: number) => `${ms / 1000} s`;
+
+/** 'connect': the mock is an origin server, not a proxy; a CONNECT tunnel is refused with 405. */
+export function answerConnect(socket: Duplex, lingering: Set<Duplex>): void {
+  endWith(
+    socket,
+    errorReply(
+      'method_not_allowed',
+      `CONNECT is not allowed: the mock is not a proxy; use ${ALLOWED_METHODS}.`,
+      undefined,
+      { allow: ALLOWED_METHODS, connection: 'close' },
+    ),
+    lingering,
+  );
+}
+
+/** An HTTP/1.1 request without Host (RFC 9112 §3.2): refused before the core, as Node would, but in JSON. */
+export const missingHostReply = (): Reply =>
+  errorReply(
+    'validation_failed',
+    'An HTTP/1.1 request must carry a Host header (RFC 9112, section 3.2).',
+    undefined,
+    {
+      connection: 'close',
+    },
+  );
+
+/** An `Expect` other than `100-continue` (RFC 9110 §10.1.1). */
+export function expectationReply(expect: string): Reply {
+  const shown = expect.length > 64 ? `${expect.slice(0, 64)}…` : expect;
+  return errorReply(
+    'expectation_failed',
+    `Expect: ${JSON.stringify(shown)} is not supported; only "100-continue" is.`,
+    undefined,
+    { connection: 'close' },
+  );
+}

@@ -1,0 +1,197 @@
+// The control API over a socket, as a web page or a DNS-rebinding attacker would reach it: the Host
+// must name the mock, a cross-site Origin is refused unless allowed, control requests have a limit of
+// their own, and --no-control turns it off. Over node:http, which lets a test set Host and Origin.
+import { request } from 'node:http';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type RunningServer, startServer } from './node-server.js';
+
+let server: RunningServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+async function start(options: Parameters<typeof startServer>[0] = {}) {
+  server = await startServer({ port: 0, host: '127.0.0.1', ...options });
+  return server;
+}
+
+interface Answer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  json: { code?: string; message?: string; status?: number; pets?: number };
+}
+
+function call(
+  origin: string,
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+  body?: string,
+): Promise<Answer> {
+  const { hostname, port } = new URL(origin);
+  return new Promise((resolve, reject) => {
+    const req = request({ host: hostname, port, method, path, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          json: text === '' ? {} : JSON.parse(text),
+        });
+      });
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+const hostOf = (origin: string) => new URL(origin).host;
+
+describe('the control API over a socket', () => {
+  it('answers a Host naming the mock: its address, localhost', async () => {
+    const { origin } = await start();
+    const { port } = new URL(origin);
+    for (const host of [hostOf(origin), `localhost:${port}`]) {
+      expect((await call(origin, 'GET', '/__petkit/health', { host })).status).toBe(200);
+    }
+  });
+  it('refuses another Host with 403 host_not_allowed (DNS rebinding), and the reset does not happen', async () => {
+    const { origin, url } = await start();
+    const { port } = new URL(origin);
+    await fetch(`${url}/pets`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer demo-free', 'content-type': 'application/json' },
+      body: '{"name":"Kept","categoryId":1}',
+    });
+    for (const host of [`evil.example:${port}`, 'localhost:1', `127.0.0.1.nip.io:${port}`]) {
+      const answer = await call(origin, 'POST', '/__petkit/reset', { host });
+      expect(answer.status).toBe(403);
+      expect(answer.json).toMatchObject({ code: 'host_not_allowed', status: 403 });
+      expect(answer.headers['access-control-allow-origin']).toBe('*');
+    }
+    expect((await call(origin, 'GET', '/__petkit/health')).json.pets).toBe(51);
+  });
+  it('refuses a cross-site Origin with 403 origin_not_allowed, and allows this machine’s own pages', async () => {
+    const { origin } = await start();
+    const refused = await call(origin, 'POST', '/__petkit/reset', { origin: 'https://evil.example' });
+    expect(refused.status).toBe(403);
+    expect(refused.json).toEqual({
+      code: 'origin_not_allowed',
+      message:
+        'The control API refuses calls from web pages of another site (Origin "https://evil.example"); start the mock with --control-origin "https://evil.example" to allow it.',
+      status: 403,
+    });
+    expect((await call(origin, 'GET', '/__petkit/requests', { origin: 'null' })).status).toBe(403);
+    for (const allowed of ['http://localhost:5173', 'http://127.0.0.1:3000']) {
+      expect((await call(origin, 'POST', '/__petkit/reset', { origin: allowed })).status).toBe(200);
+    }
+    // The API itself stays open to every origin (CORS *): only the control API is guarded.
+    const api = await call(origin, 'GET', '/v1/pets?limit=1', {
+      origin: 'https://evil.example',
+      authorization: 'Bearer demo-free',
+    });
+    expect(api.status).toBe(200);
+  });
+  it('allows the origins given in control.origins (--control-origin), and their hosts as Host', async () => {
+    const { origin } = await start({ control: { origins: ['https://app.example'] } });
+    const { port } = new URL(origin);
+    const answer = await call(origin, 'POST', '/__petkit/reset', {
+      origin: 'https://app.example',
+      host: `app.example:${port}`,
+    });
+    expect(answer.status).toBe(200);
+    await expect(startServer({ port: 0, control: { origins: ['app.example'] } })).rejects.toThrow(
+      'Control origin "app.example" is not an origin such as http://localhost:5173.',
+    );
+  });
+  it('counts control requests against a limit of their own: 429 with Retry-After beyond it', async () => {
+    const { origin, url } = await start({ control: { perMinute: 3 } });
+    for (let i = 0; i < 3; i += 1) expect((await call(origin, 'GET', '/__petkit/health')).status).toBe(200);
+    const limited = await call(origin, 'GET', '/__petkit/requests');
+    expect(limited.status).toBe(429);
+    expect(limited.json).toMatchObject({ code: 'rate_limited', status: 429 });
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    // The API's own limits are not touched.
+    expect((await fetch(`${url}/pets`, { headers: { authorization: 'Bearer demo-free' } })).status).toBe(200);
+  });
+  it('is off with control: false (--no-control): 404 for every control path', async () => {
+    const { origin, url } = await start({ control: false });
+    for (const [method, path] of [
+      ['POST', '/__petkit/reset'],
+      ['GET', '/__petkit/requests'],
+      ['GET', '/__petkit/health'],
+    ] as const) {
+      const answer = await call(origin, method, path);
+      expect(answer.status).toBe(404);
+      expect(answer.json).toMatchObject({
+        code: 'route_not_found',
+        message: 'The control API is off (the mock was started with --no-control).',
+      });
+    }
+    expect((await fetch(`${url}/pets`, { headers: { authorization: 'Bearer demo-free' } })).status).toBe(200);
+  });
+});
+
+describe('POST /__petkit/reset with a body', () => {
+  const json = { 'content-type': 'application/json' };
+  it('seeds other generated pets with {"seed", "pets"}, and the start’s again with no body', async () => {
+    const { origin, url } = await start();
+    const first = async () =>
+      (await (
+        await fetch(`${url}/pets/1`, { headers: { authorization: 'Bearer demo-enterprise' } })
+      ).json()) as {
+        name: string;
+      };
+    const seeded = await first();
+    const reset = await call(origin, 'POST', '/__petkit/reset', json, '{"seed":7,"pets":3}');
+    expect(reset.json).toEqual({ status: 'reset', pets: 3 });
+    expect((await first()).name).not.toBe(seeded.name);
+    expect((await call(origin, 'POST', '/__petkit/reset')).json.pets).toBe(50);
+    expect((await first()).name).toBe(seeded.name);
+  });
+  it('starts from the caller’s own pets with {"pets": [...]}', async () => {
+    const { origin, url } = await start();
+    const pets = [
+      { id: 1, name: 'Ada', categoryId: 2, status: 'sold' },
+      { id: 2, name: 'Bo', categoryId: 3 },
+    ];
+    expect((await call(origin, 'POST', '/__petkit/reset', json, JSON.stringify({ pets }))).json.pets).toBe(2);
+    const list = await fetch(`${url}/pets`, { headers: { authorization: 'Bearer demo-free' } });
+    expect(await list.json()).toEqual(pets);
+  });
+  it('answers 400 naming the bad entry, and changes nothing', async () => {
+    const { origin } = await start();
+    for (const [body, message] of [
+      [
+        {
+          pets: [
+            { id: 1, name: 'Ok', categoryId: 1 },
+            { id: 2, name: '', categoryId: 1 },
+          ],
+        },
+        '/pets/1/name',
+      ],
+      [
+        { pets: [{ id: 1, name: 'Ok', categoryId: 1, owner: 'x' }] },
+        '/pets/0/owner is not an allowed property',
+      ],
+      [{ pets: [{ id: 5, name: 'Ok', categoryId: 1 }] }, '/pets/0/id must be 1'],
+      [{ pets: -1 }, '/pets must be an integer from 0 to 100000'],
+      [{ seed: 'x' }, '/seed must be an integer'],
+      [{ sede: 1 }, 'Unknown property /sede'],
+    ] as const) {
+      const answer = await call(origin, 'POST', '/__petkit/reset', json, JSON.stringify(body));
+      expect(answer.json.message).toContain(message);
+      expect(answer.status).toBe(400);
+      expect(answer.json.code).toBe('validation_failed');
+      expect(answer.json.message).toContain(message);
+    }
+    expect((await call(origin, 'POST', '/__petkit/reset', json, '{"pets":')).json.code).toBe(
+      'malformed_json',
+    );
+    expect((await call(origin, 'GET', '/__petkit/health')).json.pets).toBe(50);
+  });
+});

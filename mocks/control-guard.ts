@@ -1,0 +1,169 @@
+// What stands before the control API on a socket (the node:http server): any web page the user
+// visits could otherwise reset the mock or read its journal. Like a dev server, it answers only a
+// Host that names the address it listens on (DNS rebinding sends another name), refuses a cross-site
+// Origin unless the user allowed it, counts every control request against a limit of its own, and
+// can be turned off. In-process calls (mock.request, MSW) have no socket and pass no guard.
+import type { MockCall } from './call.js';
+import { CONTROL_PREFIX } from './control.js';
+import { MockOptionsError } from './options.js';
+import { errorReply, type Reply } from './responses.js';
+
+export interface ControlOptions {
+  /**
+   * Origins (`scheme://host[:port]`) whose pages may call the control API, besides this machine's
+   * own (`localhost`, `127.0.0.1`, `[::1]`); `*` allows any. Their hosts are accepted as `Host` too
+   * (a tunnel or a proxy in front of the mock). Default none.
+   */
+  origins?: readonly string[];
+  /** Control requests answered per minute, all clients together. Default CONTROL_PER_MINUTE. */
+  perMinute?: number;
+}
+
+/** Control requests answered per minute (then 429), all clients together. */
+export const CONTROL_PER_MINUTE = 1_200;
+
+export interface ControlGuard {
+  /** A refusal for a control call that may not pass, or undefined (and any call off the control API). */
+  check(call: MockCall): Reply | undefined;
+}
+
+/** Where the server listens: the host it was given and the port it got. */
+export interface Listening {
+  readonly host: string;
+  readonly port: number;
+}
+
+const IPV4 = /^\d{1,3}(?:\.\d{1,3}){3}$/;
+const isIp = (hostname: string) => IPV4.test(hostname) || hostname.startsWith('[');
+const isLoopback = (hostname: string) =>
+  hostname === 'localhost' ||
+  hostname.endsWith('.localhost') ||
+  (IPV4.test(hostname) && hostname.startsWith('127.')) ||
+  hostname === '[::1]';
+
+/** `host[:port]` as a Host header or a URL's host has it, the name lower-cased. */
+function splitHost(value: string): { hostname: string; port: number } | undefined {
+  const match = /^(\[[0-9a-fA-F:.]+\]|[^:[\]]+)(?::(\d{1,5}))?$/.exec(value.trim());
+  if (match === null) return undefined;
+  return { hostname: (match[1] ?? '').toLowerCase(), port: match[2] === undefined ? 80 : Number(match[2]) };
+}
+
+function originsOf(given: readonly string[]): { any: boolean; origins: Set<string>; hosts: Set<string> } {
+  const origins = new Set<string>();
+  const hosts = new Set<string>();
+  let any = false;
+  for (const origin of given) {
+    if (origin === '*') {
+      any = true;
+      continue;
+    }
+    let url: URL;
+    try {
+      url = new URL(origin);
+    } catch {
+      throw new MockOptionsError(
+        `Control origin "${origin}" is not an origin such as http://localhost:5173.`,
+      );
+    }
+    if (url.origin === 'null' || url.origin !== origin.replace(/\/$/, ''))
+      throw new MockOptionsError(
+        `Control origin "${origin}" must be scheme://host[:port] only (got a path or credentials); e.g. ${url.origin}.`,
+      );
+    origins.add(url.origin);
+    hosts.add(url.hostname.toLowerCase());
+  }
+  return { any, origins, hosts };
+}
+
+/** Control options checked and settled, before the server listens. */
+export interface NormalizedControl {
+  readonly perMinute: number;
+  readonly allowed: ReturnType<typeof originsOf>;
+}
+
+/** Checks the options once, where they enter: a bad origin or limit throws MockOptionsError. */
+export function normalizeControl(options: ControlOptions | false): NormalizedControl | false {
+  if (options === false) return false;
+  const perMinute = options.perMinute ?? CONTROL_PER_MINUTE;
+  if (!Number.isSafeInteger(perMinute) || perMinute < 1)
+    throw new MockOptionsError(`Option control.perMinute must be a positive integer, got ${perMinute}.`);
+  return { perMinute, allowed: originsOf(options.origins ?? []) };
+}
+
+export function createControlGuard(
+  options: NormalizedControl | false,
+  listening: Listening,
+  clock: () => number,
+): ControlGuard {
+  if (options === false) {
+    return {
+      check: (call) =>
+        call.url.pathname.startsWith(CONTROL_PREFIX)
+          ? errorReply('route_not_found', 'The control API is off (the mock was started with --no-control).')
+          : undefined,
+    };
+  }
+  const { perMinute, allowed } = options;
+  const names = new Set([listening.host.toLowerCase(), 'localhost']);
+  let windowStart = Number.NEGATIVE_INFINITY;
+  let count = 0;
+
+  /** Host names this address: an IP, localhost, the name it was bound by, or an allowed origin's host. */
+  function hostRefusal(host: string | null): Reply | undefined {
+    const parsed = host === null ? undefined : splitHost(host);
+    const { hostname = '', port = -1 } = parsed ?? {};
+    const named =
+      isIp(hostname) || isLoopback(hostname) || names.has(hostname) || allowed.hosts.has(hostname);
+    if (parsed !== undefined && named && port === listening.port) return undefined;
+    const shown = host === null ? 'no Host' : `Host ${JSON.stringify(host.slice(0, 100))}`;
+    return errorReply(
+      'host_not_allowed',
+      `The control API answers only requests addressed to this mock (e.g. Host: 127.0.0.1:${listening.port}); got ${shown}. A proxy or tunnel in front of the mock: start it with --control-origin http(s)://THAT-HOST.`,
+    );
+  }
+
+  /** No Origin (curl, scripts), this machine's own, or one the user allowed. */
+  function originRefusal(origin: string | null, host: string | null): Reply | undefined {
+    if (origin === null || allowed.any || allowed.origins.has(origin)) return undefined;
+    let hostname: string | undefined;
+    try {
+      hostname = origin === 'null' ? undefined : new URL(origin).hostname.toLowerCase();
+    } catch {
+      hostname = undefined;
+    }
+    const hostName = host === null ? undefined : splitHost(host)?.hostname;
+    const sameSite =
+      hostname !== undefined &&
+      (hostname === hostName || (isLoopback(hostname) && hostName !== undefined && isLoopback(hostName)));
+    if (sameSite) return undefined;
+    return errorReply(
+      'origin_not_allowed',
+      `The control API refuses calls from web pages of another site (Origin ${JSON.stringify(origin.slice(0, 100))}); start the mock with --control-origin ${JSON.stringify(origin.slice(0, 100))} to allow it.`,
+    );
+  }
+
+  function limitRefusal(): Reply | undefined {
+    const now = clock();
+    if (now - windowStart >= 60_000) {
+      windowStart = now;
+      count = 0;
+    }
+    count += 1;
+    if (count <= perMinute) return undefined;
+    const retryAfter = Math.max(1, Math.ceil((windowStart + 60_000 - now) / 1000));
+    return errorReply(
+      'rate_limited',
+      `The control API answers at most ${perMinute} requests a minute; retry in ${retryAfter} s.`,
+      undefined,
+      { 'retry-after': String(retryAfter) },
+    );
+  }
+
+  return {
+    check(call) {
+      if (!call.url.pathname.startsWith(CONTROL_PREFIX)) return undefined;
+      const host = call.header('host');
+      return limitRefusal() ?? hostRefusal(host) ?? originRefusal(call.header('origin'), host);
+    },
+  };
+}

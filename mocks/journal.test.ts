@@ -1,0 +1,187 @@
+// The journal as a user reads it: what an entry says of a request (never the key), its bounds in
+// entries and bytes with the cuts shown, and GET /__petkit/requests filtered and paged, DELETE to clear.
+import { describe, expect, it } from 'vitest';
+import { createJournal, entryOf, JOURNAL_MAX_BYTES, type JournalEntry, PATH_LIMIT } from './journal.js';
+import { createMock } from './mock.js';
+import { reply } from './responses.js';
+import { checkedRequest, withKey } from './test-helpers.js';
+
+const NOW = Date.UTC(2030, 0, 1, 12, 0, 30);
+const fresh = (options: Parameters<typeof createMock>[0] = {}) =>
+  createMock({ clock: () => NOW, ...options });
+
+interface Page {
+  entries: JournalEntry[];
+  total: number;
+  next: string | null;
+  dropped: number;
+}
+const page = async (mock: ReturnType<typeof createMock>, query = '') =>
+  (await checkedRequest(mock, `/__petkit/requests${query}`)).json as Page;
+
+describe('journal entries', () => {
+  it('say method, target, status, code, forced, key name and plan, headers (Authorization redacted) and bodies', async () => {
+    const lines: string[] = [];
+    const mock = fresh({ logger: { info: (line) => lines.push(line), error: () => undefined } });
+    await checkedRequest(mock, '/v1/pets', withKey('demo-pro', { json: { name: 'Rex', categoryId: 2 } }));
+    await checkedRequest(mock, '/v1/pets?limit=1', withKey('demo-free', { headers: { prefer: 'code=500' } }));
+    await checkedRequest(mock, '/v1/pets', { headers: { authorization: 'Bearer sk_live_secret' } });
+    const [created, forced, wrongKey] = mock.journal;
+    expect(created).toMatchObject({
+      id: 1,
+      time: NOW,
+      method: 'POST',
+      path: '/v1/pets',
+      operationId: 'createPet',
+      status: 201,
+      code: null,
+      forced: false,
+      delayMs: 0,
+      durationMs: 0,
+      key: { name: 'demo-pro', plan: 'pro' },
+      truncated: [],
+    });
+    expect(created?.request.headers).toMatchObject({
+      authorization: 'Bearer [redacted]',
+      'content-type': 'application/json',
+    });
+    expect(created?.request.body).toEqual({ text: '{"name":"Rex","categoryId":2}', bytes: 29 });
+    expect(created?.response.headers.location).toBe('/v1/pets/51');
+    expect(JSON.parse(created?.response.body?.text ?? '')).toMatchObject({ id: 51, name: 'Rex' });
+    expect(forced).toMatchObject({
+      status: 500,
+      code: 'internal_error',
+      forced: true,
+      key: { name: 'demo-free' },
+    });
+    expect(wrongKey).toMatchObject({ status: 401, code: 'invalid_api_key', key: null });
+    const text = JSON.stringify(mock.journal);
+    expect(text).not.toContain('sk_live_secret');
+    expect(text).not.toContain('Bearer demo');
+    expect(lines).toEqual([
+      'POST /v1/pets 201 0ms',
+      'GET /v1/pets?limit=1 500 internal_error (forced) 0ms',
+      'GET /v1/pets 401 invalid_api_key 0ms',
+    ]);
+  });
+  it('cut long paths, header values and bodies, and say which', () => {
+    const entry = entryOf({
+      time: NOW,
+      method: 'GET',
+      target: `/v1/pets?x=${'a'.repeat(16_000)}`,
+      operationId: 'listPets',
+      key: undefined,
+      requestHeaders: [['X-Big', 'b'.repeat(10_000)]],
+      requestBody: new Uint8Array(5_000).fill(65),
+      reply: reply(200, '[]'),
+      delayMs: 0,
+      durationMs: 0,
+    });
+    expect(entry.path).toHaveLength(PATH_LIMIT + 1);
+    expect(entry.path.endsWith('…')).toBe(true);
+    expect(entry.request.body?.bytes).toBe(5_000);
+    expect(entry.request.body?.text).toHaveLength(1025);
+    expect(entry.truncated).toEqual(['/path', '/request/headers/x-big', '/request/body']);
+  });
+  it('counts a body’s size in UTF-8 bytes', () => {
+    const entry = entryOf({
+      time: NOW,
+      method: 'GET',
+      target: '/v1/pets/1',
+      operationId: 'getPet',
+      key: undefined,
+      requestHeaders: [],
+      requestBody: undefined,
+      reply: reply(200, '{"name":"é€😀"}'),
+      delayMs: 0,
+      durationMs: 0,
+    });
+    expect(entry.response.body).toEqual({
+      text: '{"name":"é€😀"}',
+      bytes: new TextEncoder().encode('{"name":"é€😀"}').byteLength,
+    });
+  });
+});
+
+describe('journal bounds', () => {
+  it('holds at most JOURNAL_MAX_BYTES of long requests, dropping the oldest and counting them', () => {
+    const journal = createJournal(1000);
+    const long = `/v1/${'p'.repeat(PATH_LIMIT)}`;
+    for (let i = 0; i < 1000; i += 1) {
+      journal.record(
+        entryOf({
+          time: i,
+          method: 'POST',
+          target: long,
+          operationId: null,
+          key: undefined,
+          requestHeaders: Array.from({ length: 40 }, (_, n) => [`x-h${n}`, 'v'.repeat(300)] as const),
+          requestBody: new Uint8Array(16 * 1024).fill(66),
+          reply: reply(404, `{"code":"route_not_found","message":"${'m'.repeat(2000)}","status":404}`),
+          delayMs: 0,
+          durationMs: 0,
+        }),
+      );
+    }
+    const kept = journal.entries();
+    expect(kept.length).toBeLessThan(1000);
+    expect(journal.dropped).toBe(1000 - kept.length);
+    expect(JSON.stringify(kept).length).toBeLessThanOrEqual(JOURNAL_MAX_BYTES * 1.1);
+    expect(kept.at(-1)?.id).toBe(1000);
+  });
+});
+
+describe('GET /__petkit/requests', () => {
+  it('filters by method, status (or class), path and since', async () => {
+    let now = NOW;
+    const mock = createMock({ clock: () => now });
+    await checkedRequest(mock, '/v1/pets?limit=1', withKey('demo-free'));
+    now += 1000;
+    await checkedRequest(mock, '/v1/pets/9999', withKey('demo-free'));
+    await checkedRequest(mock, '/v1/pets', withKey('demo-free', { json: { name: 'A', categoryId: 1 } }));
+    const paths = (p: Page) => p.entries.map((entry) => `${entry.method} ${entry.path} ${entry.status}`);
+    expect(paths(await page(mock, '?method=post'))).toEqual(['POST /v1/pets 201']);
+    expect(paths(await page(mock, '?status=404'))).toEqual(['GET /v1/pets/9999 404']);
+    expect(paths(await page(mock, '?status=2xx'))).toEqual(['GET /v1/pets?limit=1 200', 'POST /v1/pets 201']);
+    expect(paths(await page(mock, '?path=/pets/'))).toEqual(['GET /v1/pets/9999 404']);
+    expect((await page(mock, `?since=${NOW + 1000}`)).total).toBe(2);
+    expect((await page(mock, `?since=${new Date(NOW + 1000).toISOString()}`)).total).toBe(2);
+  });
+  it('pages with limit and the next cursor', async () => {
+    const mock = fresh();
+    for (let i = 0; i < 5; i += 1) await checkedRequest(mock, `/v1/pets/${i + 1}`, withKey('demo-free'));
+    const first = await page(mock, '?limit=2&method=GET');
+    expect(first.entries.map((entry) => entry.id)).toEqual([1, 2]);
+    expect(first).toMatchObject({ total: 5, next: '?limit=2&method=GET&after=2', dropped: 0 });
+    const second = await page(mock, first.next ?? '');
+    expect(second.entries.map((entry) => entry.id)).toEqual([3, 4]);
+    const last = await page(mock, second.next ?? '');
+    expect(last.entries.map((entry) => entry.id)).toEqual([5]);
+    expect(last.next).toBeNull();
+  });
+  it('answers 400 naming a filter it cannot read', async () => {
+    const mock = fresh();
+    for (const [query, message] of [
+      ['?status=abc', 'status must be a status such as 404 or a class such as 4xx, got "abc".'],
+      ['?limit=0', 'limit must be an integer from 1 to 1000, got "0".'],
+      [
+        '?since=yesterday',
+        'since must be a time in ms since the epoch or an ISO 8601 date, got "yesterday".',
+      ],
+      ['?verb=GET', 'Unknown parameter "verb"; use method, status, path, since, after, limit.'],
+    ] as const) {
+      const res = await checkedRequest(mock, `/__petkit/requests${query}`);
+      expect(res.status).toBe(400);
+      expect(res.json).toEqual({ code: 'validation_failed', message, status: 400 });
+    }
+  });
+  it('is cleared by DELETE', async () => {
+    const mock = fresh();
+    await checkedRequest(mock, '/v1/pets', withKey('demo-free'));
+    const cleared = await checkedRequest(mock, '/__petkit/requests', { method: 'DELETE' });
+    expect(cleared.json).toEqual({ status: 'cleared', removed: 1 });
+    expect((await page(mock)).entries).toEqual([]);
+    // The pets are untouched: DELETE clears the journal only.
+    expect((await checkedRequest(mock, '/__petkit/health')).json).toMatchObject({ pets: 50 });
+  });
+});

@@ -1,0 +1,167 @@
+// Requests as a hostile or clumsy client sends them, for fast-check: methods the API has and has
+// not, targets near the routes and far from them (prototype keys, encodings, long and deep queries),
+// headers the mock reads with values it must refuse, and bodies from valid pets to junk.
+import fc from 'fast-check';
+
+/** A key of a private keys file: it must never appear in an answer or a log line. */
+export const SECRET_KEY = 'sk_fuzz_9f8e7d6c5b4a39281706';
+
+export interface HostileRequest {
+  readonly method: string;
+  readonly target: string;
+  readonly headers: Record<string, string>;
+  readonly body: string | undefined;
+}
+
+const token = fc.stringMatching(/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,20}$/);
+const printable = (max: number) => fc.stringMatching(new RegExp(`^[\\x20-\\x7e]{0,${max}}$`));
+// No `#`: a fragment is never sent on the wire.
+const pathChars = (max: number) => fc.stringMatching(new RegExp(`^[\\x21\\x22\\x24-\\x7e]{0,${max}}$`));
+
+const method = fc.oneof(
+  { weight: 6, arbitrary: fc.constantFrom('GET', 'POST', 'HEAD', 'OPTIONS') },
+  { weight: 2, arbitrary: fc.constantFrom('PUT', 'DELETE', 'PATCH', 'TRACE', 'get', 'Post') },
+  { weight: 1, arbitrary: fc.stringMatching(/^[A-Z]{1,12}$/) },
+);
+
+const target = fc.oneof(
+  {
+    weight: 4,
+    arbitrary: fc.constantFrom(
+      '/v1/pets',
+      '/v1/pets?limit=5',
+      '/v1/pets?limit=0',
+      '/v1/pets?status=sold&limit=100',
+      '/v1/pets?limit=1.5&limit=2',
+      '/v1/pets/1',
+      '/v1/pets/51',
+      '/v1/pets/0',
+      '/v1/pets/-1',
+      '/v1/pets/99999999999999999999',
+      '/v1/pets/__proto__',
+      '/v1/pets/constructor',
+      '/v1/pets?__proto__=1&constructor=2',
+      '/v1/pets/%00',
+      '/v1/pets/%E0%A4%A',
+      '/v1/./pets',
+      '/v1/pets/1/..',
+      '/v1',
+      '/',
+      '/__petkit/health',
+      '/__petkit/requests?limit=3',
+      '/__petkit/requests?status=4xx&path=/v1',
+      '/__petkit/requests?since=abc',
+      '/__petkit/nope',
+    ),
+  },
+  { weight: 2, arbitrary: pathChars(60).map((rest) => `/v1/pets/${rest}`) },
+  { weight: 1, arbitrary: pathChars(60).map((rest) => `/v1/pets?${rest}`) },
+  { weight: 1, arbitrary: pathChars(60).map((rest) => `/${rest}`) },
+  { weight: 1, arbitrary: fc.integer({ min: 1, max: 4_000 }).map((n) => `/v1/pets?q=${'a'.repeat(n)}`) },
+);
+
+const authorization = fc.constantFrom(
+  `Bearer ${SECRET_KEY}`,
+  `bearer ${SECRET_KEY}`,
+  'Bearer demo-free',
+  'Bearer wrong-key',
+  'Bearer ',
+  SECRET_KEY,
+  `Basic ${SECRET_KEY}`,
+  `Bearer ${SECRET_KEY}x`,
+  `Bearer ${'k'.repeat(300)}`,
+);
+
+const contentType = fc.constantFrom(
+  'application/json',
+  'application/json; charset=utf-8',
+  'APPLICATION/JSON',
+  'text/plain',
+  'application/jsonx',
+  'multipart/form-data; boundary=x',
+  '',
+);
+
+const prefer = fc.constantFrom(
+  'code=400',
+  'code=401',
+  'code=404',
+  'code=413',
+  'code=415',
+  'code=429',
+  'code=500',
+  'code=507',
+  'code=999',
+  'code=abc',
+  'delay=5',
+  'delay=-1',
+  'delay=abc',
+  'code=404, delay=1',
+  'return=minimal',
+);
+
+const headers = fc.record(
+  {
+    authorization,
+    'content-type': contentType,
+    prefer,
+    accept: fc.constantFrom('application/json', '*/*', 'text/html'),
+    origin: fc.constantFrom('http://localhost:5173', 'https://evil.example', 'null'),
+    'access-control-request-method': fc.constantFrom('GET', 'POST', 'DELETE'),
+    'access-control-request-headers': printable(60),
+    'x-extra': printable(100),
+  },
+  { requiredKeys: [] },
+);
+
+const deep = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
+
+const body = fc.oneof(
+  { weight: 3, arbitrary: fc.constant(undefined) },
+  {
+    weight: 3,
+    arbitrary: fc
+      .record({
+        name: fc.string({ minLength: 0, maxLength: 110 }),
+        categoryId: fc.integer({ min: -2, max: 20 }),
+      })
+      .map((pet) => JSON.stringify(pet)),
+  },
+  { weight: 2, arbitrary: fc.jsonValue({ maxDepth: 4 }).map((value) => JSON.stringify(value)) },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom(
+      '{"__proto__":{"admin":true},"name":"Proto","categoryId":1}',
+      '{"constructor":{"prototype":{"x":1}},"name":"C","categoryId":1}',
+      '{"name":"Big","categoryId":9007199254740993}',
+      '{"name":"Dup","name":"Dup2","categoryId":1}',
+      '{"name":"Id","categoryId":1,"id":5}',
+      deep(5_000),
+      `{"name":"${'x'.repeat(17_000)}","categoryId":1}`,
+      '\uFEFF{"name":"Bom","categoryId":1}',
+      '',
+    ),
+  },
+  { weight: 1, arbitrary: printable(200) },
+);
+
+export const hostileRequest: fc.Arbitrary<HostileRequest> = fc.record({
+  method,
+  target,
+  headers,
+  body,
+});
+
+/** Raw lines a broken client may add to a request's head: header names and values Node must refuse. */
+export const junkHeaderLine = fc.oneof(
+  fc.constantFrom(
+    'bad header: 1',
+    'x-nul: a\x00b',
+    'content-length: 5\r\ncontent-length: 6',
+    'transfer-encoding: chunked\r\ncontent-length: 3',
+    'transfer-encoding: gzip, chunked',
+    'expect: 200-ok',
+    ` x-folded: continuation`,
+  ),
+  fc.tuple(token, printable(60)).map(([name, value]) => `${name}: ${value}`),
+);
