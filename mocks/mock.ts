@@ -134,7 +134,7 @@ export function createMock(options: MockOptions = {}): Mock {
     const { operation } = route;
     const prefer = parsePrefer(call.header('prefer'));
     let reply =
-      tooMany(decision) ?? forced(prefer.code, operation, auth, decision, now) ?? unauthorized(auth);
+      tooMany(decision, auth) ?? forced(prefer.code, operation, auth, decision, now) ?? unauthorized(auth);
     if (reply === undefined) {
       const request = await validate(call, route);
       reply = 'refused' in request ? request.refused : await operate(operation, request);
