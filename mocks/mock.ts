@@ -162,17 +162,28 @@ export function createMock(options: MockOptions = {}): Mock {
     call: MockCall,
     route: Extract<RouteMatch, { kind: 'operation' }>,
   ): Promise<OperationInput | { refused: Reply }> {
+    let bodyText = '';
     const verdict = await route.operation.validateRequest<BodyRefusal>({
       pathParams: route.params,
       query: call.url.search === '' ? undefined : call.url.searchParams,
-      readBody: () => readJsonBody(call),
+      readBody: async () => {
+        const read = await readJsonBody(call);
+        if ('text' in read) bodyText = read.text;
+        return read;
+      },
     });
     if (verdict.kind === 'invalid') {
       return { refused: errorReply('validation_failed', verdict.message, verdict.details) };
     }
     if (verdict.kind === 'refused')
       return { refused: errorReply(verdict.refusal.code, verdict.refusal.message) };
-    return { params: verdict.params, raw: route.params ?? {}, body: verdict.body, basePath: api.basePath };
+    return {
+      params: verdict.params,
+      raw: route.params ?? {},
+      body: verdict.body,
+      bodyText,
+      basePath: api.basePath,
+    };
   }
 
   function operate(operation: OperationSpec, input: OperationInput): Promise<Reply> {

@@ -89,7 +89,12 @@ export function forced(
 /** 401 without a valid key, with the challenge RFC 6750 asks for. */
 export function unauthorized(auth: Authentication): Reply | undefined {
   if (auth.kind === 'ok') return undefined;
-  return auth.kind === 'missing'
-    ? errorReply('missing_api_key', undefined, undefined, { 'www-authenticate': CHALLENGE })
-    : errorReply('invalid_api_key', undefined, undefined, { 'www-authenticate': INVALID_TOKEN_CHALLENGE });
+  if (auth.kind === 'missing') {
+    const message =
+      auth.sent === undefined
+        ? undefined
+        : `An API key is required, sent as "Authorization: Bearer <API_KEY>"; this request sent ${auth.sent}.`;
+    return errorReply('missing_api_key', message, undefined, { 'www-authenticate': CHALLENGE });
+  }
+  return errorReply('invalid_api_key', undefined, undefined, { 'www-authenticate': INVALID_TOKEN_CHALLENGE });
 }
