@@ -10,7 +10,14 @@ import { createJournal, type JournalEntry } from './journal.js';
 import { anonymousLimits, resolveKeys } from './keys.js';
 import { memoryState } from './memory-state.js';
 import { IMPLEMENTATIONS, type OperationInput } from './operations.js';
-import { type MockOptions, type NormalizedMockOptions, normalizeOptions, silentLogger } from './options.js';
+import {
+  type MockOptions,
+  type NormalizedMockOptions,
+  normalizeOptions,
+  type ResetOptions,
+  resetPets,
+  silentLogger,
+} from './options.js';
 import { type Preferences, parsePrefer } from './prefer.js';
 import { forced, tooMany, unauthorized, unrouted } from './refusals.js';
 import {
@@ -44,8 +51,12 @@ export interface Mock {
   answer(call: MockCall): Promise<Reply>;
   /** Calls handle with a path such as `/v1/pets`, no server needed. */
   request(path: string, init?: RequestInit): Promise<Response>;
-  /** Back to the seeded pets, with empty rate-limit buckets and journal (done on return in memory). */
-  reset(): void;
+  /**
+   * Back to the seeded pets, with empty rate-limit buckets and journal (done on return in memory);
+   * `{ seed, pets }` re-seeds this once (pets as the `pets` option). Throws MockOptionsError for
+   * options that cannot be used, naming the bad one (or the bad pet).
+   */
+  reset(options?: ResetOptions): Awaitable<void>;
 }
 
 const LOCAL_ORIGIN = 'http://petkit.local';
@@ -72,12 +83,13 @@ export function createMock(options: MockOptions = {}): Mock {
   const state = memoryState(normalized.maxPets);
   const { store, limiter } = state;
   const journal = createJournal();
-  const seeded = seedPets(normalized.seed, normalized.pets);
+  const seeded = normalized.fixtures ?? seedPets(normalized.seed, normalized.pets);
   let inFlight = 0;
 
-  const reset = (): Awaitable<void> => {
+  const reset = (options?: ResetOptions): Awaitable<void> => {
+    const pets = options === undefined ? seeded : resetPets(options, normalized, seeded);
     journal.clear();
-    return state.reset(seeded);
+    return state.reset(pets);
   };
   /** The seeded state; an engine that seeds with a promise makes the first calls wait for it. */
   const seeding = state.seed(seeded);

@@ -6,6 +6,15 @@ import { CONTROL_PREFIX } from './control.js';
 import { createMock, type Mock } from './mock.js';
 import type { MockOptions } from './options.js';
 
+export {
+  type OperationAnswer,
+  OverrideError,
+  type OverrideInfo,
+  type OverrideOptions,
+  type OverrideResolver,
+  override,
+} from './msw-override.js';
+
 /**
  * Where the handlers answer. `baseUrl` is the API's base URL as your app calls it; the default
  * `*\/v1` matches `/v1` on any origin. The control API answers beside it: `…/__petkit/*` in place of
