@@ -126,7 +126,10 @@ export function createProxy(options: ProxyOptions): Proxy {
     const started = clock();
     const method = req.method ?? 'GET';
     const target = req.url ?? '/';
-    if (target.startsWith('/__petkit/')) return control(req, res);
+    if (target.startsWith('/__petkit/')) {
+      control(req, res);
+      return;
+    }
     const url = upstreamUrl(target);
     const headers = { ...endToEnd(req.headers, ['host', 'via']), via: via(req.headers.via) };
     const sent = capture();
