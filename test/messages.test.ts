@@ -254,3 +254,35 @@ describe('petkit mock’s messages, through the CLI', () => {
     expect(new Set(help)).toEqual(new Set(table));
   });
 });
+
+describe('keyless callers, over HTTP', () => {
+  it('are limited per address but never banned: after a flood, the next window gives a wrong key its 401', async () => {
+    const clock = { now: NOW };
+    const mock = await startServer({
+      port: 0,
+      clock: () => clock.now,
+      keys: { keys: KEYS, anonymous: { perMinute: 2, perDay: 1000 } },
+    });
+    onTestFinished(() => mock.close());
+    const send = async (authorization?: string) => {
+      const res = await fetch(
+        `${mock.url}/pets`,
+        authorization === undefined ? {} : { headers: { authorization } },
+      );
+      return { status: res.status, body: (await res.json()) as { code: string } };
+    };
+    expect((await send()).status).toBe(401);
+    expect((await send('Bearer wrong')).status).toBe(401);
+    // Twenty more while limited: far past the ban threshold a key would meet.
+    for (let i = 0; i < 20; i += 1) {
+      expect(await send(i % 2 === 0 ? undefined : 'Bearer wrong')).toMatchObject({
+        status: 429,
+        body: { code: 'rate_limited' },
+      });
+    }
+    clock.now += 30_000; // the next minute window
+    expect(await send('Bearer wrong')).toMatchObject({ status: 401, body: { code: 'invalid_api_key' } });
+    expect(await send()).toMatchObject({ status: 401, body: { code: 'missing_api_key' } });
+    expect((await send('Bearer k-roomy')).status).toBe(200);
+  });
+});
