@@ -82,6 +82,7 @@ export function normalizeOptions(options: MockOptions = {}): NormalizedMockOptio
   resolveKeys(keys);
   const fixtures =
     options.pets === undefined || typeof options.pets === 'number' ? undefined : petsOption(options.pets);
+  if (fixtures !== undefined) fitsStore(fixtures, maxPets);
   const pets = fixtures?.length ?? (options.pets as number | undefined) ?? DEFAULT_PETS;
   return {
     seed: wholeNumber('seed', options.seed ?? DEFAULT_SEED, 0, 2 ** 32 - 1),
@@ -121,12 +122,20 @@ export function resetPets(
   if (seed === undefined && pets === undefined) return seeded;
   if (pets !== undefined && typeof pets !== 'number') {
     if (seed !== undefined) throw new MockOptionsError('Reset takes a seed or a list of pets, not both.');
-    const given = petsOption(pets);
-    wholeNumber('pets', given.length, 0, mock.maxPets);
-    return given;
+    return fitsStore(petsOption(pets), mock.maxPets);
   }
   return seedPets(
     wholeNumber('seed', seed ?? mock.seed, 0, 2 ** 32 - 1),
     wholeNumber('pets', pets ?? mock.pets, 0, mock.maxPets),
   );
+}
+
+/** Pets given as a list, no more than the store holds. */
+function fitsStore(pets: NewPet[], maxPets: number): NewPet[] {
+  if (pets.length > maxPets) {
+    throw new MockOptionsError(
+      `Option pets gives ${pets.length} pets; the store holds ${maxPets} (maxPets).`,
+    );
+  }
+  return pets;
 }

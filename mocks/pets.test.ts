@@ -63,6 +63,13 @@ describe('the pets option and reset', () => {
     expect(() => mock.reset({ seed: 1, pets: [] })).toThrow(
       'Reset takes a seed or a list of pets, not both.',
     );
+    const eleven = Array.from({ length: 11 }, () => ({ name: 'Rex', categoryId: 1 }));
+    expect(() => mock.reset({ pets: eleven })).toThrow(
+      'Option pets gives 11 pets; the store holds 10 (maxPets).',
+    );
+    expect(() => createMock({ pets: eleven, maxPets: 10 })).toThrow(
+      'Option pets gives 11 pets; the store holds 10 (maxPets).',
+    );
     expect(await list(mock)).toHaveLength(3);
   });
 });

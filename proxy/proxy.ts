@@ -173,7 +173,10 @@ export function createProxy(options: ProxyOptions): Proxy {
       else json(res, 502, { code: 'bad_gateway', message: `petkit proxy: ${message}.`, status: 502 });
     });
     req.on('data', (chunk: Buffer) => sent.add(chunk));
-    req.on('aborted', () => outgoing.destroy());
+    // A client gone before its answer ends: the upstream exchange is dropped too.
+    res.on('close', () => {
+      if (!res.writableFinished) outgoing.destroy();
+    });
     req.pipe(outgoing);
   }
 
