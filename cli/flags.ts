@@ -21,7 +21,88 @@ export function integerFlag(
   if (range === undefined) {
     if (!integer) throw new UsageError(`${flag} must be an integer, got "${raw}".`);
   } else if (!integer || value < range.min || value > range.max) {
-    throw new UsageError(`${flag} must be an integer from ${range.min} to ${range.max}, got "${raw}".`);
+    const allowed =
+      range.max === Number.MAX_SAFE_INTEGER ? `of ${range.min} or more` : `from ${range.min} to ${range.max}`;
+    throw new UsageError(`${flag} must be an integer ${allowed}, got "${raw}".`);
   }
   return value;
+}
+
+/** A command's flags, as node:util parseArgs takes them (strings and booleans, `-h` the one short). */
+export type FlagsConfig = Record<string, { type: 'string' | 'boolean'; short?: string }>;
+
+/** Edit distance, for the nearest flag to one mistyped. */
+function distance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i += 1) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j += 1) {
+      next[j] = Math.min(
+        (row[j] ?? 0) + 1,
+        (next[j - 1] ?? 0) + 1,
+        (row[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+    }
+    row = next;
+  }
+  return row[b.length] ?? 0;
+}
+
+const NUMBER = /^-\d/;
+
+/**
+ * Checks argv against a command's flags before parseArgs reads it, so each mistake gets a message
+ * of ours (never parseArgs' "argument is ambiguous"): an unknown flag names the nearest ones, a flag
+ * without its value says so, a boolean given a value, a stray argument. A negative number is a
+ * value (`--pets -1` reads as `--pets=-1`, and the flag's own check then refuses it). Answers the
+ * argv parseArgs can read.
+ */
+export function checkedArgv(argv: readonly string[], flags: FlagsConfig): string[] {
+  const names = Object.keys(flags);
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i += 1) {
+    const token = argv[i] as string;
+    const short = names.find(
+      (name) => flags[name]?.short !== undefined && token === `-${flags[name]?.short}`,
+    );
+    if (short !== undefined) {
+      out.push(`--${short}`);
+      continue;
+    }
+    if (!token.startsWith('--') || token === '--') {
+      throw new UsageError(
+        token.startsWith('-')
+          ? `unknown option ${token}.`
+          : `unexpected argument "${token}"; every option is a --flag.`,
+      );
+    }
+    const equals = token.indexOf('=');
+    const name = token.slice(2, equals < 0 ? undefined : equals);
+    const flag = flags[name];
+    if (flag === undefined) {
+      const near = names.filter((n) => distance(n, name) <= Math.max(1, Math.ceil(name.length / 3)));
+      const hint = near.length > 0 ? ` Did you mean ${near.map((n) => `--${n}`).join(' or ')}?` : '';
+      throw new UsageError(`unknown option --${name}.${hint}`);
+    }
+    if (flag.type === 'boolean') {
+      if (equals >= 0) throw new UsageError(`--${name} takes no value.`);
+      out.push(token);
+      continue;
+    }
+    if (equals >= 0) {
+      out.push(token);
+      continue;
+    }
+    const value = argv[i + 1];
+    if (value === undefined || (value.startsWith('-') && !NUMBER.test(value))) {
+      throw new UsageError(
+        value === undefined
+          ? `--${name} needs a value.`
+          : `--${name} needs a value, got the option ${value}.`,
+      );
+    }
+    out.push(`--${name}=${value}`);
+    i += 1;
+  }
+  return out;
 }

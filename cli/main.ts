@@ -10,6 +10,7 @@ const HELP = `petkit: a mock server and contract-testing kit for the Pet Adoptio
 Usage:
   petkit mock [options]       serve a fake Pet Adoption API at http://127.0.0.1:4010/v1
   petkit contract [options]   check a server against openapi.yaml, check by check
+  petkit proxy --upstream URL forward to a real backend, checking its traffic against openapi.yaml
   petkit help [command]       this text, or a command's options
   petkit --version
 
@@ -23,6 +24,7 @@ interface Command {
 const COMMANDS: Record<string, () => Promise<Command>> = {
   mock: () => import('./mock.js'),
   contract: () => import('./contract.js'),
+  proxy: () => import('./proxy.js'),
 };
 
 export async function main(argv: string[]): Promise<number> {

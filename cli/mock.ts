@@ -16,6 +16,7 @@ import {
   type Latency,
   type Limits,
   loadKeysFile,
+  loadPetsFile,
   type MockOptions,
   MockOptionsError,
   type NormalizedMockOptions,
@@ -24,7 +25,7 @@ import {
 } from '../mocks/index.js';
 import type { Logger } from '../mocks/options.js';
 import type { SharedState } from '../mocks/postgres/index.js';
-import { integerFlag, UsageError } from './flags.js';
+import { checkedArgv, integerFlag, UsageError } from './flags.js';
 import { recordHar } from './mock-har.js';
 
 export const HELP = `Usage: petkit mock [options]
@@ -36,7 +37,9 @@ Options:
   --host HOST          address to bind                                default ${DEFAULT_HOST}
   --seed N             seed of the generated pets                     default ${DEFAULT_SEED}
   --pets N             how many pets are seeded                       default ${DEFAULT_PETS}
-  --keys FILE          keys file (JSON, see README)                   default fixtures/api-keys.json
+  --fixtures FILE      start from these pets (a JSON array, as GET /v1/pets answers),
+                       in place of --seed and --pets
+  --keys FILE          keys file (JSON, see docs/mock.md)             default fixtures/api-keys.json
   --latency MS|MIN-MAX delay added to every answer, fixed or a range  default 0
   --max-pets N         most pets the store holds (then 507)           default ${DEFAULT_MAX_PETS}
   --url-file FILE      once listening, write the base URL to FILE (removed on stop)
@@ -83,9 +86,21 @@ interface Parsed {
 export function parse(argv: string[]): Parsed {
   let values: ReturnType<typeof parseArgs<{ options: typeof FLAGS }>>['values'];
   try {
-    ({ values } = parseArgs({ args: argv, options: FLAGS, strict: true, allowPositionals: false }));
+    ({ values } = parseArgs({
+      args: checkedArgv(argv, FLAGS),
+      options: FLAGS,
+      strict: true,
+      allowPositionals: false,
+    }));
   } catch (error) {
+    if (error instanceof UsageError) throw error;
     throw new UsageError((error as Error).message);
+  }
+  if (values.fixtures !== undefined) {
+    const other = values.pets !== undefined ? '--pets' : values.seed !== undefined ? '--seed' : undefined;
+    if (other !== undefined) {
+      throw new UsageError(`--fixtures gives the pets, so ${other} has nothing to do; use one or the other.`);
+    }
   }
   const options: MockOptions = {};
   const seed = integerFlag('--seed', values.seed, { min: 0, max: 2 ** 32 - 1 });
@@ -97,6 +112,7 @@ export function parse(argv: string[]): Parsed {
   if (maxPets !== undefined) options.maxPets = maxPets;
   if (latency !== undefined) options.latency = latency;
   if (values.keys !== undefined) options.keys = loadKeysFile(values.keys);
+  if (values.fixtures !== undefined) options.pets = loadPetsFile(values.fixtures);
   return {
     help: values.help === true,
     port: integerFlag('--port', values.port, { min: 0, max: 65535 }) ?? DEFAULT_PORT,
@@ -114,6 +130,7 @@ const FLAGS = {
   host: { type: 'string' },
   seed: { type: 'string' },
   pets: { type: 'string' },
+  fixtures: { type: 'string' },
   keys: { type: 'string' },
   latency: { type: 'string' },
   'max-pets': { type: 'string' },
@@ -146,7 +163,7 @@ export async function run(argv: string[]): Promise<number> {
   try {
     parsed = parse(argv);
   } catch (error) {
-    if (error instanceof UsageError || error instanceof KeysFileError) {
+    if (error instanceof UsageError || error instanceof KeysFileError || error instanceof MockOptionsError) {
       process.stderr.write(`petkit mock: ${error.message}\nRun 'petkit mock --help' for the options.\n`);
       return 2;
     }
@@ -212,7 +229,7 @@ export async function run(argv: string[]): Promise<number> {
       : `Control: POST ${server.origin}/__petkit/reset, GET ${server.origin}/__petkit/requests, GET ${server.origin}/__petkit/health\n`;
   process.stdout.write(
     `petkit mock: serving the Pet Adoption API at ${server.url}\n` +
-      `  ${options.pets} pets (seed ${options.seed}), store holds up to ${options.maxPets}\n` +
+      `  ${options.pets} pets (${options.fixtures === undefined ? `seed ${options.seed}` : 'from --fixtures'}), store holds up to ${options.maxPets}\n` +
       (shared === undefined ? '' : `  state shared by every replica on ${shared.url}\n`) +
       '\n' +
       `API keys (Authorization: Bearer <key>):\n${keysTable(options)}\n\n` +

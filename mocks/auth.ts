@@ -5,10 +5,19 @@ import { MAX_KEY_LENGTH, type ResolvedKey } from './keys.js';
 
 export type Authentication =
   | { readonly kind: 'ok'; readonly key: ResolvedKey }
-  | { readonly kind: 'missing' }
+  | {
+      readonly kind: 'missing';
+      /**
+       * What came in place of `Bearer <key>`, for the 401's message (never the credentials): an
+       * Authorization header with no scheme, another scheme, or Bearer with nothing after it.
+       */
+      readonly sent?: string;
+    }
   | { readonly kind: 'invalid' };
 
 const MISSING: Authentication = { kind: 'missing' };
+/** An auth-scheme as RFC 9110 spells one (a token), short enough to quote. */
+const SCHEME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,20}$/;
 const INVALID: Authentication = { kind: 'invalid' };
 
 /**
@@ -28,13 +37,25 @@ export function safeEqual(candidate: string, secret: string): boolean {
 export function authenticate(header: string | null, keys: readonly ResolvedKey[]): Authentication {
   if (header === null) return MISSING;
   const space = header.indexOf(' ');
-  if (space !== 6 || header.slice(0, 6).toLowerCase() !== 'bearer') return MISSING;
+  if (space !== 6 || header.slice(0, 6).toLowerCase() !== 'bearer')
+    return { kind: 'missing', sent: sentInstead(header) };
   const token = header.slice(7).trim();
-  if (token.length === 0) return MISSING;
+  if (token.length === 0) return { kind: 'missing', sent: 'the Bearer scheme with no key after it' };
   if (token.length > MAX_KEY_LENGTH) return INVALID;
   let found: ResolvedKey | undefined;
   for (const key of keys) {
     if (safeEqual(token, key.key)) found = key;
   }
   return found === undefined ? INVALID : { kind: 'ok', key: found };
+}
+
+/** What an Authorization header that is not `Bearer <key>` holds, in words that quote no credentials. */
+function sentInstead(header: string): string {
+  const value = header.trim();
+  if (value === '') return 'an empty Authorization header';
+  if (value.toLowerCase() === 'bearer') return 'the Bearer scheme with no key after it';
+  const space = value.search(/\s/);
+  if (space < 0) return 'an Authorization header with no scheme (a bare value)';
+  const scheme = value.slice(0, space);
+  return SCHEME.test(scheme) ? `the ${scheme} scheme` : 'an Authorization header with no scheme';
 }

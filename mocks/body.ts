@@ -2,7 +2,7 @@
 // BodySource (a declared Content-Length over the cap is refused unread; the adapter's reader stops
 // the moment a body passes the cap), then strict UTF-8 and JSON.parse.
 
-import { MAX_BODY_BYTES } from '../openapi/index.js';
+import { MAX_BODY_BYTES, quoteValue } from '../openapi/index.js';
 import type { MockCall } from './call.js';
 import type { ErrorCode } from './errors.js';
 
@@ -15,7 +15,10 @@ export interface BodyRefusal {
   readonly message?: string;
 }
 
-export type BodyResult = { readonly value: unknown } | { readonly refusal: BodyRefusal };
+/** The parsed body and its text as sent (whose numbers JSON.parse has not yet rounded). */
+export type BodyResult =
+  | { readonly value: unknown; readonly text: string }
+  | { readonly refusal: BodyRefusal };
 
 const refuse = (code: ErrorCode, message?: string): BodyResult => ({
   refusal: message === undefined ? { code } : { code, message },
@@ -33,7 +36,10 @@ export async function readJsonBody(call: MockCall): Promise<BodyResult> {
   if (contentType === null && !call.body.present) {
     return refuse('malformed_json', 'The body is empty; send a JSON object.');
   }
-  if (contentType === null || !isJsonMediaType(contentType)) return refuse('unsupported_media_type');
+  if (contentType === null || !isJsonMediaType(contentType)) {
+    const sent = contentType === null ? 'no Content-Type' : `Content-Type ${quoteValue(contentType)}`;
+    return refuse('unsupported_media_type', `The body must be application/json; this request sent ${sent}.`);
+  }
   const declared = Number(call.header('content-length') ?? 0);
   if (declared > MAX_BODY_BYTES) return refuse('payload_too_large');
   const bytes = await call.body.read(MAX_BODY_BYTES);
@@ -45,7 +51,7 @@ export async function readJsonBody(call: MockCall): Promise<BodyResult> {
     return refuse('malformed_json', 'The body is not valid UTF-8.');
   }
   try {
-    return { value: JSON.parse(text) };
+    return { value: JSON.parse(text), text };
   } catch (error) {
     if (text.trim() === '') return refuse('malformed_json', 'The body is empty; send a JSON object.');
     return refuse('malformed_json', `The body is not valid JSON: ${(error as Error).message}.`);

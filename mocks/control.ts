@@ -8,19 +8,12 @@ import { readJsonBody } from './body.js';
 import type { MockCall } from './call.js';
 import type { Journal } from './journal.js';
 import { JournalQueryError, parseJournalQuery, queryJournal } from './journal-query.js';
+import type { ResetOptions } from './options.js';
 import { errorReply, preflightReply, type Reply, reply } from './responses.js';
 import type { Awaitable } from './state.js';
 
 /** The control API lives outside the base path. */
 export const CONTROL_PREFIX = '/__petkit/';
-
-/** What a reset starts from; none: the pets the mock was started with. */
-export interface ResetOptions {
-  /** Seed of generated pets (with `pets` a count). Default: the mock's. */
-  readonly seed?: number;
-  /** How many pets to generate, or the pets themselves (ids 1, 2, 3… in order). */
-  readonly pets?: number | readonly NewPet[];
-}
 
 /** What the control API reads and does of a mock. */
 export interface Controlled {

@@ -28,6 +28,7 @@ export {
   type MockOptions,
   MockOptionsError,
   type NormalizedMockOptions,
+  type ResetOptions,
 } from './options.js';
 export { MAX_DELAY_MS } from './prefer.js';
 export { MAX_ANONYMOUS_BUCKETS } from './rate-limiter.js';

@@ -1,5 +1,5 @@
 // petkit's mock (`petkit`): the runtime-agnostic core (core.ts, all that a browser gets) and the Node
-// parts: startServer, the node:http adapter, and loadKeysFile, which reads a keys file from disk.
+// parts: startServer, the node:http adapter, and loadKeysFile and loadPetsFile, which read a keys file and a fixtures file from disk.
 // Everything else under mocks/ is internal on purpose; the MSW adapter is `petkit/msw` (msw.ts).
 
 export type { ControlOptions } from './control-guard.js';
@@ -12,3 +12,4 @@ export {
   type ServerTimeouts,
   startServer,
 } from './node-server.js';
+export { loadPetsFile } from './pets-file.js';

@@ -1,5 +1,6 @@
 // Reads a keys file from disk (Node only; the browser-safe core never imports this file).
 import { readFileSync } from 'node:fs';
+import { readJsonText } from './json-text.js';
 import { type KeysFile, KeysFileError, parseKeysFile } from './keys.js';
 
 /** Reads and checks a keys file; throws KeysFileError naming the file and the fault. */
@@ -14,11 +15,8 @@ export function loadKeysFile(path: string): KeysFile {
         : `cannot be read (${String(error)}).`;
     throw new KeysFileError(path, reason, { cause: error });
   }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw new KeysFileError(path, `is not valid JSON (${(error as Error).message}).`, { cause: error });
-  }
-  return parseKeysFile(value, path);
+  // Its fault by line and column, never quoting the file: its contents are keys.
+  const read = readJsonText(text);
+  if ('fault' in read) throw new KeysFileError(path, `${read.fault}.`);
+  return parseKeysFile(read.value, path);
 }

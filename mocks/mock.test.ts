@@ -35,14 +35,17 @@ describe('listPets parameters', () => {
       details: [{ path: '/limit', message: 'must be given once, not 2 times' }],
     });
   });
-  it('says "Invalid body: must be object" for a body that is not an object', async () => {
+  it('says "Invalid body: must be object" and what came, for a body that is not an object', async () => {
     const res = await checkedRequest(fresh(), '/v1/pets', {
       method: 'POST',
       headers: { Authorization: `Bearer ${FREE}`, 'Content-Type': 'application/json' },
       body: '[]',
     });
     expect(res.status).toBe(400);
-    expect(res.json).toMatchObject({ message: 'Invalid body: must be object.', details: [{ path: '' }] });
+    expect(res.json).toMatchObject({
+      message: 'Invalid body: must be object; got [].',
+      details: [{ path: '' }],
+    });
   });
   it('returns 20 pets by default, in ascending id order', async () => {
     const res = await checkedRequest(fresh(), '/v1/pets', withKey(FREE));

@@ -5,12 +5,19 @@ import { loadSpec, type OperationId, type OperationSpec } from '../openapi/index
 import { type Authentication, authenticate } from './auth.js';
 import { type BodyRefusal, readJsonBody } from './body.js';
 import { BodyAbortedError, callFromRequest, type MockCall } from './call.js';
-import { answerControl, CONTROL_PREFIX, type Controlled, type ResetOptions } from './control.js';
+import { answerControl, CONTROL_PREFIX, type Controlled } from './control.js';
 import { createJournal, entryOf, type JournalEntry } from './journal.js';
 import { anonymousLimits, type ResolvedKey, resolveKeys } from './keys.js';
 import { memoryState } from './memory-state.js';
 import { IMPLEMENTATIONS, type OperationInput } from './operations.js';
-import { type MockOptions, type NormalizedMockOptions, normalizeOptions, silentLogger } from './options.js';
+import {
+  type MockOptions,
+  type NormalizedMockOptions,
+  normalizeOptions,
+  type ResetOptions,
+  resetPets,
+  silentLogger,
+} from './options.js';
 import { type Preferences, parsePrefer } from './prefer.js';
 import { forced, tooMany, unauthorized, unrouted } from './refusals.js';
 import {
@@ -47,8 +54,9 @@ export interface Mock {
   request(path: string, init?: RequestInit): Promise<Response>;
   /**
    * Back to the seeded pets, with empty rate-limit buckets and journal: done on return in memory; a
-   * promise with a shared state (every replica's journal is emptied too). `{ seed, pets }` seeds
-   * other generated pets, `{ pets: [...] }` starts from these (this reset only).
+   * promise with a shared state (every replica's journal is emptied too). `{ seed, pets }` re-seeds
+   * this once (pets as the `pets` option: a count or the pets themselves). Throws MockOptionsError
+   * for options that cannot be used, naming the bad one (or the bad pet).
    */
   reset(options?: ResetOptions): Awaitable<void>;
   /** Calls `listener` with each journal entry as it is recorded (a HAR writer, a live view); answers how to stop. */
@@ -81,7 +89,7 @@ export function createMock(options: MockOptions = {}): Mock {
   const state = normalized.state ?? memoryState(normalized.maxPets);
   const { store, limiter } = state;
   const journal = createJournal();
-  const seeded = seedPets(normalized.seed, normalized.pets);
+  const seeded = normalized.fixtures ?? seedPets(normalized.seed, normalized.pets);
   let inFlight = 0;
   /** The shared state is lost: answering 503 since (logged once, and once when it is back). */
   let lost = false;
@@ -89,11 +97,9 @@ export function createMock(options: MockOptions = {}): Mock {
 
   /** Back to the seeded pets, or to those `options` asks for (this once: a later reset() is the seeded again). */
   const reset = (options?: ResetOptions): Awaitable<void> => {
+    const pets = options === undefined ? seeded : resetPets(options, normalized, seeded);
     journal.clear();
-    const { seed, pets } = options ?? {};
-    if (typeof pets === 'object') return state.reset(pets);
-    if (seed === undefined && pets === undefined) return state.reset(seeded);
-    return state.reset(seedPets(seed ?? normalized.seed, pets ?? normalized.pets));
+    return state.reset(pets);
   };
   // A reset through any replica of a shared state empties every replica's journal.
   state.onReset?.((event) => {
@@ -186,7 +192,7 @@ export function createMock(options: MockOptions = {}): Mock {
     const { operation } = route;
     const prefer = parsePrefer(call.header('prefer'));
     let reply =
-      tooMany(decision) ?? forced(prefer.code, operation, auth, decision, now) ?? unauthorized(auth);
+      tooMany(decision, auth) ?? forced(prefer.code, operation, auth, decision, now) ?? unauthorized(auth);
     if (reply === undefined) {
       const request = await validate(call, route);
       reply = 'refused' in request ? request.refused : await operate(operation, request);
@@ -215,17 +221,28 @@ export function createMock(options: MockOptions = {}): Mock {
     call: MockCall,
     route: Extract<RouteMatch, { kind: 'operation' }>,
   ): Promise<OperationInput | { refused: Reply }> {
+    let bodyText = '';
     const verdict = await route.operation.validateRequest<BodyRefusal>({
       pathParams: route.params,
       query: call.url.search === '' ? undefined : call.url.searchParams,
-      readBody: () => readJsonBody(call),
+      readBody: async () => {
+        const read = await readJsonBody(call);
+        if ('text' in read) bodyText = read.text;
+        return read;
+      },
     });
     if (verdict.kind === 'invalid') {
       return { refused: errorReply('validation_failed', verdict.message, verdict.details) };
     }
     if (verdict.kind === 'refused')
       return { refused: errorReply(verdict.refusal.code, verdict.refusal.message) };
-    return { params: verdict.params, raw: route.params ?? {}, body: verdict.body, basePath: api.basePath };
+    return {
+      params: verdict.params,
+      raw: route.params ?? {},
+      body: verdict.body,
+      bodyText,
+      basePath: api.basePath,
+    };
   }
 
   function operate(operation: OperationSpec, input: OperationInput): Promise<Reply> {

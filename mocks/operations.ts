@@ -11,6 +11,8 @@ export interface OperationInput {
   readonly raw: Readonly<Record<string, string>>;
   /** The validated JSON body, for operations that take one. */
   readonly body: unknown;
+  /** The body's text as sent, for quoting a number JSON.parse rounded; empty without a body. */
+  readonly bodyText: string;
   readonly basePath: string;
 }
 
@@ -20,13 +22,15 @@ export const IMPLEMENTATIONS: Readonly<Record<OperationId, Implementation>> = {
   async listPets({ params }, store) {
     return reply(200, await store.list(params.limit as number, params.status as PetStatus | undefined));
   },
-  async createPet({ body, basePath }, store) {
+  async createPet({ body, bodyText, basePath }, store) {
     const pet = body as NewPet;
     if (!Number.isSafeInteger(pet.categoryId)) {
       // A valid int64, but JSON.parse has already rounded it: storing it would change it silently.
+      // The message quotes the digits as sent, not the rounded number.
+      const sent = sentCategoryId(bodyText) ?? String(pet.categoryId);
       return errorReply(
         'validation_failed',
-        `Invalid body: /categoryId ${pet.categoryId} is beyond 2^53-1, the largest integer this mock stores exactly.`,
+        `Invalid body: /categoryId ${sent} is beyond 2^53-1, the largest integer this mock stores exactly.`,
         [{ path: '/categoryId', message: 'is beyond 2^53-1, the largest integer this mock stores exactly' }],
       );
     }
@@ -40,3 +44,14 @@ export const IMPLEMENTATIONS: Readonly<Record<OperationId, Implementation>> = {
     return json === undefined ? errorReply('not_found', `No pet has id ${raw.petId}.`) : reply(200, json);
   },
 };
+
+/**
+ * The number a (valid JSON) body gave `categoryId` at its top level, as written: the last such
+ * member, as JSON.parse keeps the last. In valid JSON a `{` or `,` followed by a quote cannot be
+ * inside a string (a quote there is escaped), so this reads members only.
+ */
+function sentCategoryId(text: string): string | undefined {
+  let found: string | undefined;
+  for (const match of text.matchAll(/[{,]\s*"categoryId"\s*:\s*(-?[0-9][0-9.eE+-]*)/g)) found = match[1];
+  return found;
+}

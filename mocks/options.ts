@@ -1,5 +1,8 @@
 // The mock's options, normalised once where they enter (createMock). Every option has a default.
+import type { NewPet } from '../openapi/index.js';
 import { demoKeysFile, type KeysFile, parseKeysFile, resolveKeys } from './keys.js';
+import { checkPets } from './pets.js';
+import { seedPets } from './seed-pets.js';
 import type { MockState } from './state.js';
 
 /** Where the mock writes one line per request and any internal failure. Default: silent. */
@@ -14,8 +17,11 @@ export type Latency = number | { readonly min: number; readonly max: number };
 export interface MockOptions {
   /** Seed of the faker that makes the pets. Default 42. */
   seed?: number;
-  /** How many pets are seeded. Default 50. */
-  pets?: number;
+  /**
+   * How many pets are seeded (generated from `seed`), or the pets themselves: NewPets of
+   * openapi.yaml (a Pet's `id`, if given, must be its place, from 1). Default 50.
+   */
+  pets?: number | readonly NewPet[];
   /** The keys file (format in docs/mock.md), already parsed. Default: the demo keys of fixtures/api-keys.json. */
   keys?: KeysFile;
   /** The time in ms since the epoch; rate-limit windows and the journal read it. Default `Date.now`. */
@@ -38,7 +44,10 @@ export interface MockOptions {
 
 export interface NormalizedMockOptions {
   readonly seed: number;
+  /** How many pets a reset starts from. */
   readonly pets: number;
+  /** The pets given by the `pets` option, checked; undefined when they are generated from `seed`. */
+  readonly fixtures: readonly NewPet[] | undefined;
   readonly keys: KeysFile;
   readonly clock: () => number;
   readonly latency: { readonly min: number; readonly max: number };
@@ -100,9 +109,14 @@ export function normalizeOptions(options: MockOptions = {}): NormalizedMockOptio
   const keys =
     options.keys === undefined ? demoKeysFile() : parseKeysFile(options.keys, 'given in the keys option');
   resolveKeys(keys);
+  const fixtures =
+    options.pets === undefined || typeof options.pets === 'number' ? undefined : petsOption(options.pets);
+  if (fixtures !== undefined) fitsStore(fixtures, maxPets);
+  const pets = fixtures?.length ?? (options.pets as number | undefined) ?? DEFAULT_PETS;
   return {
     seed: wholeNumber('seed', options.seed ?? DEFAULT_SEED, 0, 2 ** 32 - 1),
-    pets: wholeNumber('pets', options.pets ?? DEFAULT_PETS, 0, maxPets),
+    pets: wholeNumber('pets', pets, 0, maxPets),
+    fixtures,
     keys,
     clock: options.clock ?? Date.now,
     latency: { min, max },
@@ -111,4 +125,47 @@ export function normalizeOptions(options: MockOptions = {}): NormalizedMockOptio
     maxPets,
     state: stateOption(options.state),
   };
+}
+
+/** The pets of a `pets` option given as pets, checked against openapi.yaml's NewPet. */
+export function petsOption(value: unknown): NewPet[] {
+  const checked = checkPets(value);
+  if ('fault' in checked) throw new MockOptionsError(`Option ${checked.fault}.`);
+  return checked.pets;
+}
+
+/** What a reset starts from; unset fields are the mock's options. */
+export interface ResetOptions {
+  /** Seed of the generated pets. */
+  seed?: number;
+  /** How many pets are generated, or the pets themselves (as the `pets` option). */
+  pets?: number | readonly NewPet[];
+}
+
+/** The pets a reset starts from: the mock's own (`seeded`) unless the options say otherwise. */
+export function resetPets(
+  options: ResetOptions,
+  mock: NormalizedMockOptions,
+  seeded: readonly NewPet[],
+): readonly NewPet[] {
+  const { seed, pets } = options;
+  if (seed === undefined && pets === undefined) return seeded;
+  if (pets !== undefined && typeof pets !== 'number') {
+    if (seed !== undefined) throw new MockOptionsError('Reset takes a seed or a list of pets, not both.');
+    return fitsStore(petsOption(pets), mock.maxPets);
+  }
+  return seedPets(
+    wholeNumber('seed', seed ?? mock.seed, 0, 2 ** 32 - 1),
+    wholeNumber('pets', pets ?? mock.pets, 0, mock.maxPets),
+  );
+}
+
+/** Pets given as a list, no more than the store holds. */
+function fitsStore(pets: NewPet[], maxPets: number): NewPet[] {
+  if (pets.length > maxPets) {
+    throw new MockOptionsError(
+      `Option pets gives ${pets.length} pets; the store holds ${maxPets} (maxPets).`,
+    );
+  }
+  return pets;
 }

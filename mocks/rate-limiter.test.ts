@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { BAN_AFTER } from '../openapi/index.js';
 import { createRateLimiter, DAY_MS, MINUTE_MS } from './rate-limiter.js';
 
 const LIMITS = { perMinute: 3, perDay: 100 };
@@ -30,5 +31,20 @@ describe('createRateLimiter', () => {
     expect(limiter.size).toBe(2);
     limiter.take('c', LIMITS, NOON + DAY_MS);
     expect(limiter.size).toBe(1);
+  });
+  it('bans a bucket limited more than BAN_AFTER times in a window, and keeps a running ban through the sweep', () => {
+    const limiter = createRateLimiter();
+    const late = Date.UTC(2030, 0, 1, 23, 58);
+    for (let i = 0; i < 3 + BAN_AFTER; i += 1) expect(limiter.take('a', LIMITS, late).banned).toBe(false);
+    expect(limiter.take('a', LIMITS, late)).toMatchObject({ allowed: false, banned: true });
+    // The next day's first request sweeps; the ban (to 00:03) is kept.
+    limiter.take('b', LIMITS, late + 3 * MINUTE_MS);
+    expect(limiter.size).toBe(2);
+    expect(limiter.take('a', LIMITS, late + 3 * MINUTE_MS).banned).toBe(true);
+  });
+  it('never bans with bans: false; the bucket is only limited, and passes again in the next window', () => {
+    const limiter = createRateLimiter({ bans: false });
+    for (let i = 0; i < 3 + 5 * BAN_AFTER; i += 1) expect(limiter.take('a', LIMITS, NOON).banned).toBe(false);
+    expect(limiter.take('a', LIMITS, NOON + MINUTE_MS).allowed).toBe(true);
   });
 });

@@ -1,7 +1,9 @@
 // Per-bucket rate limits over fixed windows aligned to the clock: the minute window is
 // [k·60 s, (k+1)·60 s) and the day window a UTC day, both in the injected clock's time. Both windows
 // count every allowed request. More than BAN_AFTER requests while limited within one window ban the
-// bucket for BAN_MS. This in-memory limiter is synchronous on purpose: a decision and its count
+// bucket for BAN_MS, unless the limiter is made with `bans: false` (the address buckets of requests
+// without a valid key: a ban is a key's, so a caller who sent none still meets its 401 once the
+// window ends). This in-memory limiter is synchronous on purpose: a decision and its count
 // happen in one step, so concurrent requests can never let more than the limit through (a remote
 // engine must count and decide in one atomic step too).
 //
@@ -32,6 +34,8 @@ interface Bucket {
 export interface RateLimiterOptions {
   /** The most buckets kept at once; default unbounded (fine where buckets are per configured key). */
   maxBuckets?: number;
+  /** Whether a bucket limited more than BAN_AFTER times in a window is banned. Default true. */
+  bans?: boolean;
 }
 
 /** The in-memory limiter: a decision and its count in one synchronous step. */
@@ -47,6 +51,7 @@ const secondsUntil = (end: number, now: number): number => Math.max(1, Math.ceil
 export function createRateLimiter(options: RateLimiterOptions = {}): MemoryRateLimiter {
   const maxBuckets = options.maxBuckets ?? Number.POSITIVE_INFINITY;
   const bounded = Number.isFinite(maxBuckets);
+  const bans = options.bans ?? true;
   const buckets = new Map<string, Bucket>();
   let sweptDay = Number.NaN;
 
@@ -137,7 +142,7 @@ export function createRateLimiter(options: RateLimiterOptions = {}): MemoryRateL
       }
       bucket.limitedCount += 1;
       const limit = byDay ? limits.perDay : limits.perMinute;
-      if (bucket.limitedCount > BAN_AFTER) {
+      if (bans && bucket.limitedCount > BAN_AFTER) {
         bucket.bannedUntil = now + BAN_MS;
         bucket.limitedCount = 0;
         return {

@@ -132,7 +132,7 @@ describe('rate limits', () => {
     expect(res.headers.get('x-ratelimit-remaining')).toBe('99999');
   });
 
-  it('drops the buckets of a flood of addresses once their day is over, but not a running ban', async () => {
+  it('drops the buckets of a flood of addresses once their day is over', async () => {
     const { mock, clock } = clocked();
     const from = async (clientAddress: string) =>
       checkResponse(
@@ -146,18 +146,45 @@ describe('rate limits', () => {
         .rateLimitBuckets;
     for (let i = 0; i < 500; i += 1) expect((await from(`10.1.${i >> 8}.${i & 255}`)).status).toBe(401);
     expect(await buckets()).toBe(500);
-    // 10.9.9.9 gets itself banned at 23:58 UTC: the ban runs to 00:03 the next day.
+    // 10.9.9.9 floods at 23:58 UTC: limited, never banned.
     clock.now = Date.UTC(2030, 0, 1, 23, 58, 0);
     for (let i = 0; i < 71; i += 1) await from('10.9.9.9');
-    expect((await from('10.9.9.9')).json).toMatchObject({ code: 'api_key_banned' });
+    expect((await from('10.9.9.9')).json).toMatchObject({ code: 'rate_limited' });
     expect(await buckets()).toBe(501);
-    // The first request of the new day sweeps: only the banned bucket and the new one are left.
+    // The first request of the new day sweeps: only the new bucket is left.
     clock.now = Date.UTC(2030, 0, 2, 0, 0, 30);
     expect((await from('10.2.0.1')).headers.get('x-ratelimit-remaining')).toBe('59');
-    expect(await buckets()).toBe(2);
-    expect((await from('10.9.9.9')).json).toMatchObject({ code: 'api_key_banned' });
+    expect(await buckets()).toBe(1);
     // A swept address starts afresh.
-    expect((await from('10.1.0.0')).headers.get('x-ratelimit-remaining')).toBe('59');
-    expect(await buckets()).toBe(3);
+    expect((await from('10.9.9.9')).headers.get('x-ratelimit-remaining')).toBe('59');
+    expect(await buckets()).toBe(2);
+  });
+  it('never bans an address that sends no valid key: once the window ends it gets its 401 again', async () => {
+    const { mock, clock } = clocked();
+    const from = async (key?: string) =>
+      checkResponse(
+        'GET',
+        '/v1/pets',
+        await mock.handle(new Request('http://x/v1/pets', key === undefined ? {} : withKey(key)), {
+          clientAddress: '10.0.0.7',
+        }),
+        clock.now,
+      );
+    for (let i = 0; i < 60; i += 1) expect((await from()).status).toBe(401);
+    // Far more than BAN_AFTER requests while limited: each is a 429 that says why, none a ban.
+    for (let i = 0; i < 30; i += 1) {
+      const limited = await from(i % 2 === 0 ? undefined : 'wrong-key');
+      expect(limited.status).toBe(429);
+      expect(limited.json).toMatchObject({
+        code: 'rate_limited',
+        message:
+          'No valid API key was sent, and requests without one are limited per address: 60 requests per minute from this address. Send "Authorization: Bearer <key>", or retry in 30 s.',
+      });
+    }
+    clock.now = MINUTE_END;
+    const wrong = await from('wrong-key');
+    expect(wrong.status).toBe(401);
+    expect(wrong.json).toMatchObject({ code: 'invalid_api_key' });
+    expect((await from()).json).toMatchObject({ code: 'missing_api_key' });
   });
 });

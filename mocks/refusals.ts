@@ -29,10 +29,25 @@ export function unrouted(
   );
 }
 
-/** 429 when the rate limiter said no: limited for the window, or banned. */
-export function tooMany(decision: RateDecision): Reply | undefined {
+/** `1 request`, `60 requests`. */
+export const requests = (n: number): string => `${n} ${n === 1 ? 'request' : 'requests'}`;
+
+/**
+ * 429 when the rate limiter said no: limited for the window, or banned (a key only). A caller
+ * without a valid key is told so: its limit is its address's, and a key is the way out.
+ */
+export function tooMany(decision: RateDecision, auth: Authentication): Reply | undefined {
   if (decision.allowed) return undefined;
   const retry = { 'retry-after': String(decision.retryAfter) };
+  const rate = `${requests(decision.limit)} per ${decision.window}`;
+  if (auth.kind !== 'ok') {
+    return errorReply(
+      'rate_limited',
+      `No valid API key was sent, and requests without one are limited per address: ${rate} from this address. Send "Authorization: Bearer <key>", or retry in ${decision.retryAfter} s.`,
+      undefined,
+      retry,
+    );
+  }
   if (decision.banned) {
     return errorReply(
       'api_key_banned',
@@ -43,7 +58,7 @@ export function tooMany(decision: RateDecision): Reply | undefined {
   }
   return errorReply(
     'rate_limited',
-    `Rate limit of ${decision.limit} requests per ${decision.window} exceeded. Retry in ${decision.retryAfter} s.`,
+    `Rate limit of ${rate} exceeded. Retry in ${decision.retryAfter} s.`,
     undefined,
     retry,
   );
@@ -75,7 +90,12 @@ export function forced(
 /** 401 without a valid key, with the challenge RFC 6750 asks for. */
 export function unauthorized(auth: Authentication): Reply | undefined {
   if (auth.kind === 'ok') return undefined;
-  return auth.kind === 'missing'
-    ? errorReply('missing_api_key', undefined, undefined, { 'www-authenticate': CHALLENGE })
-    : errorReply('invalid_api_key', undefined, undefined, { 'www-authenticate': INVALID_TOKEN_CHALLENGE });
+  if (auth.kind === 'missing') {
+    const message =
+      auth.sent === undefined
+        ? undefined
+        : `An API key is required, sent as "Authorization: Bearer <API_KEY>"; this request sent ${auth.sent}.`;
+    return errorReply('missing_api_key', message, undefined, { 'www-authenticate': CHALLENGE });
+  }
+  return errorReply('invalid_api_key', undefined, undefined, { 'www-authenticate': INVALID_TOKEN_CHALLENGE });
 }

@@ -87,7 +87,7 @@ export interface RateDecision {
   readonly retryAfter: number;
 }
 
-/** Per-bucket rate limits (see rate-limiter.ts for the rules). */
+/** Per-bucket rate limits (see rate-limiter.ts for the rules); an address's bucket is never banned. */
 export interface RateLimiter {
   /** Counts one request of a bucket (a key, or a client address) at `now` (ms); says whether it may pass. */
   take(bucket: string, limits: Limits, now: number): Awaitable<RateDecision>;

@@ -567,7 +567,7 @@ export const document: OpenApiDocument = {
             "$ref": "#/components/headers/X-RateLimit-Reset"
           }
         },
-        "x-petkit-decision": "Requests without a valid key are counted in an anonymous bucket per client address with Free limits, so 401s carry real rate-limit headers and key guessing is throttled.",
+        "x-petkit-decision": "Requests without a valid key are counted in an anonymous bucket per client address with Free limits, so 401s carry real rate-limit headers and key guessing is throttled; the bucket is never banned (a ban is a key's), so such a caller meets its 401 again when the window ends.",
         "content": {
           "application/json": {
             "schema": {

@@ -1,7 +1,14 @@
 // The contract module's public surface, shared by the mock and the contract suite.
 export { buildSpec, validatorPointers } from './build.js';
 export { coerceString } from './coerce.js';
-export { describeFault, type Fault, type FaultDetail, underPath } from './faults.js';
+export {
+  describeFault,
+  describeFaultIn,
+  type Fault,
+  type FaultDetail,
+  quoteValue,
+  underPath,
+} from './faults.js';
 export { FORMATS, isInt32, isInt64 } from './formats.js';
 export { buildHar, type HarEntry, type HarExchange, type HarLog } from './har.js';
 export { escapeToken, pointerOf, pointerOfRef, tokensOf, valueAt } from './json-pointer.js';

@@ -40,10 +40,10 @@ describe('operation.validateRequest', () => {
     expect(await listPets.validateRequest(request('limit=101&status=adopted'))).toEqual({
       kind: 'invalid',
       where: 'query',
-      message: 'Invalid query: /limit must be <= 100 (and 1 more).',
+      message: 'Invalid query: /limit must be <= 100; got 101 (and 1 more).',
       details: [
-        { path: '/limit', message: 'must be <= 100' },
-        { path: '/status', message: 'must be equal to one of the allowed values' },
+        { path: '/limit', message: 'must be <= 100; got 101' },
+        { path: '/status', message: 'must be one of "available", "pending", "sold"; got "adopted"' },
       ],
     });
     expect(await listPets.validateRequest(request('limit=1&limit=2'))).toMatchObject({
@@ -51,7 +51,7 @@ describe('operation.validateRequest', () => {
     });
     expect(await getPet.validateRequest(request('', { path: { petId: 'abc' } }))).toMatchObject({
       where: 'path',
-      details: [{ path: '/petId', message: 'must be integer' }],
+      details: [{ path: '/petId', message: 'must be integer; got "abc"' }],
     });
   });
 

@@ -1,7 +1,7 @@
 // Request validation, in the order a server refuses: the parameters first (path, then query, as the
 // document lists them), then the body, read only once the parameters pass (so a 400 on a bad query
 // never waits for, or asks for, a body).
-import { describeFault, type Fault } from './faults.js';
+import { describeFaultIn, type Fault } from './faults.js';
 import type { BodySpec, ParameterSpec, RequestParts, RequestVerdict } from './spec-types.js';
 
 const UNDECODABLE_PATH: RequestVerdict<never> = {
@@ -11,8 +11,9 @@ const UNDECODABLE_PATH: RequestVerdict<never> = {
   details: [{ path: '', message: 'is not valid percent-encoding' }],
 };
 
-function invalid(where: string, faults: readonly Fault[]): RequestVerdict<never> {
-  const details = faults.map(describeFault);
+/** The verdict on faults of `data` (the parameters read so far, or the body): each names what came. */
+function invalid(where: string, faults: readonly Fault[], data: unknown): RequestVerdict<never> {
+  const details = faults.map(describeFaultIn(data));
   const [first] = details;
   const more = details.length > 1 ? ` (and ${details.length - 1} more)` : '';
   const at = first === undefined || first.path === '' ? '' : `${first.path} `;
@@ -51,11 +52,11 @@ export async function validateRequest<Refusal>(
       where ||= parameter.in;
     }
   }
-  if (faults.length > 0) return invalid(where, faults);
+  if (faults.length > 0) return invalid(where, faults, params);
   if (body === undefined) return { kind: 'valid', params, body: undefined };
   const read = await request.readBody();
   if ('refusal' in read) return { kind: 'refused', refusal: read.refusal };
   const bodyFaults = body.validate(read.value);
-  if (bodyFaults.length > 0) return invalid('body', bodyFaults);
+  if (bodyFaults.length > 0) return invalid('body', bodyFaults, read.value);
   return { kind: 'valid', params, body: read.value };
 }

@@ -62,6 +62,17 @@ describe('the boundaries between the parts', () => {
     expect(importersOf(filesUnder('mocks'), 'contract-tests')).toEqual([]);
   });
 
+  it('the proxy stands on the contract module alone: it imports neither the mock nor the suite', () => {
+    const proxy = filesUnder('proxy');
+    expect(proxy.length).toBeGreaterThan(0);
+    expect([...importersOf(proxy, 'mocks'), ...importersOf(proxy, 'contract-tests')]).toEqual([]);
+  });
+
+  it('nothing but the command imports the proxy', () => {
+    const parts = ['openapi', 'mocks', 'contract-tests'].flatMap(filesUnder);
+    expect(importersOf(parts, 'proxy')).toEqual([]);
+  });
+
   it('the contract module imports neither: both stand on it', () => {
     const openapi = filesUnder('openapi');
     expect([...importersOf(openapi, 'mocks'), ...importersOf(openapi, 'contract-tests')]).toEqual([]);
@@ -81,6 +92,7 @@ describe('the boundaries between the parts', () => {
       'mocks/key-label.ts',
       'mocks/keys-file.ts',
       'mocks/node-server.ts',
+      'mocks/pets-file.ts',
     ]);
     expect(reach('mocks/index.ts').get('mocks/node-server.ts')).toContain('node:http');
     expect(reach('mocks/core.ts').has('openapi/index.ts')).toBe(true);

@@ -2,7 +2,8 @@
 // counts into the same windows. Its decisions are those of createRateLimiter() for the same requests
 // (a property test holds the two equal): fixed minute and UTC-day windows of the caller's clock, both
 // counted, the headers of the window with fewer requests remaining (the day on a tie), and a ban of
-// BAN_MS after more than BAN_AFTER requests while limited within one window.
+// BAN_MS after more than BAN_AFTER requests while limited within one window (a key's bucket only: an
+// address's, for requests without a valid key, is never banned).
 //
 // One request is one statement, INSERT … ON CONFLICT DO UPDATE … RETURNING: PostgreSQL locks the
 // bucket's row, computes the new counts from the row as it stands (never from a stale read), and
@@ -19,7 +20,7 @@
 // (The in-memory anonymous limiter's cap of MAX_ANONYMOUS_BUCKETS is not reproduced: rows are cheap.)
 import { BAN_AFTER, BAN_MS, type Limits } from '../../openapi/index.js';
 import { DAY_MS, MINUTE_MS } from '../rate-limiter.js';
-import type { RateDecision, RateLimiter } from '../state.js';
+import { bucketId as bucketIdOf, type RateDecision, type RateLimiter } from '../state.js';
 import type { Database } from './database.js';
 
 export interface SharedRateLimiter extends RateLimiter {
@@ -34,6 +35,8 @@ export interface SharedRateLimiter extends RateLimiter {
 /** What the statement did, kept in the row so that RETURNING can say it. */
 const ALLOWED = 0;
 const LIMITED = 1;
+/** Where an address's bucket id starts. */
+const ADDRESS_BUCKET = bucketIdOf.address('');
 /** Limited once too often in one window: banned by this request. */
 const BANNING = 2;
 /** Already banned. */
@@ -46,6 +49,8 @@ const MINUTE = '$3::bigint';
 const DAY = '$4::bigint';
 const PER_MINUTE = '$5::bigint';
 const PER_DAY = '$6::bigint';
+/** False for an address's bucket (no valid key sent): a ban is a key's. */
+const BANS = '$7::boolean';
 
 // The bucket as this request finds it (`b` is the row before the update): each window moves to the
 // request's if that one is newer, and its count then starts again from zero.
@@ -61,7 +66,7 @@ const limited = `(NOT ${banned} AND NOT ${allowed})`;
 const byDay = `(${PER_DAY} - ${dayCount} <= 0)`;
 const window = `(CASE WHEN ${byDay} THEN 'd' || ${day} ELSE 'm' || ${minute} END)`;
 const limitedCount = `(CASE WHEN b.limited_window = ${window} THEN b.limited_count + 1 ELSE 1 END)`;
-const banning = `(${limited} AND ${limitedCount} > ${BAN_AFTER})`;
+const banning = `(${BANS} AND ${limited} AND ${limitedCount} > ${BAN_AFTER})`;
 
 /**
  * The first request of a bucket is always allowed (limits are at least 1), so a new row starts with
@@ -191,7 +196,15 @@ export function createSharedRateLimiter(database: Database): SharedRateLimiter {
       const { rows } = await database.query<TakeRow>({
         name: 'petkit_rate_take',
         text: TAKE_SQL,
-        values: [bucketId, now, minuteIndex, dayIndex, limits.perMinute, limits.perDay],
+        values: [
+          bucketId,
+          now,
+          minuteIndex,
+          dayIndex,
+          limits.perMinute,
+          limits.perDay,
+          !bucketId.startsWith(ADDRESS_BUCKET),
+        ],
       });
       const row = rows[0];
       if (row === undefined) throw new Error('petkit state: the rate-limit statement returned no row.');

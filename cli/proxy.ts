@@ -1,0 +1,120 @@
+// `petkit proxy`: reads flags, starts the proxy (proxy/), prints each departure as it happens and one
+// line per exchange, and stops on SIGINT/SIGTERM. Never prints a key: the curl lines say $API_KEY.
+import { parseArgs } from 'node:util';
+import { type Departure, startProxy } from '../proxy/index.js';
+import { checkedArgv, integerFlag, UsageError } from './flags.js';
+
+export const DEFAULT_PROXY_PORT = 4011;
+
+export const HELP = `Usage: petkit proxy --upstream URL [options]
+
+Forwards every request to a real backend, unchanged, and checks each request and response against
+openapi.yaml with the contract suite's own response checks. Each departure is printed as it happens,
+with a curl line that replays it ($API_KEY in place of the key), and kept in a journal.
+
+Options:
+  --upstream URL       the API's base URL at the backend, e.g. https://staging.example.com/v1 (required)
+  --port N             port to listen on (0 picks a free one)        default ${DEFAULT_PROXY_PORT}
+  --host HOST          address to bind                                default 127.0.0.1
+  -h, --help           this text
+
+Point your app at the printed URL. The journal: GET /__petkit/departures (DELETE clears it).
+`;
+
+const FLAGS = {
+  upstream: { type: 'string' },
+  port: { type: 'string' },
+  host: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+interface Parsed {
+  help: boolean;
+  upstream: string;
+  port: number;
+  host: string;
+}
+
+export function parse(argv: string[]): Parsed {
+  const { values } = parseArgs({ args: checkedArgv(argv, FLAGS), options: FLAGS, strict: true });
+  const help = values.help === true;
+  const port = integerFlag('--port', values.port, { min: 0, max: 65535 }) ?? DEFAULT_PROXY_PORT;
+  const host = values.host ?? '127.0.0.1';
+  if (help) return { help, upstream: '', port, host };
+  if (values.upstream === undefined)
+    throw new UsageError("--upstream URL is required: the API's base URL at the backend.");
+  let url: URL;
+  try {
+    url = new URL(values.upstream);
+  } catch {
+    throw new UsageError(`--upstream must be an http or https URL, got "${values.upstream}".`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new UsageError(`--upstream must be an http or https URL, got "${values.upstream}".`);
+  }
+  if (url.username !== '' || url.password !== '') {
+    throw new UsageError('--upstream must not carry credentials; the app sends its own key.');
+  }
+  return { help, upstream: url.href.replace(/\/+$/, ''), port, host };
+}
+
+/** A departure as the terminal shows it: four lines, the key never among them. */
+export function formatDeparture(d: Departure): string {
+  return (
+    `departure ${d.check} (${d.operationId ?? 'no operation'}) ${d.method} ${d.target} -> ${d.status}\n` +
+    `  expected: ${d.expected}\n` +
+    `  received: ${d.received}\n` +
+    `  replay:   ${d.curl}\n`
+  );
+}
+
+export async function run(argv: string[]): Promise<number> {
+  let parsed: Parsed;
+  try {
+    parsed = parse(argv);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`petkit proxy: ${error.message}\nRun 'petkit proxy --help' for the options.\n`);
+    return 2;
+  }
+  if (parsed.help) {
+    process.stdout.write(HELP);
+    return 0;
+  }
+  let running: Awaited<ReturnType<typeof startProxy>>;
+  try {
+    running = await startProxy({
+      upstream: parsed.upstream,
+      port: parsed.port,
+      host: parsed.host,
+      onDeparture: (departure) => process.stdout.write(formatDeparture(departure)),
+      onExchange: ({ method, target, status, durationMs, departures }) =>
+        process.stdout.write(
+          `${method} ${target} ${status} ${durationMs}ms ${departures === 0 ? 'ok' : `${departures} departure${departures === 1 ? '' : 's'}`}\n`,
+        ),
+      onUpstreamError: (message) => process.stderr.write(`petkit proxy: ${message}\n`),
+    });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    process.stderr.write(
+      `petkit proxy: cannot listen on ${parsed.host}:${parsed.port} (${code ?? String(error)}).\n`,
+    );
+    return 1;
+  }
+  process.stdout.write(
+    `petkit proxy: forwarding ${running.url} to ${parsed.upstream}, checking against openapi.yaml\n` +
+      `Departures: GET ${running.origin}/__petkit/departures. Ctrl-C stops it.\n\n`,
+  );
+  return new Promise<number>((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      running.close().then(
+        () => resolve(0),
+        () => resolve(1),
+      );
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}

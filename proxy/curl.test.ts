@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { curlLine } from './curl.js';
+
+describe('curlLine', () => {
+  it('replays the request with $API_KEY for the key, keeping only the headers that change the answer', () => {
+    expect(
+      curlLine(
+        'POST',
+        'https://api.example.test/v1/pets',
+        {
+          authorization: 'Bearer sk-live-secret',
+          'content-type': 'application/json',
+          prefer: 'code=429',
+          accept: '*/*',
+          cookie: 'session=secret',
+        },
+        `{"name":"O'Malley","categoryId":1}`,
+      ),
+    ).toBe(
+      `curl -i -X POST -H "Authorization: Bearer $API_KEY" -H 'content-type: application/json' -H 'prefer: code=429' --data-binary '{"name":"O'\\''Malley","categoryId":1}' 'https://api.example.test/v1/pets'`,
+    );
+  });
+  it('says when it cut a long body', () => {
+    const line = curlLine('POST', 'http://x/v1/pets', {}, 'x'.repeat(2500));
+    expect(line).toMatch(/ 'http:\/\/x\/v1\/pets' {2}# body cut at 2000 characters$/);
+    expect(line).not.toContain('x'.repeat(2001));
+  });
+});

@@ -1,0 +1,238 @@
+// petkit proxy, as a developer meets it: forwarding to the mock and to servers broken one way each
+// (test/servers/), the engine over real sockets and the command through the built CLI.
+import { spawn } from 'node:child_process';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
+import { startServer } from '../mocks/index.js';
+import { type Departure, startProxy } from '../proxy/index.js';
+import { BROKEN_SERVERS } from './servers/broken.js';
+import { REFERENCE_KEY, serve } from './servers/reference.js';
+
+const closers: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const close of closers.splice(0).reverse()) await close();
+});
+
+async function proxyTo(upstream: string) {
+  const seen: Departure[] = [];
+  const running = await startProxy({ upstream, onDeparture: (d) => seen.push(d) });
+  closers.push(() => running.close());
+  /** The departures of the exchanges so far: they are checked once each exchange ends. */
+  const settled = async (exchanges: number) => {
+    while (running.proxy.journal.exchanges < exchanges) await new Promise((r) => setImmediate(r));
+    return seen;
+  };
+  return { url: running.url, origin: running.origin, settled, proxy: running.proxy };
+}
+
+async function brokenUpstream(name: string) {
+  const broken = BROKEN_SERVERS.find((server) => server.name === name);
+  if (broken === undefined) throw new Error(`no broken server ${name}`);
+  const served = await serve(broken.handler());
+  closers.push(() => served.close());
+  return served.url;
+}
+
+const KEY = { authorization: `Bearer ${REFERENCE_KEY}` };
+
+describe('petkit proxy, forwarding to the mock', () => {
+  it('forwards requests and answers unchanged, and finds nothing in traffic that keeps the contract', async () => {
+    const mock = await startServer({ port: 0, seed: 42 });
+    closers.push(() => mock.close());
+    const { url, settled } = await proxyTo(mock.url);
+    const auth = { authorization: 'Bearer demo-free' };
+    const direct = await fetch(`${mock.url}/pets?limit=3`, { headers: auth });
+    const proxied = await fetch(`${url}/pets?limit=3`, { headers: auth });
+    expect(proxied.status).toBe(200);
+    expect(await proxied.text()).toBe(await direct.text());
+    expect(proxied.headers.get('x-ratelimit-limit')).toBe('60');
+    expect(proxied.headers.get('via')).toBe('1.1 petkit');
+    const created = await fetch(`${url}/pets`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Biscuit', categoryId: 3 }),
+    });
+    expect(created.status).toBe(201);
+    expect(created.headers.get('location')).toBe('/v1/pets/51');
+    expect(await created.json()).toEqual({ id: 51, name: 'Biscuit', categoryId: 3 });
+    expect(await settled(2)).toEqual([]);
+  });
+
+  it('reports a request that departs from the contract as the client’s', async () => {
+    const mock = await startServer({ port: 0 });
+    closers.push(() => mock.close());
+    const { url, settled } = await proxyTo(mock.url);
+    const res = await fetch(`${url}/pets?status=adopted`, { headers: { authorization: 'Bearer demo-free' } });
+    expect(res.status).toBe(400);
+    expect(await settled(1)).toEqual([
+      expect.objectContaining({
+        side: 'request',
+        check: 'request_conformance',
+        operationId: 'listPets',
+        status: 400,
+        received: 'Invalid query: /status must be one of "available", "pending", "sold"; got "adopted".',
+        curl: `curl -i -H "Authorization: Bearer $API_KEY" '${mock.url}/pets?status=adopted'`,
+      }),
+    ]);
+  });
+});
+
+describe('petkit proxy, forwarding to broken servers', () => {
+  it.each([
+    ['wrapped-list', 'GET', '/pets', undefined, 'response_schema_conformance'],
+    ['create-answers-200', 'POST', '/pets', '{"name":"Rex","categoryId":1}', 'status_code_conformance'],
+    ['errors-as-text-plain', 'GET', '/pets/999999', undefined, 'content_type_conformance'],
+    ['reset-in-milliseconds', 'GET', '/pets', undefined, 'response_headers_conformance'],
+  ])('%s: %s %s departs on %s', async (name, method, path, body, check) => {
+    const { url, settled } = await proxyTo(await brokenUpstream(name));
+    const headers = body === undefined ? KEY : { ...KEY, 'content-type': 'application/json' };
+    await (await fetch(`${url}${path}`, { method, headers, ...(body === undefined ? {} : { body }) })).text();
+    const found = await settled(1);
+    expect(found.map((d) => d.check)).toContain(check);
+    for (const departure of found) {
+      expect(departure.side).toBe('response');
+      expect(JSON.stringify(departure)).not.toContain(REFERENCE_KEY);
+    }
+  });
+
+  it('journals the departures at GET /__petkit/departures, and DELETE clears them', async () => {
+    const { url, origin, settled } = await proxyTo(await brokenUpstream('wrapped-list'));
+    await (await fetch(`${url}/pets`, { headers: KEY })).text();
+    await settled(1);
+    const journal = (await (await fetch(`${origin}/__petkit/departures`)).json()) as {
+      exchanges: number;
+      departures: Departure[];
+    };
+    expect(journal.exchanges).toBe(1);
+    expect(journal.departures[0]).toMatchObject({
+      check: 'response_schema_conformance',
+      operationId: 'listPets',
+    });
+    expect((await fetch(`${origin}/__petkit/departures`, { method: 'DELETE' })).status).toBe(204);
+    expect(await (await fetch(`${origin}/__petkit/departures`)).json()).toEqual({
+      exchanges: 0,
+      departures: [],
+    });
+  });
+});
+
+describe('petkit proxy, as a proxy', () => {
+  it('drops hop-by-hop headers (and those Connection names), keeps end-to-end ones, and streams the body', async () => {
+    let received: { headers: IncomingHttpHeaders; body: string } | undefined;
+    const echo = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => {
+        body += chunk.toString();
+      });
+      req.on('end', () => {
+        received = { headers: req.headers, body };
+        res.writeHead(200, {
+          'content-type': 'application/json',
+          'x-upstream': 'yes',
+          'keep-alive': 'timeout=77',
+          connection: 'x-up-hop',
+          'x-up-hop': '1',
+        });
+        res.end('[]');
+      });
+    });
+    await new Promise<void>((resolve) => echo.listen(0, '127.0.0.1', resolve));
+    closers.push(() => new Promise((resolve) => echo.close(() => resolve())));
+    const { url } = await proxyTo(`http://127.0.0.1:${(echo.address() as AddressInfo).port}/v1`);
+    // fetch refuses to send Connection: node:http sends what it is given.
+    const res = await new Promise<IncomingMessage>((resolve, reject) => {
+      const req = request(`${url}/pets`, {
+        method: 'POST',
+        headers: {
+          ...KEY,
+          connection: 'x-hop',
+          'x-hop': '1',
+          'x-trace': 'abc',
+          'content-type': 'application/json',
+        },
+      });
+      req.on('response', resolve).on('error', reject);
+      req.end('{"name":"Rex","categoryId":1}');
+    });
+    res.resume();
+    expect(res.headers['x-upstream']).toBe('yes');
+    expect(res.headers['keep-alive']).not.toBe('timeout=77');
+    expect(res.headers['x-up-hop']).toBeUndefined();
+    expect(received?.body).toBe('{"name":"Rex","categoryId":1}');
+    expect(received?.headers).toMatchObject({
+      authorization: KEY.authorization,
+      'x-trace': 'abc',
+      via: '1.1 petkit',
+    });
+    expect(received?.headers['x-hop']).toBeUndefined();
+  });
+
+  it('answers 502 when the upstream does not answer', async () => {
+    const gone = createServer();
+    await new Promise<void>((resolve) => gone.listen(0, '127.0.0.1', resolve));
+    const { port } = gone.address() as AddressInfo;
+    await new Promise((resolve) => gone.close(resolve));
+    const { url } = await proxyTo(`http://127.0.0.1:${port}/v1`);
+    const res = await fetch(`${url}/pets`);
+    expect(res.status).toBe(502);
+    expect(await res.json()).toMatchObject({
+      code: 'bad_gateway',
+      message: expect.stringContaining('ECONNREFUSED'),
+    });
+  });
+});
+
+const MAIN = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
+
+describe('petkit proxy, through the CLI', () => {
+  it('prints each departure as it happens, with a curl line that says $API_KEY, never the key', async () => {
+    const upstream = await brokenUpstream('wrapped-list');
+    const child = spawn(process.execPath, [MAIN, 'proxy', '--upstream', upstream, '--port', '0'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    onTestFinished(() => {
+      child.kill('SIGKILL');
+    });
+    let out = '';
+    child.stdout.on('data', (data: Buffer) => {
+      out += data.toString();
+    });
+    child.stderr.on('data', (data: Buffer) => {
+      out += data.toString();
+    });
+    /** Waits for the output to show a line, polling what has been printed (fails if the proxy exits). */
+    const wait = async (pattern: RegExp): Promise<RegExpExecArray> => {
+      for (;;) {
+        const found = pattern.exec(out);
+        if (found !== null) return found;
+        if (child.exitCode !== null) throw new Error(`petkit proxy exited ${child.exitCode}: ${out}`);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    };
+    const [, url] = await wait(/^petkit proxy: forwarding (\S+) to (\S+), checking against openapi\.yaml$/m);
+    await (await fetch(`${url}/pets?limit=2`, { headers: KEY })).text();
+    await wait(/^GET \/v1\/pets\?limit=2 200 \d+ms 1 departure$/m);
+    expect(out).toContain(
+      'departure response_schema_conformance (listPets) GET /v1/pets?limit=2 -> 200\n' +
+        '  expected: the 200 body to match #/paths/~1pets/get/responses/200/content/application~1json/schema\n' +
+        '  received: (body) must be array\n' +
+        `  replay:   curl -i -H "Authorization: Bearer $API_KEY" '${upstream}/pets?limit=2'\n`,
+    );
+    expect(out).not.toContain(REFERENCE_KEY);
+  });
+
+  it('refuses a missing or bad --upstream with a message of its own', async () => {
+    const { spawnSync } = await import('node:child_process');
+    const run = (...args: string[]) =>
+      spawnSync(process.execPath, [MAIN, 'proxy', ...args], { encoding: 'utf8' });
+    expect(run().stderr).toBe(
+      "petkit proxy: --upstream URL is required: the API's base URL at the backend.\nRun 'petkit proxy --help' for the options.\n",
+    );
+    expect(run('--upstream', 'ftp://x').stderr).toMatch(
+      /^petkit proxy: --upstream must be an http or https URL, got "ftp:\/\/x"\./,
+    );
+    expect(run('--upstream', 'http://x/v1', '--port', '-1').status).toBe(2);
+  });
+});
