@@ -26,6 +26,8 @@ Usage:
   --examples N         generated cases per property, besides the hand-derived ones (default 20)
   --seed N             repeat a run's cases (every report prints its seed)
   --probe-rate-limit   also run rate_limit_behaviour: exhaust a window on purpose
+  --probe-ban          also run rate_limit_ban: drive the key into its 5-minute ban on purpose
+                       (only for a target and a key you can lose for five minutes)
   --max-rpm N          at most N requests a minute (default: the first X-RateLimit-Limit seen)
   --timeout MS         per request (default 10000)
 
@@ -75,6 +77,7 @@ export async function run(argv: string[], io: Io = process): Promise<number> {
       apiKey: values['api-key'] ?? io.env.CONTRACT_API_KEY ?? '',
       readOnly: values['read-only'] ?? false,
       probeRateLimit: values['probe-rate-limit'] ?? false,
+      probeBan: values['probe-ban'] ?? false,
       ...optional('checks', list(values.checks)),
       ...optional('skip', list(values.skip)),
       ...optional('examples', integerFlag('--examples', values.examples)),
@@ -136,6 +139,7 @@ function parse(argv: string[]) {
       examples: { type: 'string' },
       seed: { type: 'string' },
       'probe-rate-limit': { type: 'boolean' },
+      'probe-ban': { type: 'boolean' },
       'max-rpm': { type: 'string' },
       timeout: { type: 'string' },
       help: { type: 'boolean', short: 'h' },

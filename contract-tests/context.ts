@@ -10,8 +10,12 @@ export interface Context {
   readonly seed: number;
   readonly examples: number;
   readonly readOnly: boolean;
+  /** Whether the key has letters, so that changing their case makes another key. */
+  readonly keyHasLetters: boolean;
   /** Pets the target listed at the start (for read-only runs and for ids that exist). */
   readonly knownPets: readonly Pet[];
+  /** Every pet createPet answered 201 with during the run, in the order they came. */
+  readonly createdPets: readonly Pet[];
   send(outgoing: Outgoing, options?: { retry?: boolean; pace?: boolean }): Promise<Exchange>;
   selected(check: CheckId): boolean;
   /** One conclusive evaluation of a check on an operation that found nothing wrong. */

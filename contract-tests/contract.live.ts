@@ -29,6 +29,7 @@ const report = await runContract({
   apiKey: env.CONTRACT_API_KEY ?? '',
   readOnly: flag(env.CONTRACT_READ_ONLY),
   probeRateLimit: flag(env.CONTRACT_PROBE_RATE_LIMIT),
+  probeBan: flag(env.CONTRACT_PROBE_BAN),
   ...optional('seed', int(env.CONTRACT_SEED)),
   ...optional('examples', int(env.CONTRACT_EXAMPLES)),
   ...optional('maxRpm', int(env.CONTRACT_MAX_RPM)),

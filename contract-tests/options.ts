@@ -26,6 +26,8 @@ export interface ContractOptions {
   readonly seed?: number;
   /** Run rate_limit_behaviour, which exhausts a window on purpose. Default false. */
   readonly probeRateLimit?: boolean;
+  /** Run rate_limit_ban, which drives the key into its 5-minute ban on purpose. Default false. */
+  readonly probeBan?: boolean;
   /** Requests per minute at most. Default: the first X-RateLimit-Limit seen. */
   readonly maxRpm?: number;
   /** Per request, in milliseconds. Default 10 000. */
@@ -53,6 +55,7 @@ export interface NormalizedOptions {
   readonly examples: number;
   readonly seed: number;
   readonly probeRateLimit: boolean;
+  readonly probeBan: boolean;
   /** Explicit budget; when undefined it is learnt from X-RateLimit-Limit (the lowest one seen). */
   readonly maxRpm: number | undefined;
   readonly timeoutMs: number;
@@ -111,6 +114,7 @@ export function normalizeOptions(
   const checks = new Set(wanted.filter((id) => !skipped.includes(id)));
   if (options.probeRateLimit === true && !skipped.includes('rate_limit_behaviour'))
     checks.add('rate_limit_behaviour');
+  if (options.probeBan === true && !skipped.includes('rate_limit_ban')) checks.add('rate_limit_ban');
   if (checks.size === 0) invalid('No check left to run (--checks and --skip exclude them all).');
   const random = options.random ?? Math.random;
   const seed = options.seed ?? Math.floor(random() * 2 ** 31);
@@ -127,6 +131,7 @@ export function normalizeOptions(
     examples,
     seed,
     probeRateLimit: checks.has('rate_limit_behaviour'),
+    probeBan: checks.has('rate_limit_ban'),
     maxRpm: positiveInteger(options.maxRpm, '--max-rpm', undefined),
     timeoutMs: positiveInteger(options.timeoutMs, '--timeout', 10_000) ?? 10_000,
     maxWaitMs: options.maxWaitMs ?? 65_000,

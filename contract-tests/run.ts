@@ -9,14 +9,16 @@ import { ContractAbort } from './errors.js';
 import { type Exchange, toCurl } from './exchange.js';
 import { type Finding, findingKey, findingOf } from './finding.js';
 import { type ContractOptions, normalizeOptions } from './options.js';
+import { createRateLimitModel } from './rate-limit-model.js';
 import type { CheckResult, CoverageEntry, Report } from './report.js';
 import { validRequest } from './requests.js';
 import { authScenario } from './scenarios/auth.js';
+import { banScenario } from './scenarios/ban.js';
 import { createScenario } from './scenarios/create.js';
 import { listScenario } from './scenarios/list.js';
 import { negativeScenario } from './scenarios/negative.js';
 import { rateLimitScenario } from './scenarios/rate-limit.js';
-import { notFoundScenario, useAfterCreateScenario } from './scenarios/stateful.js';
+import { afterCreatesScenario, notFoundScenario, useAfterCreateScenario } from './scenarios/stateful.js';
 
 const SCENARIOS = [
   ['auth', authScenario],
@@ -25,10 +27,12 @@ const SCENARIOS = [
   ['negative', negativeScenario],
   ['use after create', useAfterCreateScenario],
   ['not found', notFoundScenario],
+  ['after creates', afterCreatesScenario],
   ['rate limit probe', rateLimitScenario],
+  ['ban probe', banScenario],
 ] as const;
 
-const OPT_IN = CHECKS.filter((check) => check.optIn).map((check) => check.id);
+const OPT_IN = CHECKS.filter((check) => check.optIn !== false).map((check) => check.id);
 
 export async function runContract(input: ContractOptions, spec: Spec = loadSpec()): Promise<Report> {
   const options = normalizeOptions(input, OPT_IN, CHECK_IDS);
@@ -51,10 +55,20 @@ export async function runContract(input: ContractOptions, spec: Spec = loadSpec(
         existing.instancePaths.push(finding.instancePath);
     }
   };
+  const model = createRateLimitModel();
+  const createdPets: Pet[] = [];
   const onExchange = (exchange: Exchange) => {
     options.onProgress({ phase, requests: client.requests, exchange });
     if (exchange.response === null) return;
+    const contradiction = model.observe(exchange, exchange.overlapped === true, options.now());
+    if (contradiction !== undefined) {
+      addFinding(findingOf(exchange, { check: 'response_headers_conformance', ...contradiction }));
+    }
     seen.add(`${exchange.operationId}|${exchange.response.status}`);
+    if (exchange.operationId === 'createPet' && exchange.response.status === 201) {
+      const created = conformingBody(spec, exchange);
+      if (created !== undefined) createdPets.push(created.value as Pet);
+    }
     const operation = spec.operation(exchange.operationId);
     for (const verdict of checkResponse(spec, operation, exchange.response, { nowMs: options.now() })) {
       if (!options.checks.has(verdict.check)) continue;
@@ -74,9 +88,11 @@ export async function runContract(input: ContractOptions, spec: Spec = loadSpec(
     seed: options.seed,
     examples: options.examples,
     readOnly: options.readOnly,
+    keyHasLetters: /[a-z]/i.test(options.apiKey),
     get knownPets() {
       return knownPets;
     },
+    createdPets,
     send: (outgoing, sendOptions) => client.send(outgoing, sendOptions),
     selected: (check) => options.checks.has(check),
     passed(check, operationId) {
@@ -123,7 +139,8 @@ export async function runContract(input: ContractOptions, spec: Spec = loadSpec(
       const passed = passes.get(k) ?? 0;
       const base = { check: check.id, operationId: operation.id, passes: passed, findings: mine.length };
       if (!options.checks.has(check.id)) {
-        const reason = check.optIn ? 'opt-in: run with --probe-rate-limit' : 'not selected (--checks/--skip)';
+        const reason =
+          check.optIn !== false ? `opt-in: run with ${check.optIn}` : 'not selected (--checks/--skip)';
         results.push({ ...base, outcome: 'skipped', reason });
       } else if (mine.some((finding) => finding.severity === 'error')) {
         results.push({ ...base, outcome: 'failed' });

@@ -4,7 +4,10 @@ import { isDeepStrictEqual } from 'node:util';
 import type fc from 'fast-check';
 import { type Context, conformingBody, expectStatus, INCONCLUSIVE, PASS, type Verdict } from '../context.js';
 import { runProperty } from '../property.js';
+import { exampleBody } from '../requests.js';
 import { boundaryValues, validArbitrary } from '../schema-arbitraries.js';
+
+const CHARSET = 'application/json; charset=utf-8';
 
 export function newPetSchema(context: Context) {
   const body = context.spec.operation('createPet').requestBody?.content.get('application/json');
@@ -27,19 +30,26 @@ export async function createScenario(context: Context): Promise<void> {
   const operation = context.spec.operation('createPet');
   const body = newPetSchema(context);
   const valid = (value: unknown) => body.validate(value).length === 0;
+  const example = exampleBody(operation);
+  // A copy, so that the case is told apart by identity from a boundary value that equals it.
+  const charsetCase: unknown = structuredClone(example);
   await runProperty(context, {
     check: 'positive_data_acceptance',
     operationId: operation.id,
-    examples: boundaryValues(context.spec.document, body.schema).filter(valid),
+    // The media type's parameters are allowed (RFC 9110 §8.3): the example sent with a charset too.
+    examples: [...boundaryValues(context.spec.document, body.schema).filter(valid), charsetCase],
     arbitrary: validArbitrary(context.spec.document, body.schema).filter(valid) as fc.Arbitrary<unknown>,
     salt: 3,
-    describe: (value) => `body ${JSON.stringify(value)}`,
+    describe: (value) =>
+      value === charsetCase
+        ? `body ${JSON.stringify(example)} sent as ${CHARSET}`
+        : `body ${JSON.stringify(value)}`,
     run: async (value): Promise<Verdict> => {
       const exchange = await context.send({
         operationId: operation.id,
         method: 'POST',
         path: operation.path,
-        contentType: 'application/json',
+        contentType: value === charsetCase ? CHARSET : 'application/json',
         body: JSON.stringify(value),
       });
       const status = expectStatus(exchange, 201, 'a valid NewPet');

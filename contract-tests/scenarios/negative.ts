@@ -115,6 +115,13 @@ async function bodyNegatives(context: Context, operation: OperationSpec, salt: n
       expected: 400,
     },
     ...invalidExamples(document, body.schema, body.validate).map(json),
+    {
+      kind: 'array body',
+      what: 'a JSON array holding a valid body',
+      contentType: 'application/json',
+      body: `[${example}]`,
+      expected: 400,
+    },
   ];
   if (operation.responses.has('415')) {
     examples.push({

@@ -75,11 +75,119 @@ function compare(exchange: Exchange, expected: Pet, got: unknown, where: string)
   };
 }
 
+/** Creates sent at once. */
+export const CONCURRENT_CREATES = 4;
+
+/** Creates sent at once get distinct ids (use_after_create × createPet). */
+async function concurrentCreates(context: Context): Promise<void> {
+  const operation = context.spec.operation('createPet');
+  const example = exampleBody(operation) as Record<string, unknown>;
+  const exchanges = await Promise.all(
+    Array.from({ length: CONCURRENT_CREATES }, (_, i) =>
+      context.send({
+        operationId: operation.id,
+        method: 'POST',
+        path: operation.path,
+        contentType: 'application/json',
+        body: JSON.stringify({ ...example, name: `petkit concurrent ${i + 1}` }),
+      }),
+    ),
+  );
+  const pets = exchanges.map((exchange) =>
+    exchange.response?.status === 201
+      ? (conformingBody(context.spec, exchange)?.value as Pet | undefined)
+      : undefined,
+  );
+  const created = pets.filter((pet): pet is Pet => pet !== undefined);
+  if (created.length < 2) {
+    context.note(
+      'use_after_create',
+      operation.id,
+      'fewer than two of the concurrent creates answered 201 with a Pet',
+    );
+    return;
+  }
+  const byId = new Map<number, number>();
+  for (const pet of created) byId.set(pet.id, (byId.get(pet.id) ?? 0) + 1);
+  const shared = [...byId].find(([, count]) => count > 1);
+  const last = exchanges[exchanges.length - 1];
+  if (shared !== undefined && last !== undefined) {
+    record(context, 'use_after_create', operation.id, {
+      kind: 'fail',
+      exchange: last,
+      message: `${shared[1]} of ${created.length} creates sent at once got the same id ${shared[0]} (ids ${created.map((pet) => pet.id).join(', ')})`,
+      expected: 'a distinct id for each created pet',
+      instancePath: '/id',
+    });
+  } else context.passed('use_after_create', operation.id);
+}
+
+/**
+ * At the end of the run: every pet created during it is still readable and unchanged (getPet), and
+ * the whole list is still in ascending id order now that it holds them (list_semantics).
+ */
+export async function afterCreatesScenario(context: Context): Promise<void> {
+  if (context.readOnly || context.createdPets.length === 0) return;
+  const listPets = context.spec.operation('listPets');
+  if (context.selected('list_semantics')) {
+    const page = pageMaximum(listPets);
+    const listed = await context.send({
+      operationId: listPets.id,
+      method: 'GET',
+      path: listPets.path,
+      ...(page === undefined ? {} : { query: { limit: String(page) } }),
+    });
+    const body = listed.response?.status === 200 ? conformingBody(context.spec, listed) : undefined;
+    if (body !== undefined) {
+      const pets = body.value as Pet[];
+      const at = pets.findIndex((pet, i) => i > 0 && pet.id <= (pets[i - 1]?.id ?? 0));
+      record(
+        context,
+        'list_semantics',
+        listPets.id,
+        at === -1
+          ? PASS
+          : {
+              kind: 'fail',
+              exchange: listed,
+              message: `after ${context.createdPets.length} creates, ids are not ascending: ${pets[at - 1]?.id} then ${pets[at]?.id}`,
+              expected: 'pets in ascending id order, created ones included',
+            },
+      );
+    }
+  }
+  if (!context.selected('use_after_create')) return;
+  const getPet = context.spec.operation('getPet');
+  for (const pet of context.createdPets) {
+    const fetched = await context.send({
+      operationId: getPet.id,
+      method: 'GET',
+      path: getPet.expand({ petId: pet.id }),
+    });
+    const status = expectStatus(
+      fetched,
+      200,
+      `getPet, at the end of the run, of pet ${pet.id} created during it`,
+    );
+    const body = conformingBody(context.spec, fetched);
+    record(
+      context,
+      'use_after_create',
+      getPet.id,
+      status ??
+        (body === undefined
+          ? INCONCLUSIVE
+          : compare(fetched, pet, body.value, 'getPet at the end of the run')),
+    );
+  }
+}
+
 export async function useAfterCreateScenario(context: Context): Promise<void> {
   if (!context.selected('use_after_create')) return;
   const getPet = context.spec.operation('getPet');
   const listPets = context.spec.operation('listPets');
   const source = context.readOnly ? 'listPets' : 'createPet';
+  if (!context.readOnly) await concurrentCreates(context);
   const pet = context.readOnly ? context.knownPets[0] : await created(context);
   if (pet === undefined) {
     const reason = context.readOnly
