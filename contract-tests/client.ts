@@ -51,6 +51,9 @@ export interface Client {
   readonly requests: number;
 }
 
+/** The longest window the API has is a day (and a few minutes of clock skew). */
+const LONGEST_WINDOW_MS = 24 * 3600_000 + 300_000;
+
 /** A wrong key that no server can have issued, yet shaped like one. */
 export const WRONG_KEY = 'petkit-contract-wrong-key-0000000000';
 
@@ -165,7 +168,12 @@ export function createClient(options: ClientOptions): Client {
         if (options.maxRpm === undefined && limit !== undefined && limit > 0) {
           maxRpm = Math.min(maxRpm ?? limit, limit);
         }
-        if (remaining !== undefined && reset !== undefined) window = { remaining, resetMs: reset * 1000 };
+        // A Reset more than a day away is no window this API has (a finding of its own, in milliseconds
+        // perhaps): it is not waited for; a 429's Retry-After still is.
+        const plausible = reset !== undefined && reset * 1000 - options.now() <= LONGEST_WINDOW_MS;
+        if (remaining !== undefined && reset !== undefined && plausible) {
+          window = { remaining, resetMs: reset * 1000 };
+        }
       }
       paced();
       return {

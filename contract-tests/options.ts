@@ -32,6 +32,12 @@ export interface ContractOptions {
   readonly maxRpm?: number;
   /** Per request, in milliseconds. Default 10 000. */
   readonly timeoutMs?: number;
+  /**
+   * The most requests the run sends. Default: two minutes of its pace (2 × the requests per minute in
+   * force), so a 60-a-minute key spends at most 120; boundaries are sent first, generated cases as the
+   * budget allows.
+   */
+  readonly budget?: number;
   /** Longest wait for a window or a Retry-After before stopping (exit 2). Default 65 000 ms. */
   readonly maxWaitMs?: number;
   /** 429s in a row before stopping rather than risking the key's ban. Default 3. */
@@ -59,6 +65,8 @@ export interface NormalizedOptions {
   /** Explicit budget; when undefined it is learnt from X-RateLimit-Limit (the lowest one seen). */
   readonly maxRpm: number | undefined;
   readonly timeoutMs: number;
+  /** Explicit --budget; when undefined, two minutes of the pace once it is known. */
+  readonly budget: number | undefined;
   /** The longest the client waits for a window or a Retry-After before it stops instead. */
   readonly maxWaitMs: number;
   /** 429s in a row before the client stops rather than risk the key's ban. */
@@ -134,6 +142,7 @@ export function normalizeOptions(
     probeBan: checks.has('rate_limit_ban'),
     maxRpm: positiveInteger(options.maxRpm, '--max-rpm', undefined),
     timeoutMs: positiveInteger(options.timeoutMs, '--timeout', 10_000) ?? 10_000,
+    budget: positiveInteger(options.budget, '--budget', undefined),
     maxWaitMs: options.maxWaitMs ?? 65_000,
     maxRetries: options.maxRetries ?? 3,
     backoffBaseMs: options.backoffBaseMs ?? 500,

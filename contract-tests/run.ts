@@ -20,17 +20,38 @@ import { negativeScenario } from './scenarios/negative.js';
 import { rateLimitScenario } from './scenarios/rate-limit.js';
 import { afterCreatesScenario, notFoundScenario, useAfterCreateScenario } from './scenarios/stateful.js';
 
-const SCENARIOS = [
+type Scenario = (context: Context) => Promise<void>;
+
+/** First every boundary and every kind of case, once each: what must not be lost to a tight budget. */
+const FIRST_PASS: readonly (readonly [string, Scenario])[] = [
   ['auth', authScenario],
   ['list', listScenario],
   ['create', createScenario],
   ['negative', negativeScenario],
   ['use after create', useAfterCreateScenario],
   ['not found', notFoundScenario],
-  ['after creates', afterCreatesScenario],
+];
+/** Then the other cases of each kind and the generated ones, as the budget allows. */
+const SECOND_PASS: readonly (readonly [string, Scenario])[] = [
+  ['list (more cases)', listScenario],
+  ['create (more cases)', createScenario],
+  ['negative (more cases)', negativeScenario],
+];
+/** The properties of the second pass: the generated cases share what the budget leaves. */
+const SECOND_PASS_PROPERTIES = 7;
+/** Requests kept for the end of the run (the list read back after the creates). */
+const END_RESERVE = 2;
+const PROBES: readonly (readonly [string, Scenario])[] = [
   ['rate limit probe', rateLimitScenario],
   ['ban probe', banScenario],
-] as const;
+];
+/** Without --budget, a run is held to two minutes of its pace: 120 requests for a 60-a-minute key. */
+const DEFAULT_BUDGET_MINUTES = 2;
+
+/** The budget is spent: the scenarios stop, and what they did not reach is reported skipped. */
+class BudgetSpent extends Error {
+  override readonly name = 'BudgetSpent';
+}
 
 const OPT_IN = CHECKS.filter((check) => check.optIn !== false).map((check) => check.id);
 
@@ -83,6 +104,14 @@ export async function runContract(input: ContractOptions, spec: Spec = loadSpec(
   const client = createClient({ ...options, onExchange });
 
   let knownPets: Pet[] = [];
+  let pass: Context['pass'] = 'boundaries';
+  /** The cap in force: --budget, or two minutes of the learnt pace (learnt by the preflight). */
+  let budget = options.budget ?? Number.POSITIVE_INFINITY;
+  let budgetSpent = false;
+  let share = Number.POSITIVE_INFINITY;
+  const failedKinds = new Map<string, Set<string>>();
+  let reserve = 0;
+  const budgetLeft = () => budget - reserve - client.requests;
   const context: Context = {
     spec,
     seed: options.seed,
@@ -93,7 +122,23 @@ export async function runContract(input: ContractOptions, spec: Spec = loadSpec(
       return knownPets;
     },
     createdPets,
-    send: (outgoing, sendOptions) => client.send(outgoing, sendOptions),
+    get pass() {
+      return pass;
+    },
+    budgetLeft,
+    generatedShare: () => share,
+    failedKinds(property) {
+      let kinds = failedKinds.get(property);
+      if (kinds === undefined) {
+        kinds = new Set();
+        failedKinds.set(property, kinds);
+      }
+      return kinds;
+    },
+    send: (outgoing, sendOptions) => {
+      if (budgetLeft() < 1) throw new BudgetSpent();
+      return client.send(outgoing, sendOptions);
+    },
     selected: (check) => options.checks.has(check),
     passed(check, operationId) {
       passes.set(key(check, operationId), (passes.get(key(check, operationId)) ?? 0) + 1);
@@ -114,17 +159,43 @@ export async function runContract(input: ContractOptions, spec: Spec = loadSpec(
   let aborted: Report['aborted'] = null;
   try {
     knownPets = await preflight(context);
-    for (const [name, scenario] of SCENARIOS) {
+    if (options.budget === undefined && client.maxRpm !== undefined) {
+      budget = DEFAULT_BUDGET_MINUTES * client.maxRpm;
+    }
+    try {
+      for (const [name, scenario] of FIRST_PASS) {
+        phase = name;
+        await scenario(context);
+      }
+      pass = 'more';
+      reserve = END_RESERVE;
+      share = Math.max(0, Math.floor(budgetLeft() / SECOND_PASS_PROPERTIES));
+      for (const [name, scenario] of SECOND_PASS) {
+        phase = name;
+        await scenario(context);
+      }
+      reserve = 0;
+      phase = 'after creates';
+      await afterCreatesScenario(context);
+    } catch (cause) {
+      if (!(cause instanceof BudgetSpent)) throw cause;
+      budgetSpent = true;
+    }
+    // The probes spend a window on purpose, when asked: only an explicit --budget holds them.
+    if (options.budget === undefined) budget = Number.POSITIVE_INFINITY;
+    for (const [name, scenario] of PROBES) {
       phase = name;
       await scenario(context);
     }
   } catch (cause) {
-    if (!(cause instanceof ContractAbort)) throw cause;
-    aborted = {
-      code: cause.code,
-      message: cause.message,
-      curl: cause.request === undefined ? null : toCurl(cause.request),
-    };
+    if (cause instanceof BudgetSpent) budgetSpent = true;
+    else if (!(cause instanceof ContractAbort)) throw cause;
+    else
+      aborted = {
+        code: cause.code,
+        message: cause.message,
+        curl: cause.request === undefined ? null : toCurl(cause.request),
+      };
   }
 
   const all = [...findings.values()];
@@ -157,7 +228,9 @@ export async function runContract(input: ContractOptions, spec: Spec = loadSpec(
             ? '--read-only: no request sent'
             : aborted !== null
               ? 'the run stopped before it'
-              : 'no conclusive case (see the other findings)');
+              : budgetSpent
+                ? `the budget of ${budget} requests was spent before it (--budget)`
+                : 'no conclusive case (see the other findings)');
         results.push({ ...base, outcome: 'skipped', reason });
       }
     }
@@ -181,6 +254,7 @@ export async function runContract(input: ContractOptions, spec: Spec = loadSpec(
     durationMs: options.now() - startedMs,
     requests: client.requests,
     maxRpm: client.maxRpm ?? null,
+    budget: options.budget ?? (client.maxRpm === undefined ? null : DEFAULT_BUDGET_MINUTES * client.maxRpm),
     results,
     findings: all,
     coverage,

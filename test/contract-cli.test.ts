@@ -154,6 +154,7 @@ describe('petkit contract reports', () => {
       [
         'aborted',
         'baseUrl',
+        'budget',
         'coverage',
         'durationMs',
         'examples',

@@ -45,26 +45,6 @@ async function roomyStatus(context: Context): Promise<string | undefined> {
   return best?.status;
 }
 
-async function created(context: Context): Promise<Pet | undefined> {
-  const operation = context.spec.operation('createPet');
-  const example = exampleBody(operation) as Record<string, unknown>;
-  const status = await roomyStatus(context);
-  const body = {
-    ...example,
-    name: `petkit contract ${context.seed}`,
-    ...(status === undefined ? {} : { status }),
-  };
-  const exchange = await context.send({
-    operationId: operation.id,
-    method: 'POST',
-    path: operation.path,
-    contentType: 'application/json',
-    body: JSON.stringify(body),
-  });
-  const parsed = exchange.response?.status === 201 ? conformingBody(context.spec, exchange) : undefined;
-  return parsed?.value as Pet | undefined;
-}
-
 function compare(exchange: Exchange, expected: Pet, got: unknown, where: string): Verdict {
   if (isDeepStrictEqual(got, expected)) return PASS;
   return {
@@ -78,10 +58,14 @@ function compare(exchange: Exchange, expected: Pet, got: unknown, where: string)
 /** Creates sent at once. */
 export const CONCURRENT_CREATES = 4;
 
-/** Creates sent at once get distinct ids (use_after_create × createPet). */
-async function concurrentCreates(context: Context): Promise<void> {
+/**
+ * Creates sent at once get distinct ids (use_after_create × createPet). They are made with a status
+ * whose filtered page has room for them; the first of them is the pet the rest of the scenario follows.
+ */
+async function concurrentCreates(context: Context): Promise<Pet | undefined> {
   const operation = context.spec.operation('createPet');
   const example = exampleBody(operation) as Record<string, unknown>;
+  const status = await roomyStatus(context);
   const exchanges = await Promise.all(
     Array.from({ length: CONCURRENT_CREATES }, (_, i) =>
       context.send({
@@ -89,7 +73,11 @@ async function concurrentCreates(context: Context): Promise<void> {
         method: 'POST',
         path: operation.path,
         contentType: 'application/json',
-        body: JSON.stringify({ ...example, name: `petkit concurrent ${i + 1}` }),
+        body: JSON.stringify({
+          ...example,
+          name: `petkit contract ${context.seed} ${i + 1}`,
+          ...(status === undefined ? {} : { status }),
+        }),
       }),
     ),
   );
@@ -120,6 +108,7 @@ async function concurrentCreates(context: Context): Promise<void> {
       instancePath: '/id',
     });
   } else context.passed('use_after_create', operation.id);
+  return created[0];
 }
 
 /**
@@ -128,37 +117,58 @@ async function concurrentCreates(context: Context): Promise<void> {
  */
 export async function afterCreatesScenario(context: Context): Promise<void> {
   if (context.readOnly || context.createdPets.length === 0) return;
+  if (!context.selected('list_semantics') && !context.selected('use_after_create')) return;
   const listPets = context.spec.operation('listPets');
-  if (context.selected('list_semantics')) {
-    const page = pageMaximum(listPets);
-    const listed = await context.send({
-      operationId: listPets.id,
-      method: 'GET',
-      path: listPets.path,
-      ...(page === undefined ? {} : { query: { limit: String(page) } }),
-    });
-    const body = listed.response?.status === 200 ? conformingBody(context.spec, listed) : undefined;
-    if (body !== undefined) {
-      const pets = body.value as Pet[];
-      const at = pets.findIndex((pet, i) => i > 0 && pet.id <= (pets[i - 1]?.id ?? 0));
-      record(
-        context,
-        'list_semantics',
-        listPets.id,
-        at === -1
-          ? PASS
-          : {
-              kind: 'fail',
-              exchange: listed,
-              message: `after ${context.createdPets.length} creates, ids are not ascending: ${pets[at - 1]?.id} then ${pets[at]?.id}`,
-              expected: 'pets in ascending id order, created ones included',
-            },
-      );
-    }
+  const page = pageMaximum(listPets);
+  const listed = await context.send({
+    operationId: listPets.id,
+    method: 'GET',
+    path: listPets.path,
+    ...(page === undefined ? {} : { query: { limit: String(page) } }),
+  });
+  const body = listed.response?.status === 200 ? conformingBody(context.spec, listed) : undefined;
+  const pets = (body?.value as Pet[] | undefined) ?? [];
+  if (body !== undefined && context.selected('list_semantics')) {
+    const at = pets.findIndex((pet, i) => i > 0 && pet.id <= (pets[i - 1]?.id ?? 0));
+    record(
+      context,
+      'list_semantics',
+      listPets.id,
+      at === -1
+        ? PASS
+        : {
+            kind: 'fail',
+            exchange: listed,
+            message: `after ${context.createdPets.length} creates, ids are not ascending: ${pets[at - 1]?.id} then ${pets[at]?.id}`,
+            expected: 'pets in ascending id order, created ones included',
+          },
+    );
   }
   if (!context.selected('use_after_create')) return;
+  // Each created pet, as it came back from createPet: on the list's page when it is there (one request
+  // for all of them), else from getPet.
+  const complete = body !== undefined && page !== undefined && pets.length < page;
   const getPet = context.spec.operation('getPet');
   for (const pet of context.createdPets) {
+    const onPage = pets.find((candidate) => candidate.id === pet.id);
+    if (onPage !== undefined) {
+      record(
+        context,
+        'use_after_create',
+        listPets.id,
+        compare(listed, pet, onPage, 'listPets at the end of the run'),
+      );
+      continue;
+    }
+    if (complete) {
+      record(context, 'use_after_create', listPets.id, {
+        kind: 'fail',
+        exchange: listed,
+        message: `pet ${pet.id}, created during the run, is not in the whole list (${pets.length} pets) at its end`,
+        expected: `pet ${pet.id} among them`,
+      });
+      continue;
+    }
     const fetched = await context.send({
       operationId: getPet.id,
       method: 'GET',
@@ -169,15 +179,13 @@ export async function afterCreatesScenario(context: Context): Promise<void> {
       200,
       `getPet, at the end of the run, of pet ${pet.id} created during it`,
     );
-    const body = conformingBody(context.spec, fetched);
+    const got = conformingBody(context.spec, fetched);
     record(
       context,
       'use_after_create',
       getPet.id,
       status ??
-        (body === undefined
-          ? INCONCLUSIVE
-          : compare(fetched, pet, body.value, 'getPet at the end of the run')),
+        (got === undefined ? INCONCLUSIVE : compare(fetched, pet, got.value, 'getPet at the end of the run')),
     );
   }
 }
@@ -187,8 +195,7 @@ export async function useAfterCreateScenario(context: Context): Promise<void> {
   const getPet = context.spec.operation('getPet');
   const listPets = context.spec.operation('listPets');
   const source = context.readOnly ? 'listPets' : 'createPet';
-  if (!context.readOnly) await concurrentCreates(context);
-  const pet = context.readOnly ? context.knownPets[0] : await created(context);
+  const pet = context.readOnly ? context.knownPets[0] : await concurrentCreates(context);
   if (pet === undefined) {
     const reason = context.readOnly
       ? 'the target listed no pet to fetch again'

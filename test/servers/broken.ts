@@ -11,20 +11,27 @@ import {
   type Quirks,
   type RawRequest,
   type RawResponse,
+  type ReferenceOptions,
 } from './reference.js';
 
 export interface BrokenServer {
   readonly name: string;
   readonly breaks: string;
-  /** A fresh server; a server whose break shows over time reads the clock given. */
-  readonly handler: (clock?: FakeClock) => Handler | AsyncHandler;
+  /**
+   * A fresh server; a server whose break shows over time reads the clock given. `reference` sets the
+   * reference's options (a key's limit, its clock) where the break does not fix them itself.
+   */
+  readonly handler: (clock?: FakeClock, reference?: ReferenceOptions) => Handler | AsyncHandler;
   /** What the suite must be run with to see the break, on the same clock. Default: nothing more. */
   readonly runWith?: (clock: FakeClock) => Partial<ContractOptions>;
   readonly fails: readonly CheckId[];
   readonly warns?: readonly CheckId[];
 }
 
-const quirk = (quirks: Quirks) => () => createReference({ quirks });
+const quirk =
+  (quirks: Quirks) =>
+  (_clock?: FakeClock, reference: ReferenceOptions = {}) =>
+    createReference({ ...reference, quirks });
 
 /** The rate-limit probe's run: a key of 10 a minute, on the clock the server reads. */
 const probing = (quirks: Quirks) => ({
@@ -38,14 +45,16 @@ const probing = (quirks: Quirks) => ({
 });
 
 /** The reference, with every response passed through `change`. */
-const wrapped = (change: (response: RawResponse, request: RawRequest) => void) => () => {
-  const reference = createReference();
-  return (request: RawRequest) => {
-    const response = reference(request);
-    change(response, request);
-    return response;
+const wrapped =
+  (change: (response: RawResponse, request: RawRequest) => void) =>
+  (_clock?: FakeClock, options: ReferenceOptions = {}) => {
+    const reference = createReference(options);
+    return (request: RawRequest) => {
+      const response = reference(request);
+      change(response, request);
+      return response;
+    };
   };
-};
 
 const isCreate = (request: RawRequest) => request.method === 'POST' && request.pathname === '/v1/pets';
 const isList = (request: RawRequest) => request.method === 'GET' && request.pathname === '/v1/pets';
@@ -364,8 +373,8 @@ export const BROKEN_SERVERS: readonly BrokenServer[] = [
     name: 'racy-ids',
     breaks:
       'creates that overlap get the same id (the id is read when a request arrives, stored when it ends)',
-    handler: () => {
-      const reference = createReference({ quirks: { racyIds: true } });
+    handler: (_clock, options = {}) => {
+      const reference = createReference({ ...options, quirks: { racyIds: true } });
       // A create is held a moment, as a slow store would: creates sent at once all arrive before any ends.
       return async (request: RawRequest) => {
         if (isCreate(request)) await new Promise((resolve) => setTimeout(resolve, 30));
