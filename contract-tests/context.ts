@@ -29,6 +29,8 @@ export interface Context {
   failedKinds(property: string): Set<string>;
   send(outgoing: Outgoing, options?: { retry?: boolean; pace?: boolean }): Promise<Exchange>;
   selected(check: CheckId): boolean;
+  /** Whether an operation is tested (--operations, --skip-operations); others get helper requests only. */
+  tested(operationId: string): boolean;
   /** One conclusive evaluation of a check on an operation that found nothing wrong. */
   passed(check: CheckId, operationId: string): void;
   failed(check: CheckId, exchange: Exchange, input: Omit<FindingInput, 'check' | 'severity'>): void;

@@ -56,7 +56,12 @@ class BudgetSpent extends Error {
 const OPT_IN = CHECKS.filter((check) => check.optIn !== false).map((check) => check.id);
 
 export async function runContract(input: ContractOptions, spec: Spec = loadSpec()): Promise<Report> {
-  const options = normalizeOptions(input, OPT_IN, CHECK_IDS);
+  const options = normalizeOptions(
+    input,
+    OPT_IN,
+    CHECK_IDS,
+    spec.operations.map((operation) => operation.id),
+  );
   const startedMs = options.now();
   const findings = new Map<string, Finding>();
   const passes = new Map<string, number>();
@@ -67,7 +72,7 @@ export async function runContract(input: ContractOptions, spec: Spec = loadSpec(
   let phase = 'preflight';
 
   const addFinding = (finding: Finding) => {
-    if (!options.checks.has(finding.check)) return;
+    if (!options.checks.has(finding.check) || !options.operations.has(finding.operationId)) return;
     const existing = findings.get(findingKey(finding));
     if (existing === undefined) findings.set(findingKey(finding), finding);
     else {
@@ -79,8 +84,15 @@ export async function runContract(input: ContractOptions, spec: Spec = loadSpec(
   const model = createRateLimitModel();
   const createdPets: Pet[] = [];
   const onExchange = (exchange: Exchange) => {
-    options.onProgress({ phase, requests: client.requests, exchange });
+    options.onProgress({
+      phase,
+      requests: client.requests,
+      exchange,
+      ...(client.maxRpm === undefined ? {} : { maxRpm: client.maxRpm }),
+    });
     if (exchange.response === null) return;
+    // A helper request to an operation left out (--operations) is not judged.
+    if (!options.operations.has(exchange.operationId)) return;
     const contradiction = model.observe(exchange, exchange.overlapped === true, options.now());
     if (contradiction !== undefined) {
       addFinding(findingOf(exchange, { check: 'response_headers_conformance', ...contradiction }));
@@ -140,6 +152,7 @@ export async function runContract(input: ContractOptions, spec: Spec = loadSpec(
       return client.send(outgoing, sendOptions);
     },
     selected: (check) => options.checks.has(check),
+    tested: (operationId) => options.operations.has(operationId),
     passed(check, operationId) {
       passes.set(key(check, operationId), (passes.get(key(check, operationId)) ?? 0) + 1);
     },
@@ -209,7 +222,13 @@ export async function runContract(input: ContractOptions, spec: Spec = loadSpec(
       );
       const passed = passes.get(k) ?? 0;
       const base = { check: check.id, operationId: operation.id, passes: passed, findings: mine.length };
-      if (!options.checks.has(check.id)) {
+      if (!options.operations.has(operation.id)) {
+        results.push({
+          ...base,
+          outcome: 'skipped',
+          reason: 'not selected (--operations/--skip-operations)',
+        });
+      } else if (!options.checks.has(check.id)) {
         const reason =
           check.optIn !== false ? `opt-in: run with ${check.optIn}` : 'not selected (--checks/--skip)';
         results.push({ ...base, outcome: 'skipped', reason });

@@ -5,8 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { type Io, run } from '../cli/contract.js';
-import type { Report } from '../contract-tests/index.js';
+import { CHECK_IDS, type Report } from '../contract-tests/index.js';
 import { BROKEN_SERVERS } from './servers/broken.js';
+import { fakeClock } from './servers/fake-clock.js';
 import {
   type AsyncHandler,
   createReference,
@@ -90,7 +91,138 @@ describe('petkit contract exits 2 when it cannot run', () => {
   });
 });
 
+describe('petkit contract says what is wrong with a flag, and what would be right', () => {
+  const base = ['--base-url', 'http://127.0.0.1:9/v1', '--api-key', 'k'];
+  test.each([
+    [['--max-rpm', '-1'], '--max-rpm must be a positive integer, got -1.'],
+    [['--examples', '-3'], '--examples must be an integer ≥ 0, got -3.'],
+    [['--budget', '0'], '--budget must be a positive integer, got 0.'],
+    [['--budget', '-5'], '--budget must be a positive integer, got -5.'],
+    [['--timeout', 'soon'], '--timeout must be an integer, got "soon".'],
+    [
+      ['--checks', 'auth'],
+      `--checks: unknown check "auth" (did you mean auth_enforced?). The checks: ${CHECK_IDS.join(', ')}.`,
+    ],
+    [
+      ['--skip', 'list_semantic,notfound'],
+      `--skip: unknown check "list_semantic" (did you mean list_semantics?); unknown check "notfound" (did you mean not_found?). The checks: ${CHECK_IDS.join(', ')}.`,
+    ],
+    [
+      ['--operations', 'getPets'],
+      '--operations: unknown operation "getPets" (did you mean getPet?). The operations: listPets, createPet, getPet.',
+    ],
+    [
+      ['--checks', 'not_found', '--skip', 'not_found'],
+      '--checks and --skip both name not_found: give it to one of them.',
+    ],
+    [
+      ['--probe-rate-limit', '--skip', 'rate_limit_behaviour'],
+      '--probe-rate-limit runs rate_limit_behaviour, which --skip leaves out: give one of them.',
+    ],
+    [
+      ['--operations', 'getPet', '--skip-operations', 'getPet'],
+      '--operations and --skip-operations both name getPet: give it to one of them.',
+    ],
+    [
+      ['--skip-operations', 'listPets,createPet,getPet'],
+      'No operation left to test (--operations and --skip-operations exclude them all).',
+    ],
+  ])('%j: %s', async (flags, message) => {
+    const { io, out, err } = fakeIo();
+    expect(await run([...base, ...flags], io)).toBe(2);
+    expect(err()).toBe(`petkit contract: ${message}\n`);
+    expect(out()).toBe('');
+  });
+
+  test('--help says what --max-rpm does: the lowest X-RateLimit-Limit, and --budget', async () => {
+    const { io, out } = fakeIo();
+    expect(await run(['--help'], io)).toBe(0);
+    expect(out()).toMatch(
+      /--max-rpm N +at most N requests a minute \(default: the lowest X-RateLimit-Limit of the\n +key's responses, learnt as they come\)/,
+    );
+    expect(out()).toMatch(/--budget N +at most N requests in all/);
+    expect(out()).toMatch(/--operations a,b +only these operations/);
+    expect(out()).toMatch(/--probe-ban +also run rate_limit_ban/);
+  });
+});
+
 describe('petkit contract reports', () => {
+  test('--operations listPets,createPet: only those are tested, getPet is said to be left out and never requested', async () => {
+    const reference = createReference();
+    const paths = new Set<string>();
+    const url = await start((request) => {
+      paths.add(`${request.method} ${request.pathname.replace(/\/\d+$/, '/{id}')}`);
+      return reference(request);
+    });
+    const { io, out } = fakeIo();
+    expect(
+      await run(
+        [
+          '--base-url',
+          url,
+          '--api-key',
+          REFERENCE_KEY,
+          '--operations',
+          'listPets,createPet',
+          '--reporter',
+          'json',
+        ],
+        io,
+      ),
+    ).toBe(0);
+    const report = JSON.parse(out()) as Report;
+    expect([...paths].sort()).toEqual(['GET /v1/pets', 'POST /v1/pets']);
+    const getPet = report.results.filter((result) => result.operationId === 'getPet');
+    expect(getPet.length).toBeGreaterThan(0);
+    for (const result of getPet)
+      expect(result).toMatchObject({
+        outcome: 'skipped',
+        reason: 'not selected (--operations/--skip-operations)',
+      });
+    expect(
+      report.results.filter((r) => r.operationId !== 'getPet' && r.outcome === 'passed').length,
+    ).toBeGreaterThan(10);
+  });
+
+  test('--skip-operations getPet: the same selection', async () => {
+    const { io, out } = fakeIo();
+    expect(
+      await run(['--base-url', await start(), '--api-key', REFERENCE_KEY, '--skip-operations', 'getPet'], io),
+    ).toBe(0);
+    expect(out()).toMatch(/^not_found +· +· +- skip$/m);
+  });
+
+  test('off a terminal, a progress line at least every 10 s: phase, requests, elapsed, pacing (60-a-minute key, fake clock)', async () => {
+    const clock = fakeClock();
+    const url = await start(createReference({ perMinute: 60, now: clock.now }));
+    let stderr = '';
+    const stamps: number[] = [];
+    const io: Io = {
+      stdout: { write: () => true, isTTY: false },
+      stderr: {
+        write: (text: string) => {
+          stderr += text;
+          stamps.push(clock.now());
+          return true;
+        },
+        isTTY: false,
+      },
+      env: {},
+      clock,
+    };
+    const started = clock.now();
+    expect(await run(['--base-url', url, '--api-key', REFERENCE_KEY, '--seed', '7'], io)).toBe(0);
+    const lines = stderr.trim().split('\n');
+    expect(lines[0]).toMatch(
+      /^petkit contract: [a-z (]+[a-z)], \d+ requests, \d+ s elapsed, pacing (60\/min|learning)$/,
+    );
+    expect(lines.at(-1)).toMatch(/pacing 60\/min$/);
+    const gaps = [started, ...stamps].map((at, i, all) => (i === 0 ? 0 : at - (all[i - 1] ?? 0)));
+    expect(Math.max(...gaps)).toBeLessThanOrEqual(10_000 + 1_000);
+    expect(clock.now() - started).toBeLessThanOrEqual(120_000);
+    expect(lines.length).toBeGreaterThanOrEqual(Math.floor((clock.now() - started) / 11_000));
+  });
+
   test('a conformant server: exit 0, the table and the seed, never the key', async () => {
     const { io, out, err } = fakeIo();
     expect(await run(['--base-url', await start(), '--api-key', REFERENCE_KEY, '--seed', '5'], io)).toBe(0);

@@ -83,7 +83,7 @@ export async function authScenario(context: Context): Promise<void> {
   if (!context.selected('auth_enforced')) return;
   let throttled: string | undefined;
   for (const operation of context.spec.operations) {
-    if (!operation.requiresAuth) continue;
+    if (!operation.requiresAuth || !context.tested(operation.id)) continue;
     if (context.readOnly && operation.method !== 'GET') continue;
     if (throttled !== undefined) {
       context.unverified('auth_enforced', operation.id, throttled);

@@ -13,7 +13,7 @@ import { errorVerdict, PROBE_MAX_REQUESTS } from './rate-limit.js';
 const BAN_SLACK_S = 60;
 
 export async function banScenario(context: Context): Promise<void> {
-  if (!context.selected('rate_limit_ban')) return;
+  if (!context.selected('rate_limit_ban') || !context.tested('listPets')) return;
   const operation = context.spec.operation('listPets');
   const send = (pace: boolean) =>
     context.send(

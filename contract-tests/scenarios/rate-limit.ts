@@ -13,7 +13,7 @@ export const PROBE_MAX_REQUESTS = 1000;
 export const PROBE_MAX_WAIT_S = 120;
 
 export async function rateLimitScenario(context: Context): Promise<void> {
-  if (!context.selected('rate_limit_behaviour')) return;
+  if (!context.selected('rate_limit_behaviour') || !context.tested('listPets')) return;
   const operation = context.spec.operation('listPets');
   const send = (pace: boolean) =>
     context.send(

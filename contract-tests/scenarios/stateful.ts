@@ -117,6 +117,7 @@ async function concurrentCreates(context: Context): Promise<Pet | undefined> {
  */
 export async function afterCreatesScenario(context: Context): Promise<void> {
   if (context.readOnly || context.createdPets.length === 0) return;
+  const listTested = context.tested('listPets');
   if (!context.selected('list_semantics') && !context.selected('use_after_create')) return;
   const listPets = context.spec.operation('listPets');
   const page = pageMaximum(listPets);
@@ -128,7 +129,7 @@ export async function afterCreatesScenario(context: Context): Promise<void> {
   });
   const body = listed.response?.status === 200 ? conformingBody(context.spec, listed) : undefined;
   const pets = (body?.value as Pet[] | undefined) ?? [];
-  if (body !== undefined && context.selected('list_semantics')) {
+  if (body !== undefined && context.selected('list_semantics') && listTested) {
     const at = pets.findIndex((pet, i) => i > 0 && pet.id <= (pets[i - 1]?.id ?? 0));
     record(
       context,
@@ -151,7 +152,7 @@ export async function afterCreatesScenario(context: Context): Promise<void> {
   const getPet = context.spec.operation('getPet');
   for (const pet of context.createdPets) {
     const onPage = pets.find((candidate) => candidate.id === pet.id);
-    if (onPage !== undefined) {
+    if (onPage !== undefined && listTested) {
       record(
         context,
         'use_after_create',
@@ -160,7 +161,7 @@ export async function afterCreatesScenario(context: Context): Promise<void> {
       );
       continue;
     }
-    if (complete) {
+    if (complete && listTested) {
       record(context, 'use_after_create', listPets.id, {
         kind: 'fail',
         exchange: listed,
@@ -169,6 +170,7 @@ export async function afterCreatesScenario(context: Context): Promise<void> {
       });
       continue;
     }
+    if (!context.tested(getPet.id)) continue;
     const fetched = await context.send({
       operationId: getPet.id,
       method: 'GET',
@@ -190,21 +192,9 @@ export async function afterCreatesScenario(context: Context): Promise<void> {
   }
 }
 
-export async function useAfterCreateScenario(context: Context): Promise<void> {
-  if (!context.selected('use_after_create')) return;
+/** The pet, fetched again by getPet, is the pet: same id, same fields. */
+async function fetchAgain(context: Context, pet: Pet, source: string): Promise<void> {
   const getPet = context.spec.operation('getPet');
-  const listPets = context.spec.operation('listPets');
-  const source = context.readOnly ? 'listPets' : 'createPet';
-  const pet = context.readOnly ? context.knownPets[0] : await concurrentCreates(context);
-  if (pet === undefined) {
-    const reason = context.readOnly
-      ? 'the target listed no pet to fetch again'
-      : 'createPet did not answer 201 with a Pet (see positive_data_acceptance)';
-    context.note('use_after_create', getPet.id, reason);
-    context.note('use_after_create', listPets.id, reason);
-    return;
-  }
-
   const fetched = await context.send({
     operationId: getPet.id,
     method: 'GET',
@@ -221,12 +211,29 @@ export async function useAfterCreateScenario(context: Context): Promise<void> {
     'use_after_create',
     getPet.id,
     fetchedStatus ??
-      (fetchedBody === undefined
-        ? { kind: 'inconclusive' }
-        : compare(fetched, pet, fetchedBody.value, 'getPet')),
+      (fetchedBody === undefined ? INCONCLUSIVE : compare(fetched, pet, fetchedBody.value, 'getPet')),
   );
+}
 
-  if (pet.status === undefined) return;
+export async function useAfterCreateScenario(context: Context): Promise<void> {
+  if (!context.selected('use_after_create')) return;
+  const getPet = context.spec.operation('getPet');
+  const listPets = context.spec.operation('listPets');
+  // Without createPet (--read-only, or not among --operations), a pet the target listed is followed.
+  const listedOnly = context.readOnly || !context.tested('createPet');
+  const source = listedOnly ? 'listPets' : 'createPet';
+  const pet = listedOnly ? context.knownPets[0] : await concurrentCreates(context);
+  if (pet === undefined) {
+    const reason = listedOnly
+      ? 'the target listed no pet to fetch again'
+      : 'createPet did not answer 201 with a Pet (see positive_data_acceptance)';
+    context.note('use_after_create', getPet.id, reason);
+    context.note('use_after_create', listPets.id, reason);
+    return;
+  }
+
+  if (context.tested(getPet.id)) await fetchAgain(context, pet, source);
+  if (pet.status === undefined || !context.tested(listPets.id)) return;
   const listed = await context.send({
     operationId: listPets.id,
     method: 'GET',
@@ -291,7 +298,7 @@ export function unknownIds(context: Context): string[] {
 }
 
 export async function notFoundScenario(context: Context): Promise<void> {
-  if (!context.selected('not_found')) return;
+  if (!context.selected('not_found') || !context.tested('getPet')) return;
   const getPet = context.spec.operation('getPet');
   for (const id of unknownIds(context)) {
     const exchange = await context.send({
