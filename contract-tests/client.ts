@@ -74,6 +74,30 @@ export function retryAfterMs(raw: string | undefined, nowMs: number): number {
   return Number.isNaN(date) ? 0 : Math.max(0, date - nowMs);
 }
 
+/** The most of a response body the suite reads: no response of this API comes near it. */
+export const MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
+
+/** A response's body as text, read to its end or to MAX_RESPONSE_BYTES, past which reading stops. */
+async function readBody(response: Response): Promise<string> {
+  if (response.body === null) return '';
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_RESPONSE_BYTES) {
+      await reader.cancel();
+      throw new Error(
+        `the response body is larger than ${MAX_RESPONSE_BYTES / 1024 / 1024} MiB: not read further`,
+      );
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
 export function createClient(options: ClientOptions): Client {
   let maxRpm = options.maxRpm;
   let nextAt = 0;
@@ -151,7 +175,7 @@ export function createClient(options: ClientOptions): Client {
         redirect: 'manual',
         signal: AbortSignal.timeout(options.timeoutMs),
       });
-      const body = await response.text();
+      const body = await readBody(response);
       inFlight -= 1;
       answered += 1;
       const responseHeaders: Record<string, string> = {};
