@@ -370,6 +370,16 @@ export const BROKEN_SERVERS: readonly BrokenServer[] = [
     fails: ['positive_data_acceptance'],
   },
   {
+    name: 'location-elsewhere',
+    breaks: "the 201's Location names the next id, not the created pet's",
+    handler: wrapped((response, request) => {
+      if (!isCreate(request) || response.status !== 201) return;
+      const id = (JSON.parse(response.body) as { id: number }).id;
+      response.headers.location = `/v1/pets/${id + 1}`;
+    }),
+    fails: ['use_after_create'],
+  },
+  {
     name: 'racy-ids',
     breaks:
       'creates that overlap get the same id (the id is read when a request arrives, stored when it ends)',
