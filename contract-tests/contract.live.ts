@@ -36,6 +36,9 @@ const report = await runContract({
   ...optional('timeoutMs', int(env.CONTRACT_TIMEOUT)),
   ...optional('checks', list(env.CONTRACT_CHECKS)),
   ...optional('skip', list(env.CONTRACT_SKIP)),
+  ...optional('operations', list(env.CONTRACT_OPERATIONS)),
+  ...optional('skipOperations', list(env.CONTRACT_SKIP_OPERATIONS)),
+  ...optional('budget', int(env.CONTRACT_BUDGET)),
 });
 
 describe(`petkit contract ${report.baseUrl} (seed ${report.seed})`, () => {

@@ -29,7 +29,13 @@ describe('against a server broken in one way', () => {
       'the probe': ['limit-one-early', 'headers-describe-day-window', 'rate-limited-as-text-plain'],
       'the ban': ['ban-retry-after-of-window', 'ban-without-retry-after'],
       auth: ['basic-challenge', 'scheme-case-sensitive', 'key-case-insensitive'],
-      createPet: ['accepts-array-body', 'refuses-charset', 'racy-ids', 'location-elsewhere'],
+      createPet: [
+        'accepts-array-body',
+        'refuses-charset',
+        'body-limit-one-byte-early',
+        'racy-ids',
+        'location-elsewhere',
+      ],
       errors: ['errors-as-problem-json', 'error-codes-upper-case'],
       deprecation: ['wrong-sunset', 'deprecation-true', 'no-deprecation-on-404', 'link-without-successor'],
     };

@@ -2,6 +2,7 @@
 // unicode, generated ones) are accepted with 201 and echoed back as sent.
 import { isDeepStrictEqual } from 'node:util';
 import type fc from 'fast-check';
+import { MAX_BODY_BYTES } from '../../openapi/index.js';
 import { type Context, conformingBody, expectStatus, INCONCLUSIVE, PASS, type Verdict } from '../context.js';
 import { runProperty } from '../property.js';
 import { exampleBody } from '../requests.js';
@@ -34,24 +35,34 @@ export async function createScenario(context: Context): Promise<void> {
   const example = exampleBody(operation);
   // A copy, so that the case is told apart by identity from a boundary value that equals it.
   const charsetCase: unknown = structuredClone(example);
+  // The body size's boundary from inside: the example padded with white space to exactly the limit.
+  const fullSizeCase: unknown = structuredClone(example);
+  const exampleText = JSON.stringify(example);
+  const fullSize = exampleText + ' '.repeat(Math.max(0, MAX_BODY_BYTES - Buffer.byteLength(exampleText)));
   await runProperty(context, {
     check: 'positive_data_acceptance',
     operationId: operation.id,
     // The media type's parameters are allowed (RFC 9110 §8.3): the example sent with a charset too.
-    examples: [...boundaryValues(context.spec.document, body.schema).filter(valid), charsetCase],
+    examples: [
+      ...boundaryValues(context.spec.document, body.schema).filter(valid),
+      charsetCase,
+      fullSizeCase,
+    ],
     arbitrary: validArbitrary(context.spec.document, body.schema).filter(valid) as fc.Arbitrary<unknown>,
     salt: 3,
     describe: (value) =>
       value === charsetCase
-        ? `body ${JSON.stringify(example)} sent as ${CHARSET}`
-        : `body ${JSON.stringify(value)}`,
+        ? `body ${exampleText} sent as ${CHARSET}`
+        : value === fullSizeCase
+          ? `body ${exampleText} padded with white space to ${MAX_BODY_BYTES} bytes, the limit`
+          : `body ${JSON.stringify(value)}`,
     run: async (value): Promise<Verdict> => {
       const exchange = await context.send({
         operationId: operation.id,
         method: 'POST',
         path: operation.path,
         contentType: value === charsetCase ? CHARSET : 'application/json',
-        body: JSON.stringify(value),
+        body: value === fullSizeCase ? fullSize : JSON.stringify(value),
       });
       const status = expectStatus(exchange, 201, 'a valid NewPet');
       if (status !== null) return status;

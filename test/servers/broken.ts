@@ -370,6 +370,12 @@ export const BROKEN_SERVERS: readonly BrokenServer[] = [
     fails: ['positive_data_acceptance'],
   },
   {
+    name: 'body-limit-one-byte-early',
+    breaks: 'a body of exactly 16 KiB (the limit) gets 413',
+    handler: quirk({ bodyLimitInclusive: true }),
+    fails: ['positive_data_acceptance'],
+  },
+  {
     name: 'location-elsewhere',
     breaks: "the 201's Location names the next id, not the created pet's",
     handler: wrapped((response, request) => {

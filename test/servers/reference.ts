@@ -90,6 +90,8 @@ export interface Quirks {
   refuseMediaTypeParameters?: boolean;
   /** Ids come from a count read when the request arrived: creates that overlap get the same id. */
   racyIds?: boolean;
+  /** A body of exactly the limit (16 KiB) is refused 413, as if the limit were exclusive. */
+  bodyLimitInclusive?: boolean;
   /** The ban's 429 carries no Retry-After. */
   banWithoutRetryAfter?: boolean;
 }
@@ -254,7 +256,8 @@ export function createReference(options: ReferenceOptions = {}): Handler {
   };
 
   const createPet = (request: RawRequest): RawResponse => {
-    if (Buffer.byteLength(request.body) > MAX_BODY_BYTES) {
+    const size = Buffer.byteLength(request.body);
+    if (size > MAX_BODY_BYTES || (quirks.bodyLimitInclusive && size === MAX_BODY_BYTES)) {
       return error(413, 'payload_too_large', `The body is larger than ${MAX_BODY_BYTES} bytes.`);
     }
     const contentType = request.headers['content-type'] ?? '';
