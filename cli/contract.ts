@@ -23,10 +23,17 @@ Usage:
   --output FILE        write the report there instead of to stdout
   --checks a,b         only these checks
   --skip a,b           not these checks
+  --operations a,b     only these operations (listPets, createPet, getPet)
+  --skip-operations a,b  not these operations
   --examples N         generated cases per property, besides the hand-derived ones (default 20)
   --seed N             repeat a run's cases (every report prints its seed)
   --probe-rate-limit   also run rate_limit_behaviour: exhaust a window on purpose
-  --max-rpm N          at most N requests a minute (default: the first X-RateLimit-Limit seen)
+  --probe-ban          also run rate_limit_ban: drive the key into its 5-minute ban on purpose
+                       (only for a target and a key you can lose for five minutes)
+  --max-rpm N          at most N requests a minute (default: the lowest X-RateLimit-Limit of the
+                       key's responses, learnt as they come)
+  --budget N           at most N requests in all (default: two minutes of that pace, 120 for a
+                       60-a-minute key); boundaries first, generated cases as the budget allows
   --timeout MS         per request (default 10000)
 
 Checks: ${CHECK_IDS.join(', ')}
@@ -39,6 +46,43 @@ export interface Io {
   readonly stdout: { write(text: string): unknown; readonly isTTY?: boolean };
   readonly stderr: { write(text: string): unknown; readonly isTTY?: boolean };
   readonly env: Readonly<Record<string, string | undefined>>;
+  /** Injected by tests: the run's clock and fetch (default Date.now, setTimeout, global fetch). */
+  readonly clock?: { now(): number; sleep(ms: number): Promise<void> };
+  readonly fetch?: typeof fetch;
+}
+
+/** Off a terminal (a CI log), a progress line at least this often. */
+export const PROGRESS_EVERY_MS = 10_000;
+
+/** The flags that take a value, so that `--max-rpm -1` reads as a value, not as an unknown flag. */
+const VALUED = [
+  '--base-url',
+  '--api-key',
+  '--reporter',
+  '--output',
+  '--checks',
+  '--skip',
+  '--operations',
+  '--skip-operations',
+  '--examples',
+  '--seed',
+  '--max-rpm',
+  '--budget',
+  '--timeout',
+];
+
+/** `--flag -1` as `--flag=-1`: a negative number is the flag's value, and gets that flag's own message. */
+function joinNegativeValues(argv: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i += 1) {
+    const arg = argv[i] ?? '';
+    const next = argv[i + 1];
+    if (VALUED.includes(arg) && next !== undefined && /^-\d/.test(next)) {
+      out.push(`${arg}=${next}`);
+      i += 1;
+    } else out.push(arg);
+  }
+  return out;
 }
 
 const list = (value: string | undefined) =>
@@ -52,7 +96,7 @@ const list = (value: string | undefined) =>
 export async function run(argv: string[], io: Io = process): Promise<number> {
   let values: ReturnType<typeof parse>['values'];
   try {
-    values = parse(argv).values;
+    values = parse(joinNegativeValues(argv)).values;
   } catch (cause) {
     io.stderr.write(
       `petkit contract: ${(cause as Error).message}\nRun 'petkit contract --help' for the options.\n`,
@@ -69,26 +113,60 @@ export async function run(argv: string[], io: Io = process): Promise<number> {
     return 2;
   }
   const progress = io.stderr.isTTY === true && values.output === undefined ? io.stderr : undefined;
+  const now = io.clock?.now ?? Date.now;
+  const startedMs = now();
+  let lastLineMs = startedMs;
+  let current = { phase: 'preflight', requests: 0 };
+  let pace = 'learning';
+  // Off a terminal, one line at least every 10 s: on each exchange, and between the slices of a wait.
+  const line = (force = false) => {
+    if (progress !== undefined || (!force && now() - lastLineMs < PROGRESS_EVERY_MS)) return;
+    lastLineMs = now();
+    io.stderr.write(
+      `petkit contract: ${current.phase}, ${current.requests} requests, ${Math.round((now() - startedMs) / 1000)} s elapsed, pacing ${pace}\n`,
+    );
+  };
+  const baseSleep =
+    io.clock?.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  const sleep = async (ms: number) => {
+    let left = ms;
+    while (left > 0) {
+      const step = Math.min(left, Math.max(1, PROGRESS_EVERY_MS - (now() - lastLineMs)));
+      await baseSleep(step);
+      left -= step;
+      line();
+    }
+  };
+  const ticker =
+    progress === undefined && io.clock === undefined ? setInterval(() => line(), 1000) : undefined;
+  ticker?.unref();
   try {
     const report = await runContract({
       baseUrl: values['base-url'] ?? io.env.CONTRACT_BASE_URL ?? '',
       apiKey: values['api-key'] ?? io.env.CONTRACT_API_KEY ?? '',
       readOnly: values['read-only'] ?? false,
       probeRateLimit: values['probe-rate-limit'] ?? false,
+      probeBan: values['probe-ban'] ?? false,
       ...optional('checks', list(values.checks)),
       ...optional('skip', list(values.skip)),
+      ...optional('operations', list(values.operations)),
+      ...optional('skipOperations', list(values['skip-operations'])),
+      ...optional('budget', integerFlag('--budget', values.budget)),
       ...optional('examples', integerFlag('--examples', values.examples)),
       ...optional('seed', integerFlag('--seed', values.seed)),
       ...optional('maxRpm', integerFlag('--max-rpm', values['max-rpm'])),
       ...optional('timeoutMs', integerFlag('--timeout', values.timeout)),
-      ...(progress === undefined
-        ? {}
-        : {
-            onProgress: ({ phase, requests }) => {
-              progress.write(`\r\u001b[2K${phase}: ${requests} requests`);
-            },
-          }),
+      now,
+      sleep,
+      ...(io.fetch === undefined ? {} : { fetch: io.fetch }),
+      onProgress: ({ phase, requests, maxRpm }) => {
+        current = { phase, requests };
+        if (maxRpm !== undefined) pace = `${maxRpm}/min`;
+        if (progress !== undefined) progress.write(`\r\u001b[2K${phase}: ${requests} requests`);
+        else line();
+      },
     });
+    clearInterval(ticker);
     if (progress !== undefined) progress.write('\r\u001b[2K');
     const color = values.output === undefined && io.stdout.isTTY === true && (io.env.NO_COLOR ?? '') === '';
     const text =
@@ -107,6 +185,7 @@ export async function run(argv: string[], io: Io = process): Promise<number> {
     if (report.aborted !== null) io.stderr.write(`petkit contract: ${report.aborted.message}\n`);
     return report.exitCode;
   } catch (cause) {
+    clearInterval(ticker);
     if (progress !== undefined) progress.write('\r\u001b[2K');
     if (cause instanceof ContractAbort || cause instanceof UsageError) {
       io.stderr.write(`petkit contract: ${cause.message}\n`);
@@ -133,9 +212,13 @@ function parse(argv: string[]) {
       output: { type: 'string' },
       checks: { type: 'string' },
       skip: { type: 'string' },
+      operations: { type: 'string' },
+      'skip-operations': { type: 'string' },
+      budget: { type: 'string' },
       examples: { type: 'string' },
       seed: { type: 'string' },
       'probe-rate-limit': { type: 'boolean' },
+      'probe-ban': { type: 'boolean' },
       'max-rpm': { type: 'string' },
       timeout: { type: 'string' },
       help: { type: 'boolean', short: 'h' },

@@ -16,6 +16,7 @@ export const CHECK_IDS = [
   'not_found',
   'deprecation_signalled',
   'rate_limit_behaviour',
+  'rate_limit_ban',
 ] as const;
 
 export type CheckId = (typeof CHECK_IDS)[number];
@@ -25,8 +26,8 @@ export interface CheckInfo {
   readonly title: string;
   /** A failure of a `warning` check is reported but does not fail the run. */
   readonly severity: 'error' | 'warning';
-  /** Run only when asked for (`--probe-rate-limit`). */
-  readonly optIn: boolean;
+  /** Run only when asked for: the flag that asks (`--probe-rate-limit`, `--probe-ban`). */
+  readonly optIn: false | string;
   /** The operations this check says something about. */
   appliesTo(operation: OperationSpec): boolean;
 }
@@ -41,7 +42,7 @@ const info = (
   id: CheckId,
   title: string,
   appliesTo: (operation: OperationSpec) => boolean,
-  extra: { severity?: 'error' | 'warning'; optIn?: boolean } = {},
+  extra: { severity?: 'error' | 'warning'; optIn?: string } = {},
 ): CheckInfo => ({ id, title, appliesTo, severity: extra.severity ?? 'error', optIn: extra.optIn ?? false });
 
 export const CHECKS: readonly CheckInfo[] = [
@@ -62,18 +63,18 @@ export const CHECKS: readonly CheckInfo[] = [
   info('positive_data_acceptance', 'valid bodies and parameters are accepted', byId('listPets', 'createPet')),
   info(
     'list_semantics',
-    'limit respected (default 20), status filter honoured, ascending ids',
+    'a list is the whole list filtered, then cut to limit (default 20); ascending ids, after creates too',
     byId('listPets'),
   ),
   info(
     'use_after_create',
-    'a created pet comes back from getPet and the status filter',
-    byId('getPet', 'listPets'),
+    'created pets come back from getPet and the status filter, unchanged to the end; concurrent creates get distinct ids',
+    byId('getPet', 'listPets', 'createPet'),
   ),
   info('not_found', 'an unknown id gives 404 + Error', byId('getPet')),
   info(
     'deprecation_signalled',
-    'a deprecated operation carries Sunset and Deprecation',
+    'a deprecated operation carries Sunset, Deprecation and Link as the document requires',
     (operation) => {
       return operation.deprecated;
     },
@@ -81,11 +82,15 @@ export const CHECKS: readonly CheckInfo[] = [
   ),
   info(
     'rate_limit_behaviour',
-    'exhausting the window gives 429, Retry-After, Remaining 0, and recovery',
+    'the window holds what Remaining announced, then a full 429 Error with Retry-After, then recovery at that time',
     byId('listPets'),
-    {
-      optIn: true,
-    },
+    { optIn: '--probe-rate-limit' },
+  ),
+  info(
+    'rate_limit_ban',
+    "requests while limited lead to the key's ban: 429 api_key_banned, Retry-After to its end, then recovery",
+    byId('listPets'),
+    { optIn: '--probe-ban' },
   ),
 ];
 

@@ -2,10 +2,14 @@
 // honouring Retry-After with exponential backoff and jitter, and stopping before it could get the key
 // banned. The clock, sleep, randomness and fetch are injected, so tests never wait for real.
 import { ContractAbort } from './errors.js';
-import { type Exchange, type RequestRecord, redact } from './exchange.js';
+import { type Exchange, type RequestRecord, redact, swapCase } from './exchange.js';
 import type { NormalizedOptions } from './options.js';
 
-export type Auth = 'key' | 'none' | 'wrong' | 'scheme';
+/**
+ * How a request authenticates: the key as a bearer token, none, a wrong key, the key under `Token`,
+ * the key under a lower-case `bearer`, the key with the case of its letters changed.
+ */
+export type Auth = 'key' | 'none' | 'wrong' | 'scheme' | 'lower-scheme' | 'key-case';
 
 export interface Outgoing {
   readonly operationId: string;
@@ -47,6 +51,9 @@ export interface Client {
   readonly requests: number;
 }
 
+/** The longest window the API has is a day (and a few minutes of clock skew). */
+const LONGEST_WINDOW_MS = 24 * 3600_000 + 300_000;
+
 /** A wrong key that no server can have issued, yet shaped like one. */
 export const WRONG_KEY = 'petkit-contract-wrong-key-0000000000';
 
@@ -67,12 +74,38 @@ export function retryAfterMs(raw: string | undefined, nowMs: number): number {
   return Number.isNaN(date) ? 0 : Math.max(0, date - nowMs);
 }
 
+/** The most of a response body the suite reads: no response of this API comes near it. */
+export const MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
+
+/** A response's body as text, read to its end or to MAX_RESPONSE_BYTES, past which reading stops. */
+async function readBody(response: Response): Promise<string> {
+  if (response.body === null) return '';
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_RESPONSE_BYTES) {
+      await reader.cancel();
+      throw new Error(
+        `the response body is larger than ${MAX_RESPONSE_BYTES / 1024 / 1024} MiB: not read further`,
+      );
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
 export function createClient(options: ClientOptions): Client {
   let maxRpm = options.maxRpm;
   let nextAt = 0;
   let requests = 0;
   let answered = 0;
   let window: { remaining: number; resetMs: number } | undefined;
+  let started = 0;
+  let inFlight = 0;
 
   const authorization = (auth: Auth): string | undefined => {
     switch (auth) {
@@ -82,6 +115,10 @@ export function createClient(options: ClientOptions): Client {
         return `Bearer ${WRONG_KEY}`;
       case 'scheme':
         return `Token ${options.apiKey}`;
+      case 'lower-scheme':
+        return `bearer ${options.apiKey}`;
+      case 'key-case':
+        return `Bearer ${swapCase(options.apiKey)}`;
       case 'none':
         return undefined;
     }
@@ -119,11 +156,17 @@ export function createClient(options: ClientOptions): Client {
       headers: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, redact(v, options.apiKey)])),
       ...(outgoing.body === undefined ? {} : { body: redact(outgoing.body, options.apiKey) }),
     };
-    const started = options.now();
+    const startedMs = options.now();
+    // The next request may go one interval after this one started; requests sent at once (concurrent
+    // creates) each take an interval, so a burst is paid for by the wait after it.
     const paced = () => {
-      if (maxRpm !== undefined && maxRpm > 0) nextAt = started + 60_000 / maxRpm;
+      if (maxRpm !== undefined && maxRpm > 0) nextAt = Math.max(nextAt, startedMs) + 60_000 / maxRpm;
     };
     requests += 1;
+    const mine = ++started;
+    const busy = inFlight > 0;
+    inFlight += 1;
+    const overlapped = () => busy || started !== mine;
     try {
       const response = await options.fetch(url, {
         method: outgoing.method,
@@ -132,7 +175,8 @@ export function createClient(options: ClientOptions): Client {
         redirect: 'manual',
         signal: AbortSignal.timeout(options.timeoutMs),
       });
-      const body = await response.text();
+      const body = await readBody(response);
+      inFlight -= 1;
       answered += 1;
       const responseHeaders: Record<string, string> = {};
       response.headers.forEach((value, name) => {
@@ -143,21 +187,28 @@ export function createClient(options: ClientOptions): Client {
       const reset = integerHeader(responseHeaders, 'x-ratelimit-reset');
       // Only the key's own responses say what its budget is: without a (valid) key the server counts
       // the request elsewhere (the mock: an anonymous bucket with Free limits).
-      if ((outgoing.auth ?? 'key') === 'key') {
+      if ((outgoing.auth ?? 'key') === 'key' || outgoing.auth === 'lower-scheme') {
         // The headers describe whichever window has fewer requests left: keep the tightest limit seen.
         if (options.maxRpm === undefined && limit !== undefined && limit > 0) {
           maxRpm = Math.min(maxRpm ?? limit, limit);
         }
-        if (remaining !== undefined && reset !== undefined) window = { remaining, resetMs: reset * 1000 };
+        // A Reset more than a day away is no window this API has (a finding of its own, in milliseconds
+        // perhaps): it is not waited for; a 429's Retry-After still is.
+        const plausible = reset !== undefined && reset * 1000 - options.now() <= LONGEST_WINDOW_MS;
+        if (remaining !== undefined && reset !== undefined && plausible) {
+          window = { remaining, resetMs: reset * 1000 };
+        }
       }
       paced();
       return {
         operationId: outgoing.operationId,
         request,
         response: { status: response.status, headers: responseHeaders, body: redact(body, options.apiKey) },
-        durationMs: options.now() - started,
+        durationMs: options.now() - startedMs,
+        ...(overlapped() ? { overlapped: true } : {}),
       };
     } catch (cause) {
+      inFlight -= 1;
       paced();
       const timeout =
         cause instanceof Error && (cause.name === 'TimeoutError' || cause.name === 'AbortError');
@@ -172,7 +223,7 @@ export function createClient(options: ClientOptions): Client {
         failure: timeout
           ? { kind: 'timeout', message: `no response within ${options.timeoutMs} ms` }
           : { kind: 'network', message: `no response: ${reason}` },
-        durationMs: options.now() - started,
+        durationMs: options.now() - startedMs,
       };
     }
   };
@@ -224,7 +275,8 @@ export function createClient(options: ClientOptions): Client {
         }
         // Without the key the target counts the request elsewhere (DESIGN.md: an anonymous bucket per
         // client address): its 429 says nothing of the key's budget. The caller decides; no retry.
-        if ((outgoing.auth ?? 'key') !== 'key' && exchange.response?.status === 429) return exchange;
+        const withKey = (outgoing.auth ?? 'key') === 'key' || outgoing.auth === 'lower-scheme';
+        if (!withKey && exchange.response?.status === 429) return exchange;
         if (exchange.response?.status !== 429 || sendOptions.retry === false) return exchange;
         if (attempt >= options.maxRetries) {
           throw new ContractAbort(

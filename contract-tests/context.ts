@@ -10,10 +10,27 @@ export interface Context {
   readonly seed: number;
   readonly examples: number;
   readonly readOnly: boolean;
+  /** Whether the key has letters, so that changing their case makes another key. */
+  readonly keyHasLetters: boolean;
   /** Pets the target listed at the start (for read-only runs and for ids that exist). */
   readonly knownPets: readonly Pet[];
+  /** Every pet createPet answered 201 with during the run, in the order they came. */
+  readonly createdPets: readonly Pet[];
+  /**
+   * The pass of the run: `boundaries` sends the first case of each kind, `more` the other cases and
+   * the generated ones, as the budget allows (property.ts).
+   */
+  readonly pass: 'boundaries' | 'more';
+  /** Requests the budget still allows (Infinity without one). */
+  budgetLeft(): number;
+  /** Generated cases each property may send in the `more` pass: its share of the budget left. */
+  generatedShare(): number;
+  /** The kinds of case that failed so far in a property (by its check, operation and salt). */
+  failedKinds(property: string): Set<string>;
   send(outgoing: Outgoing, options?: { retry?: boolean; pace?: boolean }): Promise<Exchange>;
   selected(check: CheckId): boolean;
+  /** Whether an operation is tested (--operations, --skip-operations); others get helper requests only. */
+  tested(operationId: string): boolean;
   /** One conclusive evaluation of a check on an operation that found nothing wrong. */
   passed(check: CheckId, operationId: string): void;
   failed(check: CheckId, exchange: Exchange, input: Omit<FindingInput, 'check' | 'severity'>): void;

@@ -29,12 +29,16 @@ const report = await runContract({
   apiKey: env.CONTRACT_API_KEY ?? '',
   readOnly: flag(env.CONTRACT_READ_ONLY),
   probeRateLimit: flag(env.CONTRACT_PROBE_RATE_LIMIT),
+  probeBan: flag(env.CONTRACT_PROBE_BAN),
   ...optional('seed', int(env.CONTRACT_SEED)),
   ...optional('examples', int(env.CONTRACT_EXAMPLES)),
   ...optional('maxRpm', int(env.CONTRACT_MAX_RPM)),
   ...optional('timeoutMs', int(env.CONTRACT_TIMEOUT)),
   ...optional('checks', list(env.CONTRACT_CHECKS)),
   ...optional('skip', list(env.CONTRACT_SKIP)),
+  ...optional('operations', list(env.CONTRACT_OPERATIONS)),
+  ...optional('skipOperations', list(env.CONTRACT_SKIP_OPERATIONS)),
+  ...optional('budget', int(env.CONTRACT_BUDGET)),
 });
 
 describe(`petkit contract ${report.baseUrl} (seed ${report.seed})`, () => {

@@ -23,11 +23,27 @@ export interface Exchange {
   readonly response: ResponseRecord | null;
   readonly failure?: { readonly kind: 'timeout' | 'network'; readonly message: string };
   readonly durationMs: number;
+  /** Sent while another request was in flight (concurrent creates): its order on the server is unknown. */
+  readonly overlapped?: boolean;
 }
 
-/** Replaces every occurrence of the key, so that no report ever carries it. */
+/** How a report shows the key with its case changed: what bash expands `${API_KEY~~}` to. */
+const SWAPPED_KEY = ['$', '{API_KEY~~}'].join('');
+
+/** The key with the case of every letter changed: what auth_enforced sends to see the key compared exactly. */
+export function swapCase(key: string): string {
+  return [...key].map((c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase())).join('');
+}
+
+/**
+ * Replaces every occurrence of the key, so that no report ever carries it: as `$API_KEY`, and the key
+ * with its case changed as `${API_KEY~~}` (what bash expands it to).
+ */
 export function redact(text: string, key: string): string {
-  return key === '' ? text : text.split(key).join('$API_KEY');
+  if (key === '') return text;
+  const swapped = swapCase(key);
+  const hidden = text.split(key).join('$API_KEY');
+  return swapped === key ? hidden : hidden.split(swapped).join(SWAPPED_KEY);
 }
 
 function shellQuote(value: string): string {
@@ -43,7 +59,7 @@ export function toCurl(request: RequestRecord): string {
     const header = `${name}: ${value}`;
     // Double quotes only where the shell must expand $API_KEY; nothing else in a header is expanded.
     parts.push(
-      value.includes('$API_KEY') && !/["\\`]/.test(header.replaceAll('$API_KEY', ''))
+      /\$\{?API_KEY/.test(value) && !/["\\`]/.test(header.replaceAll('$API_KEY', ''))
         ? `-H "${header}"`
         : `-H ${shellQuote(header)}`,
     );

@@ -6,6 +6,8 @@ import type { Exchange } from './exchange.js';
 export interface Progress {
   readonly phase: string;
   readonly requests: number;
+  /** The pace in force, requests a minute (undefined until learnt). */
+  readonly maxRpm?: number;
   readonly exchange?: Exchange;
 }
 
@@ -20,16 +22,28 @@ export interface ContractOptions {
   readonly checks?: readonly string[];
   /** Not these checks. Default none. */
   readonly skip?: readonly string[];
+  /** Only these operations (operationIds of openapi.yaml). Default: all. */
+  readonly operations?: readonly string[];
+  /** Not these operations. Default none. */
+  readonly skipOperations?: readonly string[];
   /** Generated cases per property, on top of the hand-derived ones. Default 20. */
   readonly examples?: number;
   /** fast-check's seed (a 32-bit integer). Default: a random one, printed in the report. */
   readonly seed?: number;
   /** Run rate_limit_behaviour, which exhausts a window on purpose. Default false. */
   readonly probeRateLimit?: boolean;
-  /** Requests per minute at most. Default: the first X-RateLimit-Limit seen. */
+  /** Run rate_limit_ban, which drives the key into its 5-minute ban on purpose. Default false. */
+  readonly probeBan?: boolean;
+  /** Requests per minute at most. Default: the lowest X-RateLimit-Limit of the key's responses. */
   readonly maxRpm?: number;
   /** Per request, in milliseconds. Default 10 000. */
   readonly timeoutMs?: number;
+  /**
+   * The most requests the run sends. Default: two minutes of its pace (2 × the requests per minute in
+   * force), so a 60-a-minute key spends at most 120; boundaries are sent first, generated cases as the
+   * budget allows.
+   */
+  readonly budget?: number;
   /** Longest wait for a window or a Retry-After before stopping (exit 2). Default 65 000 ms. */
   readonly maxWaitMs?: number;
   /** 429s in a row before stopping rather than risking the key's ban. Default 3. */
@@ -50,12 +64,17 @@ export interface NormalizedOptions {
   readonly apiKey: string;
   readonly readOnly: boolean;
   readonly checks: ReadonlySet<CheckId>;
+  /** The operations tested; a request to another one is only ever a helper (listing pets). */
+  readonly operations: ReadonlySet<string>;
   readonly examples: number;
   readonly seed: number;
   readonly probeRateLimit: boolean;
+  readonly probeBan: boolean;
   /** Explicit budget; when undefined it is learnt from X-RateLimit-Limit (the lowest one seen). */
   readonly maxRpm: number | undefined;
   readonly timeoutMs: number;
+  /** Explicit --budget; when undefined, two minutes of the pace once it is known. */
+  readonly budget: number | undefined;
   /** The longest the client waits for a window or a Retry-After before it stops instead. */
   readonly maxWaitMs: number;
   /** 429s in a row before the client stops rather than risk the key's ban. */
@@ -72,10 +91,55 @@ function invalid(message: string): never {
   throw new ContractAbort('invalid_options', message);
 }
 
-function checkList(names: readonly string[], flag: string): CheckId[] {
+/** `unknown check "auth" (did you mean auth_enforced?)`, for each unknown name. */
+function unknownNames(what: string, unknown: readonly string[], valid: readonly string[]): string {
+  return unknown
+    .map((name) => {
+      const near = nearest(name, valid);
+      return `unknown ${what} "${name}"${near.length > 0 ? ` (did you mean ${near.join(' or ')}?)` : ''}`;
+    })
+    .join('; ');
+}
+
+function checkList(names: readonly string[], flag: string, all: readonly CheckId[]): CheckId[] {
   const unknown = names.filter((name) => !isCheckId(name));
-  if (unknown.length > 0) invalid(`${flag}: unknown check ${unknown.map((name) => `"${name}"`).join(', ')}.`);
+  if (unknown.length > 0)
+    invalid(`${flag}: ${unknownNames('check', unknown, all)}. The checks: ${all.join(', ')}.`);
   return names.filter(isCheckId);
+}
+
+function operationList(names: readonly string[], flag: string, all: readonly string[]): string[] {
+  const unknown = names.filter((name) => !all.includes(name));
+  if (unknown.length > 0)
+    invalid(`${flag}: ${unknownNames('operation', unknown, all)}. The operations: ${all.join(', ')}.`);
+  return [...names];
+}
+
+/** The valid names closest to a wrong one: those that contain it or it them, else within a few edits. */
+export function nearest(name: string, valid: readonly string[]): string[] {
+  const lower = name.toLowerCase();
+  const containing = valid.filter(
+    (candidate) => candidate.toLowerCase().includes(lower) || lower.includes(candidate.toLowerCase()),
+  );
+  if (containing.length > 0 && lower.length >= 3) return containing.slice(0, 3);
+  const scored = valid
+    .map((candidate) => ({ candidate, distance: editDistance(lower, candidate.toLowerCase()) }))
+    .filter(({ distance }) => distance <= Math.max(2, Math.floor(lower.length / 3)))
+    .sort((a, b) => a.distance - b.distance);
+  return scored.slice(0, 3).map(({ candidate }) => candidate);
+}
+
+function editDistance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i += 1) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j += 1) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      next.push(Math.min((row[j] ?? 0) + 1, (next[j - 1] ?? 0) + 1, (row[j - 1] ?? 0) + cost));
+    }
+    row = next;
+  }
+  return row[b.length] ?? 0;
 }
 
 function positiveInteger(
@@ -92,6 +156,7 @@ export function normalizeOptions(
   options: ContractOptions,
   optIn: readonly CheckId[],
   all: readonly CheckId[],
+  operationIds: readonly string[] = [],
 ): NormalizedOptions {
   if (!options.baseUrl) invalid('A base URL is required (--base-url or CONTRACT_BASE_URL).');
   let url: URL;
@@ -106,11 +171,33 @@ export function normalizeOptions(
   const wanted =
     options.checks === undefined
       ? all.filter((id) => !optIn.includes(id))
-      : checkList(options.checks, '--checks');
-  const skipped = checkList(options.skip ?? [], '--skip');
+      : checkList(options.checks, '--checks', all);
+  const skipped = checkList(options.skip ?? [], '--skip', all);
+  const both = wanted.filter((id) => options.checks !== undefined && skipped.includes(id));
+  if (both.length > 0) invalid(`--checks and --skip both name ${both.join(', ')}: give it to one of them.`);
+  if (options.probeRateLimit === true && skipped.includes('rate_limit_behaviour'))
+    invalid('--probe-rate-limit runs rate_limit_behaviour, which --skip leaves out: give one of them.');
+  if (options.probeBan === true && skipped.includes('rate_limit_ban'))
+    invalid('--probe-ban runs rate_limit_ban, which --skip leaves out: give one of them.');
+  const onlyOperations =
+    options.operations === undefined
+      ? [...operationIds]
+      : operationList(options.operations, '--operations', operationIds);
+  const skippedOperations = operationList(options.skipOperations ?? [], '--skip-operations', operationIds);
+  const bothOperations = onlyOperations.filter(
+    (id) => options.operations !== undefined && skippedOperations.includes(id),
+  );
+  if (bothOperations.length > 0)
+    invalid(
+      `--operations and --skip-operations both name ${bothOperations.join(', ')}: give it to one of them.`,
+    );
+  const operations = new Set(onlyOperations.filter((id) => !skippedOperations.includes(id)));
+  if (operations.size === 0)
+    invalid('No operation left to test (--operations and --skip-operations exclude them all).');
   const checks = new Set(wanted.filter((id) => !skipped.includes(id)));
   if (options.probeRateLimit === true && !skipped.includes('rate_limit_behaviour'))
     checks.add('rate_limit_behaviour');
+  if (options.probeBan === true && !skipped.includes('rate_limit_ban')) checks.add('rate_limit_ban');
   if (checks.size === 0) invalid('No check left to run (--checks and --skip exclude them all).');
   const random = options.random ?? Math.random;
   const seed = options.seed ?? Math.floor(random() * 2 ** 31);
@@ -124,11 +211,14 @@ export function normalizeOptions(
     apiKey: options.apiKey,
     readOnly: options.readOnly ?? false,
     checks,
+    operations,
     examples,
     seed,
     probeRateLimit: checks.has('rate_limit_behaviour'),
+    probeBan: checks.has('rate_limit_ban'),
     maxRpm: positiveInteger(options.maxRpm, '--max-rpm', undefined),
     timeoutMs: positiveInteger(options.timeoutMs, '--timeout', 10_000) ?? 10_000,
+    budget: positiveInteger(options.budget, '--budget', undefined),
     maxWaitMs: options.maxWaitMs ?? 65_000,
     maxRetries: options.maxRetries ?? 3,
     backoffBaseMs: options.backoffBaseMs ?? 500,

@@ -1,6 +1,9 @@
-// Runs a scenario's cases: the hand-picked examples one by one, then generated ones from the seed as a
-// fast-check property, whose first failing case is shrunk to a minimal one within a request budget.
-// Each distinct kind of failing case gives its own finding, so a second bug is not hidden by the first.
+// Runs a scenario's cases in two passes of the run, so that a tight budget of requests is spent where it
+// tells most: in the first pass, the first hand-derived case of each kind (every boundary, every kind of
+// invalid value); in the second, the other cases of those kinds, then generated ones from the seed as a
+// fast-check property (as many as the budget's share allows), whose first failing case is shrunk to a
+// minimal one within a request budget. Each distinct kind of failing case gives its own finding, so a
+// second bug is not hidden by the first; a kind that failed in the first pass is not sent again.
 import fc from 'fast-check';
 import type { CheckId } from './checks.js';
 import type { Context, Verdict } from './context.js';
@@ -27,15 +30,29 @@ export interface PropertyInput<T> {
 export async function runProperty<T>(context: Context, input: PropertyInput<T>): Promise<void> {
   const kindOf = input.kind ?? (() => '');
   const failed = new Map<string, { failure: Failure; value: T; shrinks: number }>();
+  const failedBefore = context.failedKinds(`${input.check}|${input.operationId}|${input.salt}`);
+  const seenKinds = new Set<string>();
+  // Without kinds, every example is a boundary of its own; with them, the first of each kind is.
+  const firsts = input.examples.filter((value) => {
+    if (input.kind === undefined) return true;
+    const kind = kindOf(value);
+    if (seenKinds.has(kind)) return false;
+    seenKinds.add(kind);
+    return true;
+  });
+  const examples =
+    context.pass === 'boundaries' ? firsts : input.examples.filter((value) => !firsts.includes(value));
 
-  for (const value of input.examples) {
-    if (failed.has(kindOf(value))) continue;
+  for (const value of examples) {
+    if (failed.has(kindOf(value)) || failedBefore.has(kindOf(value))) continue;
+    if (context.pass === 'more' && context.budgetLeft() < 1) break;
     const verdict = await input.run(value);
     if (verdict.kind === 'fail') failed.set(kindOf(value), { failure: verdict, value, shrinks: 0 });
     if (verdict.kind === 'pass') context.passed(input.check, input.operationId);
   }
 
-  if (context.examples > 0) {
+  const runs = context.pass === 'more' ? Math.min(context.examples, context.generatedShare()) : 0;
+  if (runs > 0) {
     let failure: Failure | undefined;
     let failingValue: T | undefined;
     let aborted: unknown;
@@ -46,10 +63,11 @@ export async function runProperty<T>(context: Context, input: PropertyInput<T>):
         if (aborted !== undefined) return true;
         // A kind the examples already showed failing is not sent again (not filtered: fast-check's
         // filter would loop for ever once every kind has failed).
-        if (failed.has(kindOf(value))) return true;
+        if (failed.has(kindOf(value)) || failedBefore.has(kindOf(value))) return true;
+        if (context.budgetLeft() < 1) return true;
         if (failure !== undefined && sent - failedAt >= SHRINK_BUDGET) return true;
         if (failure !== undefined && kindOf(value) !== kindOf(failingValue as T)) return true;
-        if (sent >= context.examples + SHRINK_BUDGET) return true;
+        if (sent >= runs + SHRINK_BUDGET) return true;
         sent += 1;
         let verdict: Verdict;
         try {
@@ -67,7 +85,7 @@ export async function runProperty<T>(context: Context, input: PropertyInput<T>):
         if (verdict.kind === 'pass') context.passed(input.check, input.operationId);
         return true;
       }),
-      { seed: (context.seed + input.salt * 7919) | 0, numRuns: context.examples },
+      { seed: (context.seed + input.salt * 7919) | 0, numRuns: runs },
     );
     if (aborted !== undefined) throw aborted;
     if (failure !== undefined && failingValue !== undefined) {
@@ -75,7 +93,8 @@ export async function runProperty<T>(context: Context, input: PropertyInput<T>):
     }
   }
 
-  for (const { failure, value, shrinks } of failed.values()) {
+  for (const [kind, { failure, value, shrinks }] of failed) {
+    failedBefore.add(kind);
     const shrunk = shrinks > 0 ? ` (shrunk in ${shrinks} steps)` : '';
     context.failed(input.check, failure.exchange, {
       message: `${failure.message} for ${input.describe(value)}${shrunk}`,

@@ -37,6 +37,8 @@ export interface Report {
   readonly requests: number;
   /** The requests-per-minute budget in force at the end (explicit, or learnt from X-RateLimit-Limit). */
   readonly maxRpm: number | null;
+  /** The most requests the run would send (--budget, or two minutes of the pace); null if unknown. */
+  readonly budget: number | null;
   /** One per check and operation it applies to. */
   readonly results: readonly CheckResult[];
   readonly findings: readonly Finding[];

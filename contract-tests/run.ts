@@ -9,29 +9,59 @@ import { ContractAbort } from './errors.js';
 import { type Exchange, toCurl } from './exchange.js';
 import { type Finding, findingKey, findingOf } from './finding.js';
 import { type ContractOptions, normalizeOptions } from './options.js';
+import { createRateLimitModel } from './rate-limit-model.js';
 import type { CheckResult, CoverageEntry, Report } from './report.js';
 import { validRequest } from './requests.js';
 import { authScenario } from './scenarios/auth.js';
+import { banScenario } from './scenarios/ban.js';
 import { createScenario } from './scenarios/create.js';
 import { listScenario } from './scenarios/list.js';
 import { negativeScenario } from './scenarios/negative.js';
 import { rateLimitScenario } from './scenarios/rate-limit.js';
-import { notFoundScenario, useAfterCreateScenario } from './scenarios/stateful.js';
+import { afterCreatesScenario, notFoundScenario, useAfterCreateScenario } from './scenarios/stateful.js';
 
-const SCENARIOS = [
+type Scenario = (context: Context) => Promise<void>;
+
+/** First every boundary and every kind of case, once each: what must not be lost to a tight budget. */
+const FIRST_PASS: readonly (readonly [string, Scenario])[] = [
   ['auth', authScenario],
   ['list', listScenario],
   ['create', createScenario],
   ['negative', negativeScenario],
   ['use after create', useAfterCreateScenario],
   ['not found', notFoundScenario],
+];
+/** Then the other cases of each kind and the generated ones, as the budget allows. */
+const SECOND_PASS: readonly (readonly [string, Scenario])[] = [
+  ['list (more cases)', listScenario],
+  ['create (more cases)', createScenario],
+  ['negative (more cases)', negativeScenario],
+];
+/** The properties of the second pass: the generated cases share what the budget leaves. */
+const SECOND_PASS_PROPERTIES = 7;
+/** Requests kept for the end of the run (the list read back after the creates). */
+const END_RESERVE = 2;
+const PROBES: readonly (readonly [string, Scenario])[] = [
   ['rate limit probe', rateLimitScenario],
-] as const;
+  ['ban probe', banScenario],
+];
+/** Without --budget, a run is held to two minutes of its pace: 120 requests for a 60-a-minute key. */
+const DEFAULT_BUDGET_MINUTES = 2;
 
-const OPT_IN = CHECKS.filter((check) => check.optIn).map((check) => check.id);
+/** The budget is spent: the scenarios stop, and what they did not reach is reported skipped. */
+class BudgetSpent extends Error {
+  override readonly name = 'BudgetSpent';
+}
+
+const OPT_IN = CHECKS.filter((check) => check.optIn !== false).map((check) => check.id);
 
 export async function runContract(input: ContractOptions, spec: Spec = loadSpec()): Promise<Report> {
-  const options = normalizeOptions(input, OPT_IN, CHECK_IDS);
+  const options = normalizeOptions(
+    input,
+    OPT_IN,
+    CHECK_IDS,
+    spec.operations.map((operation) => operation.id),
+  );
   const startedMs = options.now();
   const findings = new Map<string, Finding>();
   const passes = new Map<string, number>();
@@ -42,7 +72,7 @@ export async function runContract(input: ContractOptions, spec: Spec = loadSpec(
   let phase = 'preflight';
 
   const addFinding = (finding: Finding) => {
-    if (!options.checks.has(finding.check)) return;
+    if (!options.checks.has(finding.check) || !options.operations.has(finding.operationId)) return;
     const existing = findings.get(findingKey(finding));
     if (existing === undefined) findings.set(findingKey(finding), finding);
     else {
@@ -51,10 +81,27 @@ export async function runContract(input: ContractOptions, spec: Spec = loadSpec(
         existing.instancePaths.push(finding.instancePath);
     }
   };
+  const model = createRateLimitModel();
+  const createdPets: Pet[] = [];
   const onExchange = (exchange: Exchange) => {
-    options.onProgress({ phase, requests: client.requests, exchange });
+    options.onProgress({
+      phase,
+      requests: client.requests,
+      exchange,
+      ...(client.maxRpm === undefined ? {} : { maxRpm: client.maxRpm }),
+    });
     if (exchange.response === null) return;
+    // A helper request to an operation left out (--operations) is not judged.
+    if (!options.operations.has(exchange.operationId)) return;
+    const contradiction = model.observe(exchange, exchange.overlapped === true, options.now());
+    if (contradiction !== undefined) {
+      addFinding(findingOf(exchange, { check: 'response_headers_conformance', ...contradiction }));
+    }
     seen.add(`${exchange.operationId}|${exchange.response.status}`);
+    if (exchange.operationId === 'createPet' && exchange.response.status === 201) {
+      const created = conformingBody(spec, exchange);
+      if (created !== undefined) createdPets.push(created.value as Pet);
+    }
     const operation = spec.operation(exchange.operationId);
     for (const verdict of checkResponse(spec, operation, exchange.response, { nowMs: options.now() })) {
       if (!options.checks.has(verdict.check)) continue;
@@ -69,16 +116,43 @@ export async function runContract(input: ContractOptions, spec: Spec = loadSpec(
   const client = createClient({ ...options, onExchange });
 
   let knownPets: Pet[] = [];
+  let pass: Context['pass'] = 'boundaries';
+  /** The cap in force: --budget, or two minutes of the learnt pace (learnt by the preflight). */
+  let budget = options.budget ?? Number.POSITIVE_INFINITY;
+  let budgetSpent = false;
+  let share = Number.POSITIVE_INFINITY;
+  const failedKinds = new Map<string, Set<string>>();
+  let reserve = 0;
+  const budgetLeft = () => budget - reserve - client.requests;
   const context: Context = {
     spec,
     seed: options.seed,
     examples: options.examples,
     readOnly: options.readOnly,
+    keyHasLetters: /[a-z]/i.test(options.apiKey),
     get knownPets() {
       return knownPets;
     },
-    send: (outgoing, sendOptions) => client.send(outgoing, sendOptions),
+    createdPets,
+    get pass() {
+      return pass;
+    },
+    budgetLeft,
+    generatedShare: () => share,
+    failedKinds(property) {
+      let kinds = failedKinds.get(property);
+      if (kinds === undefined) {
+        kinds = new Set();
+        failedKinds.set(property, kinds);
+      }
+      return kinds;
+    },
+    send: (outgoing, sendOptions) => {
+      if (budgetLeft() < 1) throw new BudgetSpent();
+      return client.send(outgoing, sendOptions);
+    },
     selected: (check) => options.checks.has(check),
+    tested: (operationId) => options.operations.has(operationId),
     passed(check, operationId) {
       passes.set(key(check, operationId), (passes.get(key(check, operationId)) ?? 0) + 1);
     },
@@ -98,17 +172,43 @@ export async function runContract(input: ContractOptions, spec: Spec = loadSpec(
   let aborted: Report['aborted'] = null;
   try {
     knownPets = await preflight(context);
-    for (const [name, scenario] of SCENARIOS) {
+    if (options.budget === undefined && client.maxRpm !== undefined) {
+      budget = DEFAULT_BUDGET_MINUTES * client.maxRpm;
+    }
+    try {
+      for (const [name, scenario] of FIRST_PASS) {
+        phase = name;
+        await scenario(context);
+      }
+      pass = 'more';
+      reserve = END_RESERVE;
+      share = Math.max(0, Math.floor(budgetLeft() / SECOND_PASS_PROPERTIES));
+      for (const [name, scenario] of SECOND_PASS) {
+        phase = name;
+        await scenario(context);
+      }
+      reserve = 0;
+      phase = 'after creates';
+      await afterCreatesScenario(context);
+    } catch (cause) {
+      if (!(cause instanceof BudgetSpent)) throw cause;
+      budgetSpent = true;
+    }
+    // The probes spend a window on purpose, when asked: only an explicit --budget holds them.
+    if (options.budget === undefined) budget = Number.POSITIVE_INFINITY;
+    for (const [name, scenario] of PROBES) {
       phase = name;
       await scenario(context);
     }
   } catch (cause) {
-    if (!(cause instanceof ContractAbort)) throw cause;
-    aborted = {
-      code: cause.code,
-      message: cause.message,
-      curl: cause.request === undefined ? null : toCurl(cause.request),
-    };
+    if (cause instanceof BudgetSpent) budgetSpent = true;
+    else if (!(cause instanceof ContractAbort)) throw cause;
+    else
+      aborted = {
+        code: cause.code,
+        message: cause.message,
+        curl: cause.request === undefined ? null : toCurl(cause.request),
+      };
   }
 
   const all = [...findings.values()];
@@ -122,8 +222,15 @@ export async function runContract(input: ContractOptions, spec: Spec = loadSpec(
       );
       const passed = passes.get(k) ?? 0;
       const base = { check: check.id, operationId: operation.id, passes: passed, findings: mine.length };
-      if (!options.checks.has(check.id)) {
-        const reason = check.optIn ? 'opt-in: run with --probe-rate-limit' : 'not selected (--checks/--skip)';
+      if (!options.operations.has(operation.id)) {
+        results.push({
+          ...base,
+          outcome: 'skipped',
+          reason: 'not selected (--operations/--skip-operations)',
+        });
+      } else if (!options.checks.has(check.id)) {
+        const reason =
+          check.optIn !== false ? `opt-in: run with ${check.optIn}` : 'not selected (--checks/--skip)';
         results.push({ ...base, outcome: 'skipped', reason });
       } else if (mine.some((finding) => finding.severity === 'error')) {
         results.push({ ...base, outcome: 'failed' });
@@ -140,7 +247,9 @@ export async function runContract(input: ContractOptions, spec: Spec = loadSpec(
             ? '--read-only: no request sent'
             : aborted !== null
               ? 'the run stopped before it'
-              : 'no conclusive case (see the other findings)');
+              : budgetSpent
+                ? `the budget of ${budget} requests was spent before it (--budget)`
+                : 'no conclusive case (see the other findings)');
         results.push({ ...base, outcome: 'skipped', reason });
       }
     }
@@ -164,6 +273,7 @@ export async function runContract(input: ContractOptions, spec: Spec = loadSpec(
     durationMs: options.now() - startedMs,
     requests: client.requests,
     maxRpm: client.maxRpm ?? null,
+    budget: options.budget ?? (client.maxRpm === undefined ? null : DEFAULT_BUDGET_MINUTES * client.maxRpm),
     results,
     findings: all,
     coverage,

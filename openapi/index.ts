@@ -18,6 +18,8 @@ export type { JsonSchema, OpenApiDocument } from './openapi-types.js';
 export {
   type CheckOptions,
   checkResponse,
+  documentedErrorCodes,
+  mediaTypeOf,
   type ResponseCheckId,
   type ResponseFinding,
   type ResponseToCheck,

@@ -100,20 +100,103 @@ describe('every response is held to the contract', () => {
     ]);
   });
 
-  test('getPet without Sunset and Deprecation is a warning, not a failure', () => {
+  test('getPet without Sunset and Deprecation where the document requires them is an error', () => {
     const verdicts = check(exchange('getPet', 200, { link: '</v1/pets>; rel="successor-version"' }, pets[0]));
     const found = verdicts.filter((verdict) => verdict.finding !== undefined);
     expect(found.map((verdict) => [verdict.check, verdict.finding?.severity])).toEqual([
+      ['deprecation_signalled', 'error'],
+      ['deprecation_signalled', 'error'],
+    ]);
+  });
+
+  test('on a getPet 401, where the document leaves them out, missing deprecation headers are a warning only', () => {
+    const ex = exchange(
+      'getPet',
+      401,
+      { 'www-authenticate': 'Bearer realm="pets"' },
+      { code: 'missing_api_key', message: 'x', status: 401 },
+    );
+    const found = check(ex).filter((verdict) => verdict.finding !== undefined);
+    expect(found.map((verdict) => [verdict.check, verdict.finding?.severity])).toEqual([
+      ['deprecation_signalled', 'warning'],
       ['deprecation_signalled', 'warning'],
       ['deprecation_signalled', 'warning'],
     ]);
   });
 
-  test('getPet without Link is a warning too', () => {
-    const deprecated = { sunset: 'Thu, 05 Dec 2030 00:00:00 GMT', deprecation: '@1735689600' };
-    expect(failing(exchange('getPet', 200, deprecated, pets[0]))).toEqual([
+  const deprecated = {
+    sunset: 'Thu, 05 Dec 2030 00:00:00 GMT',
+    deprecation: '@1735689600',
+    link: '</v1/pets>; rel="successor-version"',
+  };
+
+  test('getPet without Link is an error too', () => {
+    const { link: _, ...noLink } = deprecated;
+    expect(failing(exchange('getPet', 200, noLink, pets[0]))).toEqual([
       'deprecation_signalled: getPet is deprecated but the response has no Link header',
     ]);
+  });
+
+  test('Sunset is the document\'s HTTP-date exactly, Deprecation an @-date, Link rel="successor-version" to the successor', () => {
+    expect(failing(exchange('getPet', 200, deprecated, pets[0]))).toEqual([]);
+    expect(
+      failing(
+        exchange(
+          'getPet',
+          200,
+          { ...deprecated, link: '<https://api.example/v1/pets>; REL=successor-version' },
+          pets[0],
+        ),
+      ),
+    ).toEqual([]);
+    expect(
+      failing(exchange('getPet', 200, { ...deprecated, sunset: 'Fri, 06 Dec 2030 00:00:00 GMT' }, pets[0])),
+    ).toEqual(['deprecation_signalled: Sunset: "Fri, 06 Dec 2030 00:00:00 GMT" must be equal to constant']);
+    expect(failing(exchange('getPet', 200, { ...deprecated, deprecation: 'true' }, pets[0]))).toEqual([
+      'deprecation_signalled: Deprecation: "true" must match pattern "^@-?[0-9]+$"',
+    ]);
+    expect(
+      failing(exchange('getPet', 200, { ...deprecated, link: '</v1/pets>; rel="alternate"' }, pets[0])),
+    ).toEqual([
+      'deprecation_signalled: Link: "</v1/pets>; rel=\\"alternate\\"" has no rel="successor-version" link',
+    ]);
+    expect(
+      failing(
+        exchange('getPet', 200, { ...deprecated, link: '</v2/animals>; rel="successor-version"' }, pets[0]),
+      ),
+    ).toEqual([
+      'deprecation_signalled: Link: "</v2/animals>; rel=\\"successor-version\\"" names </v2/animals>, not </v1/pets>',
+    ]);
+  });
+
+  test('the documented media type exactly, with parameters allowed', () => {
+    const error = { code: 'validation_failed', message: 'x', status: 400 };
+    expect(
+      failing(exchange('listPets', 200, { 'content-type': 'application/json; charset=utf-8' }, pets)),
+    ).toEqual([]);
+    expect(failing(exchange('listPets', 400, { 'content-type': 'application/problem+json' }, error))).toEqual(
+      ['content_type_conformance: Content-Type is application/problem+json'],
+    );
+  });
+
+  test('an Error code outside the documented set, case included, is a schema finding', () => {
+    expect(
+      failing(exchange('listPets', 400, {}, { code: 'bad_request', message: 'x', status: 400 })),
+    ).toEqual(['response_schema_conformance: the Error code "bad_request" is not one the document lists']);
+    expect(
+      failing(exchange('listPets', 400, {}, { code: 'Validation_Failed', message: 'x', status: 400 })),
+    ).toEqual([
+      'response_schema_conformance: the Error code "Validation_Failed" is not one the document lists',
+    ]);
+  });
+
+  test("X-RateLimit-Reset before the response's own Date is found, though within the clock-skew allowance", () => {
+    const date = new Date(NOW).toUTCString();
+    const past = String(NOW / 1000 - 30);
+    expect(failing(exchange('listPets', 200, { date, 'x-ratelimit-reset': past }, pets))).toEqual([
+      `response_headers_conformance: X-RateLimit-Reset ${past} (${new Date((NOW / 1000 - 30) * 1000).toISOString()}) is before the response's own Date (${date})`,
+    ]);
+    expect(failing(exchange('listPets', 200, { date }, pets))).toEqual([]);
   });
 
   test('a response outside every operation: rate-limit headers and an Error that repeats the status', () => {
@@ -126,9 +209,13 @@ describe('every response is held to the contract', () => {
       'response_schema_conformance: /message is required',
       'error_body_consistency: the Error body says status 405, the HTTP status is 404',
     ]);
-    expect(outside(405, { 'x-ratelimit-limit': 'sixty' }, { code: 'm', message: 'x', status: 405 })).toEqual([
-      'response_headers_conformance: X-RateLimit-Limit: "sixty" must be integer',
-    ]);
+    expect(
+      outside(
+        405,
+        { 'x-ratelimit-limit': 'sixty' },
+        { code: 'method_not_allowed', message: 'x', status: 405 },
+      ),
+    ).toEqual(['response_headers_conformance: X-RateLimit-Limit: "sixty" must be integer']);
   });
 
   test('a response to HEAD has no body to check', () => {

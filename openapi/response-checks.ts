@@ -55,8 +55,38 @@ export interface ResponseVerdict {
   readonly finding?: ResponseFinding;
 }
 
-const isJsonMediaType = (mediaType: string) =>
-  mediaType === 'application/json' || mediaType.endsWith('+json');
+/** The media type of a Content-Type, without its parameters (`charset` and the like), lower case. */
+export const mediaTypeOf = (contentType: string) => contentType.split(';')[0]?.trim().toLowerCase() ?? '';
+
+/**
+ * The Error `code` values the document lists (its description: "whose `code` is one of: `a`, `b`…"),
+ * or undefined when it lists none. Compared exactly: `Not_Found` is not `not_found`.
+ */
+export function documentedErrorCodes(spec: Spec): ReadonlySet<string> | undefined {
+  const description = String(spec.document.info.description ?? '');
+  const match = /`code` is one of:([^.]*(?:\.[^\s][^.]*)*)\./.exec(description);
+  if (match?.[1] === undefined) return undefined;
+  const codes = [...match[1].matchAll(/`([a-z0-9_]+)`/gi)].map((m) => m[1] ?? '');
+  return codes.length === 0 ? undefined : new Set(codes);
+}
+
+/** The successor a deprecated operation's `Link` must name: the target of the document's example. */
+function documentedSuccessor(spec: Spec): string | undefined {
+  const link = spec.document.components?.headers?.Link as { example?: unknown } | undefined;
+  const example = typeof link?.example === 'string' ? link.example : '';
+  return /^\s*<([^>]*)>/.exec(example)?.[1];
+}
+
+/** The links of a `Link` header (RFC 8288) with their `rel` values, lower case. */
+export function parseLinks(raw: string): { target: string; rels: string[] }[] {
+  const links: { target: string; rels: string[] }[] = [];
+  for (const match of raw.matchAll(/<([^>]*)>((?:\s*;\s*[^;,=\s]+\s*=\s*(?:"[^"]*"|[^;,\s]*))*)/g)) {
+    const rel = /;\s*rel\s*=\s*(?:"([^"]*)"|([^;,\s]*))/i.exec(match[2] ?? '');
+    const rels = (rel?.[1] ?? rel?.[2] ?? '').toLowerCase().split(/\s+/).filter(Boolean);
+    links.push({ target: match[1] ?? '', rels });
+  }
+  return links;
+}
 
 /** The X-RateLimit-* header specs, read from the document (the first operation response that has them). */
 export function rateLimitHeaderSpecs(spec: Spec): HeaderSpec[] {
@@ -137,27 +167,74 @@ function headerVerdicts(
   return verdicts;
 }
 
-/** Every response of a deprecated operation says so, whatever its status (a warning, not a failure). */
-function deprecationVerdicts(operation: OperationSpec, response: ResponseToCheck): ResponseVerdict[] {
+/**
+ * X-RateLimit-Reset is the end of the window, so it is not before the response's own `Date`: both
+ * come from the server's clock, so no skew is allowed between them. A `Date` far from our clock (more
+ * than the skew allowance: a server on a clock of its own) is not compared.
+ */
+function resetBeforeDate(response: ResponseToCheck, nowS: number): ResponseVerdict[] {
+  const raw = response.headers['x-ratelimit-reset']?.trim() ?? '';
+  const dateMs = Date.parse(response.headers.date ?? '');
+  if (!/^\d+$/.test(raw) || Number.isNaN(dateMs)) return [];
+  const dateS = Math.floor(dateMs / 1000);
+  const reset = Number(raw);
+  if (Math.abs(dateS - nowS) > CLOCK_SKEW_S || reset >= dateS) return [];
+  return [
+    {
+      check: 'response_headers_conformance',
+      finding: {
+        severity: 'error',
+        instancePath: '/headers/X-RateLimit-Reset',
+        schemaPath: '#/components/headers/X-RateLimit-Reset/description',
+        message: `X-RateLimit-Reset ${reset} (${new Date(reset * 1000).toISOString()}) is before the response's own Date (${response.headers.date})`,
+        expected: 'the end of the current window: not before the Date header',
+      },
+    },
+  ];
+}
+
+/**
+ * Every response of a deprecated operation says so, whatever its status. Where the documented response
+ * requires a header, a missing or malformed one is an error; where the document leaves it out (a 401,
+ * a 429), only a warning. `Link` must name the documented successor with `rel="successor-version"`.
+ */
+function deprecationVerdicts(
+  spec: Spec,
+  operation: OperationSpec,
+  response: ResponseToCheck,
+): ResponseVerdict[] {
   const documented = operation.response(response.status)?.headers ?? [];
   const verdicts: ResponseVerdict[] = [];
+  const successor = documentedSuccessor(spec);
   for (const name of DEPRECATION_HEADERS) {
-    const spec = documented.find((header) => header.name.toLowerCase() === name.toLowerCase());
+    const header = documented.find((candidate) => candidate.name.toLowerCase() === name.toLowerCase());
     const raw = response.headers[name.toLowerCase()] ?? null;
-    const faults =
-      spec === undefined ? (raw === null ? [{ message: 'is required' }] : []) : spec.validate(raw);
+    const faults: { message?: string }[] =
+      header === undefined ? (raw === null ? [{ message: 'is required' }] : []) : header.validate(raw);
+    if (name === 'Link' && raw !== null && faults.length === 0 && successor !== undefined) {
+      const links = parseLinks(raw).filter((link) => link.rels.includes('successor-version'));
+      if (links.length === 0) faults.push({ message: 'has no rel="successor-version" link' });
+      else if (!links.some((link) => link.target === successor || link.target.endsWith(successor)))
+        faults.push({
+          message: `names ${links.map((link) => `<${link.target}>`).join(', ')}, not <${successor}>`,
+        });
+    }
+    const required = header?.required === true;
     for (const fault of faults) {
       verdicts.push({
         check: 'deprecation_signalled',
         finding: {
-          severity: 'warning',
+          severity: required ? 'error' : 'warning',
           instancePath: `/headers/${name}`,
           schemaPath: `#/components/headers/${name}`,
           message:
             raw === null
               ? `${operation.id} is deprecated but the response has no ${name} header`
               : `${name}: ${JSON.stringify(raw)} ${fault.message ?? 'is not valid'}`,
-          expected: `${name} on every response of the deprecated ${operation.id}`,
+          expected:
+            name === 'Link' && successor !== undefined
+              ? `Link: <${successor}>; rel="successor-version" on every response of the deprecated ${operation.id}`
+              : `${name} on every response of the deprecated ${operation.id}${header === undefined ? '' : `, ${JSON.stringify(header.schema)}`}`,
         },
       });
     }
@@ -202,7 +279,11 @@ export function checkResponse(
 
   const documentedBody = expectedBody(spec, operation, documented, status);
   const contentType = response.headers['content-type'] ?? '';
-  const mediaType = contentType.split(';')[0]?.trim().toLowerCase() ?? '';
+  const mediaType = mediaTypeOf(contentType);
+  // The documented media types of this response, exactly (parameters such as charset allowed): an
+  // Error documented as application/json is not application/problem+json.
+  const mediaTypes =
+    documented === undefined ? ['application/json'] : [...documented.content.keys()].map(mediaTypeOf);
   let parsed: { value: unknown } | undefined;
   if (response.body.length > 0 && options.head !== true) {
     try {
@@ -211,13 +292,13 @@ export function checkResponse(
       parsed = undefined;
     }
     const expectJson = documented === undefined || documentedBody !== undefined;
-    if (expectJson && (!isJsonMediaType(mediaType) || parsed === undefined)) {
+    if (expectJson && (!mediaTypes.includes(mediaType) || parsed === undefined)) {
       finding('content_type_conformance', {
         message:
           parsed === undefined
             ? `the body is not JSON (Content-Type: ${contentType || '(none)'})`
             : `Content-Type is ${contentType || '(none)'}`,
-        expected: 'Content-Type: application/json and a JSON body',
+        expected: `Content-Type: ${mediaTypes.join(' or ')} and a JSON body`,
         instancePath: '/headers/Content-Type',
       });
     } else verdicts.push({ check: 'content_type_conformance' });
@@ -258,11 +339,34 @@ export function checkResponse(
     } else verdicts.push({ check: 'error_body_consistency' });
   }
 
+  // An Error's code is one the document lists, when the response is a documented Error (an undocumented
+  // status is status_code_conformance's alone).
+  const codes = documentedErrorCodes(spec);
+  if (
+    status >= 400 &&
+    codes !== undefined &&
+    documentedBody !== undefined &&
+    parsed !== undefined &&
+    documentedBody.validate(parsed.value).length === 0 &&
+    spec.schema('Error')(parsed.value).length === 0
+  ) {
+    const code = (parsed.value as Record<string, unknown>).code as string;
+    if (!codes.has(code)) {
+      finding('response_schema_conformance', {
+        message: `the Error code ${JSON.stringify(code)} is not one the document lists`,
+        expected: `one of ${[...codes].join(', ')}`,
+        instancePath: '/code',
+        schemaPath: '#/info/description',
+      });
+    }
+  }
+
   const nowS = Math.floor(options.nowMs / 1000);
   const headers = headerVerdicts(operation, response, rateLimitHeaderSpecs(spec), nowS);
+  headers.push(...resetBeforeDate(response, nowS));
   verdicts.push(...(headers.length > 0 ? headers : [{ check: 'response_headers_conformance' as const }]));
   if (operation?.deprecated === true) {
-    const deprecation = deprecationVerdicts(operation, response);
+    const deprecation = deprecationVerdicts(spec, operation, response);
     verdicts.push(...(deprecation.length > 0 ? deprecation : [{ check: 'deprecation_signalled' as const }]));
   }
   return verdicts;

@@ -5,9 +5,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { type Io, run } from '../cli/contract.js';
-import type { Report } from '../contract-tests/index.js';
+import { CHECK_IDS, type Report } from '../contract-tests/index.js';
 import { BROKEN_SERVERS } from './servers/broken.js';
-import { createReference, type Handler, REFERENCE_KEY, type Served, serve } from './servers/reference.js';
+import { fakeClock } from './servers/fake-clock.js';
+import {
+  type AsyncHandler,
+  createReference,
+  REFERENCE_KEY,
+  type Served,
+  serve,
+} from './servers/reference.js';
 
 let served: Served | undefined;
 afterEach(async () => {
@@ -26,7 +33,7 @@ function fakeIo(env: Record<string, string> = {}, tty = false) {
   return { io, out: () => stdout, err: () => stderr };
 }
 
-async function start(handler: Handler = createReference()): Promise<string> {
+async function start(handler: AsyncHandler = createReference()): Promise<string> {
   served = await serve(handler);
   return served.url;
 }
@@ -84,7 +91,138 @@ describe('petkit contract exits 2 when it cannot run', () => {
   });
 });
 
+describe('petkit contract says what is wrong with a flag, and what would be right', () => {
+  const base = ['--base-url', 'http://127.0.0.1:9/v1', '--api-key', 'k'];
+  test.each([
+    [['--max-rpm', '-1'], '--max-rpm must be a positive integer, got -1.'],
+    [['--examples', '-3'], '--examples must be an integer ≥ 0, got -3.'],
+    [['--budget', '0'], '--budget must be a positive integer, got 0.'],
+    [['--budget', '-5'], '--budget must be a positive integer, got -5.'],
+    [['--timeout', 'soon'], '--timeout must be an integer, got "soon".'],
+    [
+      ['--checks', 'auth'],
+      `--checks: unknown check "auth" (did you mean auth_enforced?). The checks: ${CHECK_IDS.join(', ')}.`,
+    ],
+    [
+      ['--skip', 'list_semantic,notfound'],
+      `--skip: unknown check "list_semantic" (did you mean list_semantics?); unknown check "notfound" (did you mean not_found?). The checks: ${CHECK_IDS.join(', ')}.`,
+    ],
+    [
+      ['--operations', 'getPets'],
+      '--operations: unknown operation "getPets" (did you mean getPet?). The operations: listPets, createPet, getPet.',
+    ],
+    [
+      ['--checks', 'not_found', '--skip', 'not_found'],
+      '--checks and --skip both name not_found: give it to one of them.',
+    ],
+    [
+      ['--probe-rate-limit', '--skip', 'rate_limit_behaviour'],
+      '--probe-rate-limit runs rate_limit_behaviour, which --skip leaves out: give one of them.',
+    ],
+    [
+      ['--operations', 'getPet', '--skip-operations', 'getPet'],
+      '--operations and --skip-operations both name getPet: give it to one of them.',
+    ],
+    [
+      ['--skip-operations', 'listPets,createPet,getPet'],
+      'No operation left to test (--operations and --skip-operations exclude them all).',
+    ],
+  ])('%j: %s', async (flags, message) => {
+    const { io, out, err } = fakeIo();
+    expect(await run([...base, ...flags], io)).toBe(2);
+    expect(err()).toBe(`petkit contract: ${message}\n`);
+    expect(out()).toBe('');
+  });
+
+  test('--help says what --max-rpm does: the lowest X-RateLimit-Limit, and --budget', async () => {
+    const { io, out } = fakeIo();
+    expect(await run(['--help'], io)).toBe(0);
+    expect(out()).toMatch(
+      /--max-rpm N +at most N requests a minute \(default: the lowest X-RateLimit-Limit of the\n +key's responses, learnt as they come\)/,
+    );
+    expect(out()).toMatch(/--budget N +at most N requests in all/);
+    expect(out()).toMatch(/--operations a,b +only these operations/);
+    expect(out()).toMatch(/--probe-ban +also run rate_limit_ban/);
+  });
+});
+
 describe('petkit contract reports', () => {
+  test('--operations listPets,createPet: only those are tested, getPet is said to be left out and never requested', async () => {
+    const reference = createReference();
+    const paths = new Set<string>();
+    const url = await start((request) => {
+      paths.add(`${request.method} ${request.pathname.replace(/\/\d+$/, '/{id}')}`);
+      return reference(request);
+    });
+    const { io, out } = fakeIo();
+    expect(
+      await run(
+        [
+          '--base-url',
+          url,
+          '--api-key',
+          REFERENCE_KEY,
+          '--operations',
+          'listPets,createPet',
+          '--reporter',
+          'json',
+        ],
+        io,
+      ),
+    ).toBe(0);
+    const report = JSON.parse(out()) as Report;
+    expect([...paths].sort()).toEqual(['GET /v1/pets', 'POST /v1/pets']);
+    const getPet = report.results.filter((result) => result.operationId === 'getPet');
+    expect(getPet.length).toBeGreaterThan(0);
+    for (const result of getPet)
+      expect(result).toMatchObject({
+        outcome: 'skipped',
+        reason: 'not selected (--operations/--skip-operations)',
+      });
+    expect(
+      report.results.filter((r) => r.operationId !== 'getPet' && r.outcome === 'passed').length,
+    ).toBeGreaterThan(10);
+  });
+
+  test('--skip-operations getPet: the same selection', async () => {
+    const { io, out } = fakeIo();
+    expect(
+      await run(['--base-url', await start(), '--api-key', REFERENCE_KEY, '--skip-operations', 'getPet'], io),
+    ).toBe(0);
+    expect(out()).toMatch(/^not_found +· +· +- skip$/m);
+  });
+
+  test('off a terminal, a progress line at least every 10 s: phase, requests, elapsed, pacing (60-a-minute key, fake clock)', async () => {
+    const clock = fakeClock();
+    const url = await start(createReference({ perMinute: 60, now: clock.now }));
+    let stderr = '';
+    const stamps: number[] = [];
+    const io: Io = {
+      stdout: { write: () => true, isTTY: false },
+      stderr: {
+        write: (text: string) => {
+          stderr += text;
+          stamps.push(clock.now());
+          return true;
+        },
+        isTTY: false,
+      },
+      env: {},
+      clock,
+    };
+    const started = clock.now();
+    expect(await run(['--base-url', url, '--api-key', REFERENCE_KEY, '--seed', '7'], io)).toBe(0);
+    const lines = stderr.trim().split('\n');
+    expect(lines[0]).toMatch(
+      /^petkit contract: [a-z (]+[a-z)], \d+ requests, \d+ s elapsed, pacing (60\/min|learning)$/,
+    );
+    expect(lines.at(-1)).toMatch(/pacing 60\/min$/);
+    const gaps = [started, ...stamps].map((at, i, all) => (i === 0 ? 0 : at - (all[i - 1] ?? 0)));
+    expect(Math.max(...gaps)).toBeLessThanOrEqual(10_000 + 1_000);
+    expect(clock.now() - started).toBeLessThanOrEqual(120_000);
+    expect(lines.length).toBeGreaterThanOrEqual(Math.floor((clock.now() - started) / 11_000));
+  });
+
   test('a conformant server: exit 0, the table and the seed, never the key', async () => {
     const { io, out, err } = fakeIo();
     expect(await run(['--base-url', await start(), '--api-key', REFERENCE_KEY, '--seed', '5'], io)).toBe(0);
@@ -118,7 +256,7 @@ describe('petkit contract reports', () => {
     const { io, out } = fakeIo();
     const url = await start(broken?.handler());
     expect(await run(['--base-url', url, '--api-key', REFERENCE_KEY, '--seed', '1'], io)).toBe(1);
-    expect(out()).toMatch(/^use_after_create +✗ FAIL +· +✗ FAIL$/m);
+    expect(out()).toMatch(/^use_after_create +✗ FAIL +✓ pass +✗ FAIL$/m);
     expect(out()).toMatch(
       /getPet of the pet that createPet returned \(id \d+\): got 404\n +expected: 200\n +got: 404 /,
     );
@@ -143,11 +281,12 @@ describe('petkit contract reports', () => {
       verdict: 'conformant',
       exitCode: 0,
     });
-    expect(report.results).toHaveLength(32);
+    expect(report.results).toHaveLength(34);
     expect(Object.keys(report).sort()).toEqual(
       [
         'aborted',
         'baseUrl',
+        'budget',
         'coverage',
         'durationMs',
         'examples',
@@ -177,9 +316,9 @@ describe('petkit contract reports', () => {
     ).toBe(1);
     const xml = readFileSync(file, 'utf8');
     rmSync(dir, { recursive: true });
-    expect(xml.match(/<testcase /g)).toHaveLength(32);
+    expect(xml.match(/<testcase /g)).toHaveLength(34);
     expect(xml).toMatch(
-      /<testsuite name="petkit contract [^"]+" timestamp="[^"]+" time="[\d.]+" tests="32" failures="1" errors="0" skipped="1"/,
+      /<testsuite name="petkit contract [^"]+" timestamp="[^"]+" time="[\d.]+" tests="34" failures="1" errors="0" skipped="2"/,
     );
     expect(xml).toMatch(/<testcase classname="list_semantics" name="list_semantics × listPets">\s*<failure/);
     expect(out()).toMatch(/nonconformant \(exit 1\).*junit report in/);
@@ -196,7 +335,7 @@ describe('petkit contract reports', () => {
     expect(await run(['--base-url', url, '--api-key', REFERENCE_KEY, '--read-only'], io)).toBe(0);
     expect([...methods]).toEqual(['GET']);
     expect(out()).toMatch(/skipped \(--read-only: no request sent\): not_a_server_error × createPet/);
-    expect(out()).toMatch(/^use_after_create +✓ pass +· +✓ pass$/m);
+    expect(out()).toMatch(/^use_after_create +✓ pass +- skip +✓ pass$/m);
   });
 });
 

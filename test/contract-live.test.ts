@@ -47,7 +47,7 @@ test('CONTRACT_BASE_URL=… npx vitest run contract-tests against the mock: one 
   expect(output).toMatch(
     /✓ .*petkit contract http:\/\/127\.0\.0\.1:\d+\/v1 \(seed 4\) > auth_enforced × getPet/,
   );
-  expect(output).toMatch(/Tests {2}32 passed \| 1 skipped \(33\)/);
+  expect(output).toMatch(/Tests {2}33 passed \| 2 skipped \(35\)/);
   expect(output).not.toContain('demo-enterprise');
 }, 90_000);
 
@@ -57,6 +57,6 @@ test('against a broken server the check that exists for it fails, by name, with 
   const { code, output } = await vitestAgainst(served.url, REFERENCE_KEY);
   expect(code).toBe(1);
   expect(output).toMatch(/× .*> not_found × getPet/);
-  expect(output).toMatch(/Tests {2}1 failed \| 31 passed \| 1 skipped \(33\)/);
+  expect(output).toMatch(/Tests {2}1 failed \| 32 passed \| 2 skipped \(35\)/);
   expect(output).toMatch(/curl -i '.*\/v1\/pets\/9007199254740991'/);
 }, 90_000);

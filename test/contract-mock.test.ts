@@ -20,7 +20,7 @@ test('against the mock: exit 0, no finding', async () => {
   if (report.findings.length > 0) throw new Error(renderPretty(report, { color: false }));
   expect(report.findings).toEqual([]);
   expect(report.exitCode).toBe(0);
-  expect(notPassed(report)).toEqual(['rate_limit_behaviour × listPets']);
+  expect(notPassed(report)).toEqual(['rate_limit_behaviour × listPets', 'rate_limit_ban × listPets']);
 });
 
 test('against the mock, --read-only: exit 0, no finding, no POST in its journal', async () => {
@@ -66,4 +66,24 @@ test('use_after_create × listPets is verified on a long-lived store: the pet is
   expect(report.findings).toEqual([]);
   const listed = report.results.find((r) => r.check === 'use_after_create' && r.operationId === 'listPets');
   expect(listed).toMatchObject({ outcome: 'passed' });
+});
+
+test('against the mock with a Free key, --probe-ban: the ban is api_key_banned with Retry-After to its end, and the key works after it', async () => {
+  let now = Date.UTC(2026, 5, 1, 12, 0, 0);
+  const clock = () => now;
+  server = await startServer({ port: 0, host: '127.0.0.1', clock });
+  const report = await runContract({
+    baseUrl: server.url,
+    apiKey: 'demo-free',
+    seed: 45,
+    checks: ['rate_limit_ban', 'status_code_conformance', 'response_schema_conformance'],
+    probeBan: true,
+    now: clock,
+    sleep: async (ms) => {
+      now += ms;
+    },
+  });
+  if (report.findings.length > 0) throw new Error(renderPretty(report, { color: false }));
+  expect(report.results.find((result) => result.check === 'rate_limit_ban')?.outcome).toBe('passed');
+  expect(report.exitCode).toBe(0);
 });

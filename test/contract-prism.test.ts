@@ -82,6 +82,7 @@ test('against Prism: runs to the end (timeouts included) and reports exactly wha
   expect(report.exitCode).toBe(1);
   expect(failed).toEqual([
     'auth_enforced',
+    'deprecation_signalled',
     'list_semantics',
     'negative_data_rejection',
     'not_found',
@@ -89,7 +90,19 @@ test('against Prism: runs to the end (timeouts included) and reports exactly wha
     'response_headers_conformance',
     'use_after_create',
   ]);
-  expect(warned).toEqual(['deprecation_signalled']);
+  // Deprecation: true on getPet's 200 is now an error (the document requires an RFC 9745 @-date there);
+  // the missing Sunset on its 401, where the document leaves it out, stays a warning of the same pair.
+  expect(warned).toEqual([]);
+  expect(report.findings).toContainEqual(
+    expect.objectContaining({ check: 'deprecation_signalled', status: 200, severity: 'error' }),
+  );
+  expect(report.findings).toContainEqual(
+    expect.objectContaining({ check: 'deprecation_signalled', status: 401, severity: 'warning' }),
+  );
+  // Prism answers the key under a lower-case `bearer` with 401 (RFC 9110: the scheme is case-insensitive).
+  expect(report.findings).toContainEqual(
+    expect.objectContaining({ check: 'auth_enforced', message: expect.stringMatching(/lower-case scheme/) }),
+  );
   // Prism never answers a malformed JSON body: the suite's timeout, for real.
   expect(report.findings).toContainEqual(
     expect.objectContaining({ check: 'negative_data_rejection', status: null, response: null }),

@@ -15,5 +15,5 @@ test('a server that keeps the contract gets a clean verdict: exit 0, no finding'
   expect(report.exitCode).toBe(0);
   expect(
     report.results.filter((result) => result.outcome !== 'passed').map((r) => `${r.check}×${r.operationId}`),
-  ).toEqual(['rate_limit_behaviour×listPets']);
+  ).toEqual(['rate_limit_behaviour×listPets', 'rate_limit_ban×listPets']);
 });

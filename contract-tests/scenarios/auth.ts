@@ -1,9 +1,12 @@
 // auth_enforced: every operation answers 401 without a key, with a wrong key, with a non-Bearer scheme,
-// and without a key even when the request is invalid or names an unknown id: auth comes before
-// validation and lookup (DESIGN.md), so a 401 leaks nothing.
+// with the key's case changed (RFC 6750: the key is compared exactly), and without a key even when the
+// request is invalid or names an unknown id: auth comes before validation and lookup, so a 401 leaks
+// nothing. Every 401 challenges with `Bearer` (RFC 6750 §3); the scheme itself is case-insensitive
+// (RFC 9110 §11.1), so the key under `bearer` is not a 401.
 import type { OperationSpec } from '../../openapi/index.js';
 import type { Auth, Outgoing } from '../client.js';
-import { type Context, expectStatus, PASS } from '../context.js';
+import { type Context, expectStatus, PASS, type Verdict } from '../context.js';
+import type { Exchange } from '../exchange.js';
 import { record, validRequest } from '../requests.js';
 import { invalidExamples, invalidParameterExamples } from '../schema-arbitraries.js';
 import { UNKNOWN_ID } from './stateful.js';
@@ -17,7 +20,21 @@ const CASES: readonly [Auth, string][] = [
   ['none', 'without an API key'],
   ['wrong', 'with a wrong API key'],
   ['scheme', 'with the key under a non-Bearer scheme (Token)'],
+  ['key-case', 'with the key, the case of its letters changed'],
 ];
+
+/** A 401's challenge names the Bearer scheme (RFC 6750 §3); a missing header is another check's. */
+function challenge(exchange: Exchange, what: string): Verdict | null {
+  const raw = exchange.response?.headers['www-authenticate'];
+  if (exchange.response?.status !== 401 || raw === undefined || /^\s*bearer(\s|,|$)/i.test(raw)) return null;
+  return {
+    kind: 'fail',
+    exchange,
+    message: `the 401 (${what}) challenges with WWW-Authenticate: ${raw}`,
+    expected: 'WWW-Authenticate: Bearer … (RFC 6750 §3)',
+    instancePath: '/headers/WWW-Authenticate',
+  };
+}
 
 /** Requests that would be a 400 or a 404 with the key: without one they must still be a 401. */
 function invalidWithoutKey(context: Context, operation: OperationSpec): AuthCase[] {
@@ -66,15 +83,19 @@ export async function authScenario(context: Context): Promise<void> {
   if (!context.selected('auth_enforced')) return;
   let throttled: string | undefined;
   for (const operation of context.spec.operations) {
-    if (!operation.requiresAuth) continue;
+    if (!operation.requiresAuth || !context.tested(operation.id)) continue;
     if (context.readOnly && operation.method !== 'GET') continue;
     if (throttled !== undefined) {
       context.unverified('auth_enforced', operation.id, throttled);
       continue;
     }
     const request = validRequest(context, operation);
+    const keyHasCase = context.keyHasLetters;
     const cases: AuthCase[] = [
-      ...CASES.map(([auth, what]) => ({ outgoing: { ...request, auth }, what })),
+      ...CASES.filter(([auth]) => auth !== 'key-case' || keyHasCase).map(([auth, what]) => ({
+        outgoing: { ...request, auth },
+        what,
+      })),
       ...invalidWithoutKey(context, operation),
     ];
     for (const { outgoing, what } of cases) {
@@ -89,7 +110,27 @@ export async function authScenario(context: Context): Promise<void> {
         context.unverified('auth_enforced', operation.id, throttled);
         break;
       }
-      record(context, 'auth_enforced', operation.id, expectStatus(exchange, 401, what) ?? PASS);
+      record(
+        context,
+        'auth_enforced',
+        operation.id,
+        expectStatus(exchange, 401, what) ?? challenge(exchange, what) ?? PASS,
+      );
     }
+    // The scheme is case-insensitive: the key under `bearer` is the key.
+    const lower = await context.send({ ...request, auth: 'lower-scheme' });
+    const status = lower.response?.status;
+    const verdict: Verdict =
+      lower.response === null || (status !== undefined && status >= 500)
+        ? { kind: 'inconclusive' }
+        : status === 401
+          ? {
+              kind: 'fail',
+              exchange: lower,
+              message: 'the key under a lower-case scheme (Authorization: bearer …) got 401',
+              expected: 'the key accepted: the auth scheme is case-insensitive (RFC 9110 §11.1)',
+            }
+          : PASS;
+    record(context, 'auth_enforced', operation.id, verdict);
   }
 }

@@ -1,6 +1,8 @@
-// rate_limit_behaviour (opt-in, --probe-rate-limit): exhausting the window on purpose gives a 429 with
-// Retry-After and X-RateLimit-Remaining 0, and the target answers again once Retry-After has passed.
-// Exactly one request is sent while limited, far from any ban threshold.
+// rate_limit_behaviour (opt-in, --probe-rate-limit): exhausting the window on purpose gives exactly as
+// many successes as the first X-RateLimit-Remaining announced, then a 429 that is a full documented
+// Error (rate_limited) with Retry-After and X-RateLimit-Remaining 0, and the target answers again at
+// the time Retry-After announced. Exactly one request is sent while limited, far from any ban.
+import { mediaTypeOf } from '../../openapi/index.js';
 import type { Context, Verdict } from '../context.js';
 import type { Exchange } from '../exchange.js';
 import { record } from '../requests.js';
@@ -11,7 +13,7 @@ export const PROBE_MAX_REQUESTS = 1000;
 export const PROBE_MAX_WAIT_S = 120;
 
 export async function rateLimitScenario(context: Context): Promise<void> {
-  if (!context.selected('rate_limit_behaviour')) return;
+  if (!context.selected('rate_limit_behaviour') || !context.tested('listPets')) return;
   const operation = context.spec.operation('listPets');
   const send = (pace: boolean) =>
     context.send(
@@ -38,11 +40,22 @@ export async function rateLimitScenario(context: Context): Promise<void> {
     );
     return;
   }
+  const reset = first.response?.headers['x-ratelimit-reset'];
   let limited: Exchange | undefined;
   let last = first;
+  let successes = 0;
   for (let i = 0; i <= remaining + 1 && limited === undefined; i += 1) {
     last = await send(false);
     if (last.response?.status === 429) limited = last;
+    else if (last.response !== null && last.response.status < 400) successes += 1;
+    if (limited === undefined && last.response?.headers['x-ratelimit-reset'] !== reset) {
+      context.note(
+        'rate_limit_behaviour',
+        operation.id,
+        'the window ended while the probe ran (X-RateLimit-Reset changed): run it again',
+      );
+      return;
+    }
   }
   if (limited === undefined || limited.response === null) {
     record(context, 'rate_limit_behaviour', operation.id, {
@@ -51,6 +64,21 @@ export async function rateLimitScenario(context: Context): Promise<void> {
       message: `no 429 after ${remaining + 2} requests, with X-RateLimit-Remaining ${remaining} at the start`,
       expected: '429 once the window is used up',
     });
+    return;
+  }
+  // The window holds exactly what it announced: Remaining N means N more requests, then the 429.
+  if (successes !== remaining) {
+    record(context, 'rate_limit_behaviour', operation.id, {
+      kind: 'fail',
+      exchange: limited,
+      message: `${successes} requests succeeded before the first 429, where X-RateLimit-Remaining announced ${remaining}`,
+      expected: `${remaining} successes, then 429`,
+    });
+    return;
+  }
+  const error = errorVerdict(context, limited, 'rate_limited');
+  if (error !== null) {
+    record(context, 'rate_limit_behaviour', operation.id, error);
     return;
   }
   const headers = limited.response.headers;
@@ -82,16 +110,44 @@ export async function rateLimitScenario(context: Context): Promise<void> {
     );
     return;
   }
-  await context.sleep(wait * 1000 + 250);
+  // Recovery at the announced time: not a moment later.
+  await context.sleep(wait * 1000);
   const after = await send(false);
   if (after.response?.status === 429 || after.response === null) {
     record(context, 'rate_limit_behaviour', operation.id, {
       kind: 'fail',
       exchange: after,
-      message: `still ${after.response?.status ?? after.failure?.message} after waiting Retry-After (${wait} s)`,
-      expected: 'the target answers again once Retry-After has passed',
+      message: `still ${after.response?.status ?? after.failure?.message} after waiting Retry-After (${wait} s), at the time it announced`,
+      expected: 'the target answers again at the time Retry-After announced',
     });
     return;
   }
   record(context, 'rate_limit_behaviour', operation.id, { kind: 'pass' });
+}
+
+/** A 429 is a full documented Error: application/json, an Error body with the expected code. */
+export function errorVerdict(context: Context, exchange: Exchange, code: string): Verdict | null {
+  const response = exchange.response;
+  if (response === null) return null;
+  const type = mediaTypeOf(response.headers['content-type'] ?? '');
+  let body: unknown;
+  try {
+    body = JSON.parse(response.body);
+  } catch {
+    body = undefined;
+  }
+  const faults = body === undefined ? [] : context.spec.schema('Error')(body);
+  const got = (body as { code?: unknown } | undefined)?.code;
+  if (type === 'application/json' && body !== undefined && faults.length === 0 && got === code) return null;
+  return {
+    kind: 'fail',
+    exchange,
+    message:
+      type !== 'application/json' || body === undefined
+        ? `the 429 is not a JSON Error (Content-Type: ${response.headers['content-type'] ?? '(none)'})`
+        : faults.length > 0
+          ? 'the 429 body is not an Error'
+          : `the 429's code is ${JSON.stringify(got)}`,
+    expected: `429, Content-Type: application/json, an Error with code "${code}"`,
+  };
 }

@@ -45,26 +45,6 @@ async function roomyStatus(context: Context): Promise<string | undefined> {
   return best?.status;
 }
 
-async function created(context: Context): Promise<Pet | undefined> {
-  const operation = context.spec.operation('createPet');
-  const example = exampleBody(operation) as Record<string, unknown>;
-  const status = await roomyStatus(context);
-  const body = {
-    ...example,
-    name: `petkit contract ${context.seed}`,
-    ...(status === undefined ? {} : { status }),
-  };
-  const exchange = await context.send({
-    operationId: operation.id,
-    method: 'POST',
-    path: operation.path,
-    contentType: 'application/json',
-    body: JSON.stringify(body),
-  });
-  const parsed = exchange.response?.status === 201 ? conformingBody(context.spec, exchange) : undefined;
-  return parsed?.value as Pet | undefined;
-}
-
 function compare(exchange: Exchange, expected: Pet, got: unknown, where: string): Verdict {
   if (isDeepStrictEqual(got, expected)) return PASS;
   return {
@@ -75,21 +55,181 @@ function compare(exchange: Exchange, expected: Pet, got: unknown, where: string)
   };
 }
 
-export async function useAfterCreateScenario(context: Context): Promise<void> {
-  if (!context.selected('use_after_create')) return;
-  const getPet = context.spec.operation('getPet');
-  const listPets = context.spec.operation('listPets');
-  const source = context.readOnly ? 'listPets' : 'createPet';
-  const pet = context.readOnly ? context.knownPets[0] : await created(context);
-  if (pet === undefined) {
-    const reason = context.readOnly
-      ? 'the target listed no pet to fetch again'
-      : 'createPet did not answer 201 with a Pet (see positive_data_acceptance)';
-    context.note('use_after_create', getPet.id, reason);
-    context.note('use_after_create', listPets.id, reason);
+/** Creates sent at once. */
+export const CONCURRENT_CREATES = 4;
+
+/**
+ * Creates sent at once get distinct ids (use_after_create × createPet). They are made with a status
+ * whose filtered page has room for them; the first of them is the pet the rest of the scenario follows.
+ */
+async function concurrentCreates(context: Context): Promise<Pet | undefined> {
+  const operation = context.spec.operation('createPet');
+  const example = exampleBody(operation) as Record<string, unknown>;
+  const status = await roomyStatus(context);
+  const exchanges = await Promise.all(
+    Array.from({ length: CONCURRENT_CREATES }, (_, i) =>
+      context.send({
+        operationId: operation.id,
+        method: 'POST',
+        path: operation.path,
+        contentType: 'application/json',
+        body: JSON.stringify({
+          ...example,
+          name: `petkit contract ${context.seed} ${i + 1}`,
+          ...(status === undefined ? {} : { status }),
+        }),
+      }),
+    ),
+  );
+  const pets = exchanges.map((exchange) =>
+    exchange.response?.status === 201
+      ? (conformingBody(context.spec, exchange)?.value as Pet | undefined)
+      : undefined,
+  );
+  const created = pets.filter((pet): pet is Pet => pet !== undefined);
+  if (created.length < 2) {
+    context.note(
+      'use_after_create',
+      operation.id,
+      'fewer than two of the concurrent creates answered 201 with a Pet',
+    );
     return;
   }
+  const byId = new Map<number, number>();
+  for (const pet of created) byId.set(pet.id, (byId.get(pet.id) ?? 0) + 1);
+  const shared = [...byId].find(([, count]) => count > 1);
+  const last = exchanges[exchanges.length - 1];
+  if (shared !== undefined && last !== undefined) {
+    record(context, 'use_after_create', operation.id, {
+      kind: 'fail',
+      exchange: last,
+      message: `${shared[1]} of ${created.length} creates sent at once got the same id ${shared[0]} (ids ${created.map((pet) => pet.id).join(', ')})`,
+      expected: 'a distinct id for each created pet',
+      instancePath: '/id',
+    });
+  } else context.passed('use_after_create', operation.id);
+  // What a 201 states about the created pet is followed: its Location names the pet's own path.
+  for (const exchange of exchanges) {
+    const pet = exchange.response?.status === 201 ? conformingBody(context.spec, exchange)?.value : undefined;
+    const location = exchange.response?.headers.location;
+    if (pet === undefined || location === undefined) continue;
+    const id = (pet as Pet).id;
+    const path = new URL(location, exchange.request.url).pathname;
+    const expected = new URL(exchange.request.url).pathname.replace(/\/+$/, '') + `/${id}`;
+    record(
+      context,
+      'use_after_create',
+      operation.id,
+      path === expected
+        ? PASS
+        : {
+            kind: 'fail',
+            exchange,
+            message: `the 201 for pet ${id} has Location: ${location}`,
+            expected: `Location: ${expected}, the created pet's own path`,
+            instancePath: '/headers/Location',
+          },
+    );
+  }
+  return created[0];
+}
 
+/**
+ * At the end of the run: every pet created during it is still readable and unchanged (getPet), and
+ * the whole list is still in ascending id order now that it holds them (list_semantics).
+ */
+export async function afterCreatesScenario(context: Context): Promise<void> {
+  if (context.readOnly || context.createdPets.length === 0) return;
+  const listTested = context.tested('listPets');
+  if (!context.selected('list_semantics') && !context.selected('use_after_create')) return;
+  const listPets = context.spec.operation('listPets');
+  const page = pageMaximum(listPets);
+  const listed = await context.send({
+    operationId: listPets.id,
+    method: 'GET',
+    path: listPets.path,
+    ...(page === undefined ? {} : { query: { limit: String(page) } }),
+  });
+  const body = listed.response?.status === 200 ? conformingBody(context.spec, listed) : undefined;
+  const pets = (body?.value as Pet[] | undefined) ?? [];
+  if (body !== undefined && context.selected('list_semantics') && listTested) {
+    const at = pets.findIndex((pet, i) => i > 0 && pet.id <= (pets[i - 1]?.id ?? 0));
+    record(
+      context,
+      'list_semantics',
+      listPets.id,
+      at === -1
+        ? PASS
+        : {
+            kind: 'fail',
+            exchange: listed,
+            message: `after ${context.createdPets.length} creates, ids are not ascending: ${pets[at - 1]?.id} then ${pets[at]?.id}`,
+            expected: 'pets in ascending id order, created ones included',
+          },
+    );
+  }
+  if (!context.selected('use_after_create')) return;
+  // Each created pet, as it came back from createPet: on the list's page when it is there (one request
+  // for all of them), else from getPet. The pets the list lacks or shows changed are one finding each.
+  const complete = body !== undefined && page !== undefined && pets.length < page;
+  const getPet = context.spec.operation('getPet');
+  const missing: number[] = [];
+  const changed: { pet: Pet; got: Pet }[] = [];
+  for (const pet of context.createdPets) {
+    const onPage = pets.find((candidate) => candidate.id === pet.id);
+    if (onPage !== undefined && listTested) {
+      if (isDeepStrictEqual(onPage, pet)) context.passed('use_after_create', listPets.id);
+      else changed.push({ pet, got: onPage });
+      continue;
+    }
+    if (complete && listTested) {
+      missing.push(pet.id);
+      continue;
+    }
+    if (!context.tested(getPet.id)) continue;
+    const fetched = await context.send({
+      operationId: getPet.id,
+      method: 'GET',
+      path: getPet.expand({ petId: pet.id }),
+    });
+    const status = expectStatus(
+      fetched,
+      200,
+      `getPet, at the end of the run, of pet ${pet.id} created during it`,
+    );
+    const got = conformingBody(context.spec, fetched);
+    record(
+      context,
+      'use_after_create',
+      getPet.id,
+      status ??
+        (got === undefined ? INCONCLUSIVE : compare(fetched, pet, got.value, 'getPet at the end of the run')),
+    );
+  }
+  const some = (ids: readonly number[]) =>
+    ids.length > 5 ? `${ids.slice(0, 5).join(', ')}, …` : ids.join(', ');
+  if (missing.length > 0) {
+    record(context, 'use_after_create', listPets.id, {
+      kind: 'fail',
+      exchange: listed,
+      message: `${missing.length} of the ${context.createdPets.length} pets created during the run are not in the whole list (${pets.length} pets) at its end: ${some(missing)}`,
+      expected: 'every pet created during the run among them',
+    });
+  }
+  const [first] = changed;
+  if (first !== undefined) {
+    record(context, 'use_after_create', listPets.id, {
+      kind: 'fail',
+      exchange: listed,
+      message: `${changed.length} of the ${context.createdPets.length} pets created during the run are listed changed at its end: pet ${first.pet.id} is ${JSON.stringify(first.got)}`,
+      expected: `as createPet answered: ${JSON.stringify(first.pet)}`,
+    });
+  }
+}
+
+/** The pet, fetched again by getPet, is the pet: same id, same fields. */
+async function fetchAgain(context: Context, pet: Pet, source: string): Promise<void> {
+  const getPet = context.spec.operation('getPet');
   const fetched = await context.send({
     operationId: getPet.id,
     method: 'GET',
@@ -106,12 +246,29 @@ export async function useAfterCreateScenario(context: Context): Promise<void> {
     'use_after_create',
     getPet.id,
     fetchedStatus ??
-      (fetchedBody === undefined
-        ? { kind: 'inconclusive' }
-        : compare(fetched, pet, fetchedBody.value, 'getPet')),
+      (fetchedBody === undefined ? INCONCLUSIVE : compare(fetched, pet, fetchedBody.value, 'getPet')),
   );
+}
 
-  if (pet.status === undefined) return;
+export async function useAfterCreateScenario(context: Context): Promise<void> {
+  if (!context.selected('use_after_create')) return;
+  const getPet = context.spec.operation('getPet');
+  const listPets = context.spec.operation('listPets');
+  // Without createPet (--read-only, or not among --operations), a pet the target listed is followed.
+  const listedOnly = context.readOnly || !context.tested('createPet');
+  const source = listedOnly ? 'listPets' : 'createPet';
+  const pet = listedOnly ? context.knownPets[0] : await concurrentCreates(context);
+  if (pet === undefined) {
+    const reason = listedOnly
+      ? 'the target listed no pet to fetch again'
+      : 'createPet did not answer 201 with a Pet (see positive_data_acceptance)';
+    context.note('use_after_create', getPet.id, reason);
+    context.note('use_after_create', listPets.id, reason);
+    return;
+  }
+
+  if (context.tested(getPet.id)) await fetchAgain(context, pet, source);
+  if (pet.status === undefined || !context.tested(listPets.id)) return;
   const listed = await context.send({
     operationId: listPets.id,
     method: 'GET',
@@ -176,7 +333,7 @@ export function unknownIds(context: Context): string[] {
 }
 
 export async function notFoundScenario(context: Context): Promise<void> {
-  if (!context.selected('not_found')) return;
+  if (!context.selected('not_found') || !context.tested('getPet')) return;
   const getPet = context.spec.operation('getPet');
   for (const id of unknownIds(context)) {
     const exchange = await context.send({

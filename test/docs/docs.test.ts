@@ -10,7 +10,8 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Io, run as runContract } from '../../cli/contract.js';
 import { BROKEN_SERVERS } from '../servers/broken.js';
-import { REFERENCE_KEY, serve } from '../servers/reference.js';
+import { fakeClock } from '../servers/fake-clock.js';
+import { createReference, REFERENCE_KEY, serve } from '../servers/reference.js';
 import { type Block, DOC_PAGES, kindOf, parseBlocks, where } from './blocks.js';
 import { asBlockText, masked, withOutputs } from './outputs.js';
 import { makeScratchApp, type ScratchApp } from './scratch-app.js';
@@ -82,6 +83,36 @@ const NAMED: Record<string, () => Promise<string>> = {
       await served.close();
     }
     return out.replaceAll(new URL(served.url).port, '4011');
+  },
+  /**
+   * Staging economy: a default run against a key of 60 a minute (the reference server on the fake
+   * clock it shares with the suite), its progress lines and its last lines.
+   */
+  'contract-economy': async () => {
+    const clock = fakeClock();
+    const served = await serve(createReference({ perMinute: 60, perDay: 1000, now: clock.now }));
+    let out = '';
+    let err = '';
+    const io: Io = {
+      stdout: { write: (text: string) => (out += text), isTTY: false },
+      stderr: { write: (text: string) => (err += text), isTTY: false },
+      env: {},
+      clock,
+    };
+    try {
+      const code = await runContract(
+        ['--base-url', served.url, '--api-key', REFERENCE_KEY, '--seed', '1234'],
+        io,
+      );
+      expect(code).toBe(0);
+    } finally {
+      await served.close();
+    }
+    const lines = err.trim().split('\n');
+    const tail = out.slice(out.indexOf('verdict:')).trim();
+    return [...lines.slice(0, 2), '…', ...lines.slice(-1), '', tail]
+      .join('\n')
+      .replaceAll(new URL(served.url).port, '4011');
   },
 };
 

@@ -5,38 +5,61 @@
 import type { CheckId, ContractOptions } from '../../contract-tests/index.js';
 import { type FakeClock, fakeClock } from './fake-clock.js';
 import {
+  type AsyncHandler,
   createReference,
   type Handler,
   type Quirks,
   type RawRequest,
   type RawResponse,
+  type ReferenceOptions,
 } from './reference.js';
 
 export interface BrokenServer {
   readonly name: string;
   readonly breaks: string;
-  /** A fresh server; a server whose break shows over time reads the clock given. */
-  readonly handler: (clock?: FakeClock) => Handler;
+  /**
+   * A fresh server; a server whose break shows over time reads the clock given. `reference` sets the
+   * reference's options (a key's limit, its clock) where the break does not fix them itself.
+   */
+  readonly handler: (clock?: FakeClock, reference?: ReferenceOptions) => Handler | AsyncHandler;
   /** What the suite must be run with to see the break, on the same clock. Default: nothing more. */
   readonly runWith?: (clock: FakeClock) => Partial<ContractOptions>;
   readonly fails: readonly CheckId[];
   readonly warns?: readonly CheckId[];
 }
 
-const quirk = (quirks: Quirks) => () => createReference({ quirks });
+const quirk =
+  (quirks: Quirks) =>
+  (_clock?: FakeClock, reference: ReferenceOptions = {}) =>
+    createReference({ ...reference, quirks });
+
+/** The rate-limit probe's run: a key of 10 a minute, on the clock the server reads. */
+const probing = (quirks: Quirks) => ({
+  handler: (clock = fakeClock()) => createReference({ perMinute: 10, now: clock.now, quirks }),
+  runWith: (clock: FakeClock) => ({
+    probeRateLimit: true,
+    now: clock.now,
+    sleep: clock.sleep,
+    random: () => 0.5,
+  }),
+});
 
 /** The reference, with every response passed through `change`. */
-const wrapped = (change: (response: RawResponse, request: RawRequest) => void) => () => {
-  const reference = createReference();
-  return (request: RawRequest) => {
-    const response = reference(request);
-    change(response, request);
-    return response;
+const wrapped =
+  (change: (response: RawResponse, request: RawRequest) => void) =>
+  (_clock?: FakeClock, options: ReferenceOptions = {}) => {
+    const reference = createReference(options);
+    return (request: RawRequest) => {
+      const response = reference(request);
+      change(response, request);
+      return response;
+    };
   };
-};
 
 const isCreate = (request: RawRequest) => request.method === 'POST' && request.pathname === '/v1/pets';
 const isList = (request: RawRequest) => request.method === 'GET' && request.pathname === '/v1/pets';
+const isGetPet = (request: RawRequest) =>
+  request.method === 'GET' && request.pathname.startsWith('/v1/pets/');
 
 function rewriteBody(response: RawResponse, change: (body: unknown) => unknown): void {
   response.body = JSON.stringify(change(JSON.parse(response.body)));
@@ -208,13 +231,228 @@ export const BROKEN_SERVERS: readonly BrokenServer[] = [
   },
   {
     name: 'no-deprecation-headers',
-    breaks: 'getPet carries no Sunset nor Deprecation (a warning, not a failure: exit 0)',
+    breaks: 'getPet carries no Sunset nor Deprecation, which the document requires on its 200, 400 and 404',
     handler: wrapped((response) => {
       delete response.headers.sunset;
       delete response.headers.deprecation;
     }),
+    fails: ['deprecation_signalled'],
+  },
+  {
+    name: 'no-deprecation-on-401',
+    breaks:
+      "getPet's 401 carries no Sunset, Deprecation nor Link (the document leaves them out there: a warning, exit 0)",
+    handler: wrapped((response, request) => {
+      if (!isGetPet(request) || response.status !== 401) return;
+      delete response.headers.sunset;
+      delete response.headers.deprecation;
+      delete response.headers.link;
+    }),
     fails: [],
     warns: ['deprecation_signalled'],
+  },
+  {
+    name: 'no-deprecation-on-404',
+    breaks: "getPet's 404 carries no Deprecation",
+    handler: wrapped((response, request) => {
+      if (isGetPet(request) && response.status === 404) delete response.headers.deprecation;
+    }),
+    fails: ['deprecation_signalled'],
+  },
+  {
+    name: 'wrong-sunset',
+    breaks: 'Sunset is a valid HTTP-date, but a day after the one the document gives',
+    handler: wrapped((response) => {
+      if (response.headers.sunset !== undefined) response.headers.sunset = 'Fri, 06 Dec 2030 00:00:00 GMT';
+    }),
+    fails: ['deprecation_signalled'],
+  },
+  {
+    name: 'deprecation-true',
+    breaks: 'Deprecation: true (the draft form), not an RFC 9745 @-date',
+    handler: wrapped((response) => {
+      if (response.headers.deprecation !== undefined) response.headers.deprecation = 'true';
+    }),
+    fails: ['deprecation_signalled'],
+  },
+  {
+    name: 'link-without-successor',
+    breaks: 'Link names /v1/pets with rel="alternate", not rel="successor-version"',
+    handler: wrapped((response) => {
+      if (response.headers.link !== undefined) response.headers.link = '</v1/pets>; rel="alternate"';
+    }),
+    fails: ['deprecation_signalled'],
+  },
+  {
+    name: 'errors-as-problem-json',
+    breaks: 'error bodies sent as application/problem+json (the document says application/json)',
+    handler: wrapped((response) => {
+      if (response.status >= 400) response.headers['content-type'] = 'application/problem+json';
+    }),
+    fails: ['content_type_conformance'],
+  },
+  {
+    name: 'error-codes-upper-case',
+    breaks: 'Error codes in upper case (NOT_FOUND), outside the documented set',
+    handler: wrapped((response) => {
+      if (response.status >= 400)
+        rewriteBody(response, (body) => ({
+          ...(body as object),
+          code: String((body as { code: string }).code).toUpperCase(),
+        }));
+    }),
+    fails: ['response_schema_conformance'],
+  },
+  {
+    name: 'limit-one-too-many-above-default',
+    breaks: 'a limit above the default (20) returns one pet more than asked',
+    handler: quirk({ limitPlusOneAboveDefault: true }),
+    fails: ['list_semantics'],
+  },
+  {
+    name: 'filters-first-page-only',
+    breaks: 'the status filter is applied to the first 20 pets only, then cut to limit',
+    handler: quirk({ filterFirstPageOnly: true }),
+    fails: ['list_semantics'],
+  },
+  {
+    name: 'created-pets-listed-first',
+    breaks: 'after creates, the new pets come first in the list (not ascending ids)',
+    handler: quirk({ createdFirst: true }),
+    fails: ['list_semantics'],
+  },
+  {
+    name: 'remaining-frozen',
+    breaks: 'X-RateLimit-Remaining stays at Limit − 1 however many requests are sent',
+    handler: wrapped((response) => {
+      response.headers['x-ratelimit-remaining'] = String(Number(response.headers['x-ratelimit-limit']) - 1);
+    }),
+    fails: ['response_headers_conformance'],
+  },
+  {
+    name: 'reset-at-window-start',
+    breaks: "X-RateLimit-Reset is the window's start (already past, within the clock-skew allowance)",
+    handler: wrapped((response) => {
+      response.headers['x-ratelimit-reset'] = String(Number(response.headers['x-ratelimit-reset']) - 60);
+    }),
+    fails: ['response_headers_conformance'],
+  },
+  {
+    name: 'basic-challenge',
+    breaks: 'the 401 challenges with WWW-Authenticate: Basic (RFC 6750 requires Bearer)',
+    handler: wrapped((response) => {
+      if (response.status === 401) response.headers['www-authenticate'] = 'Basic realm="pets"';
+    }),
+    fails: ['auth_enforced'],
+  },
+  {
+    name: 'scheme-case-sensitive',
+    breaks: 'the key under `bearer` (lower case) gets 401: the scheme is compared case-sensitively',
+    handler: quirk({ caseSensitiveScheme: true }),
+    fails: ['auth_enforced'],
+  },
+  {
+    name: 'key-case-insensitive',
+    breaks: 'the key with its case changed (TEST-KEY) is accepted',
+    handler: quirk({ keyCaseInsensitive: true }),
+    fails: ['auth_enforced'],
+  },
+  {
+    name: 'accepts-array-body',
+    breaks: 'createPet accepts a JSON array and creates its first item',
+    handler: quirk({ acceptArrayBody: true }),
+    fails: ['negative_data_rejection'],
+  },
+  {
+    name: 'refuses-charset',
+    breaks: 'createPet answers 415 to application/json; charset=utf-8',
+    handler: quirk({ refuseMediaTypeParameters: true }),
+    fails: ['positive_data_acceptance'],
+  },
+  {
+    name: 'body-limit-one-byte-early',
+    breaks: 'a body of exactly 16 KiB (the limit) gets 413',
+    handler: quirk({ bodyLimitInclusive: true }),
+    fails: ['positive_data_acceptance'],
+  },
+  {
+    name: 'location-elsewhere',
+    breaks: "the 201's Location names the next id, not the created pet's",
+    handler: wrapped((response, request) => {
+      if (!isCreate(request) || response.status !== 201) return;
+      const id = (JSON.parse(response.body) as { id: number }).id;
+      response.headers.location = `/v1/pets/${id + 1}`;
+    }),
+    fails: ['use_after_create'],
+  },
+  {
+    name: 'racy-ids',
+    breaks:
+      'creates that overlap get the same id (the id is read when a request arrives, stored when it ends)',
+    handler: (_clock, options = {}) => {
+      const reference = createReference({ ...options, quirks: { racyIds: true } });
+      // A create is held a moment, as a slow store would: creates sent at once all arrive before any ends.
+      return async (request: RawRequest) => {
+        if (isCreate(request)) await new Promise((resolve) => setTimeout(resolve, 30));
+        return reference(request);
+      };
+    },
+    fails: ['use_after_create'],
+  },
+  {
+    name: 'limit-one-early',
+    breaks: 'the rate limit is enforced one request early: the request that takes Remaining to 0 gets 429',
+    ...probing({ limitOneEarly: true }),
+    fails: ['rate_limit_behaviour'],
+  },
+  {
+    name: 'headers-describe-day-window',
+    breaks: 'the headers describe the day window (1000) while the minute window (10) is what runs out',
+    ...probing({ headersDescribeDay: true }),
+    fails: ['rate_limit_behaviour'],
+  },
+  {
+    name: 'rate-limited-as-text-plain',
+    breaks: 'the 429 is text/plain ("Too Many Requests"), not an Error',
+    ...probing({}),
+    handler: (clock = fakeClock()) => {
+      const reference = createReference({ perMinute: 10, now: clock.now });
+      return (request: RawRequest) => {
+        const response = reference(request);
+        if (response.status === 429) {
+          response.headers['content-type'] = 'text/plain';
+          response.body = 'Too Many Requests';
+        }
+        return response;
+      };
+    },
+    // The 429's media type is also content_type_conformance's: the probe adds that the 429 is no Error.
+    fails: ['content_type_conformance', 'rate_limit_behaviour'],
+  },
+  {
+    name: 'ban-retry-after-of-window',
+    breaks: "the ban's 429 (api_key_banned) says Retry-After until the minute window's end, not the ban's",
+    handler: (clock = fakeClock()) => {
+      const reference = createReference({ perMinute: 10, now: clock.now });
+      return (request: RawRequest) => {
+        const response = reference(request);
+        if (response.status === 429 && response.body.includes('api_key_banned')) {
+          response.headers['retry-after'] = String(60 - (Math.floor(clock.now() / 1000) % 60));
+        }
+        return response;
+      };
+    },
+    runWith: (clock) => ({ probeBan: true, now: clock.now, sleep: clock.sleep, random: () => 0.5 }),
+    fails: ['rate_limit_ban'],
+  },
+  {
+    name: 'ban-without-retry-after',
+    breaks: "the ban's 429 carries no Retry-After",
+    handler: (clock = fakeClock()) =>
+      createReference({ perMinute: 10, now: clock.now, quirks: { banWithoutRetryAfter: true } }),
+    runWith: (clock) => ({ probeBan: true, now: clock.now, sleep: clock.sleep, random: () => 0.5 }),
+    // The documented header missing is response_headers_conformance's too; only the ban probe reaches it.
+    fails: ['rate_limit_ban', 'response_headers_conformance'],
   },
   {
     name: 'never-recovers',

@@ -4,6 +4,8 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
+  BAN_AFTER,
+  BAN_MS,
   describeFault,
   type Fault,
   loadSpec,
@@ -19,6 +21,8 @@ export interface RawRequest {
   /** Lower-case names. */
   readonly headers: Readonly<Record<string, string | undefined>>;
   readonly body: string;
+  /** How many requests the server had answered when this one arrived (set by serve). */
+  readonly answeredBefore?: number;
 }
 
 export interface RawResponse {
@@ -29,6 +33,8 @@ export interface RawResponse {
 }
 
 export type Handler = (request: RawRequest) => RawResponse;
+/** What serve takes: a handler that may answer later (a server that holds a request). */
+export type AsyncHandler = (request: RawRequest) => RawResponse | Promise<RawResponse>;
 
 /** Internal departures a wrapper cannot make from outside; every one is off in the reference. */
 export interface Quirks {
@@ -64,11 +70,37 @@ export interface Quirks {
   coerceNumericStrings?: boolean;
   /** Only ids 1..2^53-1 are accepted: 0, -1 and 2^63-1 (valid int64 ids) give 400 instead of 404. */
   positiveSafeIdsOnly?: boolean;
+  /** A limit above the default returns one pet more than asked. */
+  limitPlusOneAboveDefault?: boolean;
+  /** The status filter is applied to the first page only: `limit` pets are read, then filtered. */
+  filterFirstPageOnly?: boolean;
+  /** Pets created during the run are listed first, before the seeded ones. */
+  createdFirst?: boolean;
+  /** The limit is enforced one request early: the request that takes Remaining to 0 gets the 429. */
+  limitOneEarly?: boolean;
+  /** The headers describe the day window (perDay) while the minute window is what runs out. */
+  headersDescribeDay?: boolean;
+  /** The scheme is compared case-sensitively: `bearer KEY` is a 401. */
+  caseSensitiveScheme?: boolean;
+  /** The key is compared case-insensitively: the key with its case changed is accepted. */
+  keyCaseInsensitive?: boolean;
+  /** A JSON array body is accepted: its first item is created. */
+  acceptArrayBody?: boolean;
+  /** A Content-Type with parameters (`application/json; charset=utf-8`) is a 415. */
+  refuseMediaTypeParameters?: boolean;
+  /** Ids come from a count read when the request arrived: creates that overlap get the same id. */
+  racyIds?: boolean;
+  /** A body of exactly the limit (16 KiB) is refused 413, as if the limit were exclusive. */
+  bodyLimitInclusive?: boolean;
+  /** The ban's 429 carries no Retry-After. */
+  banWithoutRetryAfter?: boolean;
 }
 
 export interface ReferenceOptions {
   readonly key?: string;
   readonly perMinute?: number;
+  /** The key's day limit. Default 100 × perMinute. */
+  readonly perDay?: number;
   /** The anonymous bucket's limit (requests without a valid key); perMinute when absent. */
   readonly anonymousPerMinute?: number;
   readonly pets?: number;
@@ -116,28 +148,60 @@ export function createReference(options: ReferenceOptions = {}): Handler {
       status: STATUSES[i % 3] ?? 'available',
     });
   }
-  const windows = new Map<string, { start: number; count: number; limited: boolean }>();
+  const seeded = nextId - 1;
+  const limitSchema = spec.operation('listPets').parameters.find((p) => p.name === 'limit')?.schema;
+  const defaultLimit = typeof limitSchema?.default === 'number' ? limitSchema.default : 20;
+  const windows = new Map<string, { start: number; count: number; limited: boolean; whileLimited: number }>();
+  const days = new Map<string, { start: number; count: number }>();
+  const bans = new Map<string, number>();
 
-  const rateLimit = (bucket: string): { headers: Record<string, string>; retryAfter: number | null } => {
+  const rateLimit = (
+    bucket: string,
+  ): { headers: Record<string, string>; retryAfter: number | null; banned: boolean } => {
     const perMinute =
       bucket === 'anonymous' ? (options.anonymousPerMinute ?? perMinuteForKey) : perMinuteForKey;
+    const perDay = options.perDay ?? perMinute * 100;
     const at = now();
     const start = Math.floor(at / 60_000) * 60_000;
     let window = windows.get(bucket);
     if (window === undefined || (window.start !== start && !(quirks.neverRecover && window.limited))) {
-      window = { start, count: 0, limited: false };
+      window = { start, count: 0, limited: false, whileLimited: 0 };
       windows.set(bucket, window);
     }
+    const dayStart = Math.floor(at / 86_400_000) * 86_400_000;
+    let day = days.get(bucket);
+    if (day === undefined || day.start !== dayStart) {
+      day = { start: dayStart, count: 0 };
+      days.set(bucket, day);
+    }
     window.count += 1;
+    day.count += 1;
     const end = window.start + 60_000;
-    const headers = {
-      'x-ratelimit-limit': String(perMinute),
-      'x-ratelimit-remaining': String(Math.max(0, perMinute - window.count)),
-      'x-ratelimit-reset': String(Math.ceil(Math.max(end, at + 1000) / 1000)),
-    };
-    if (window.count <= perMinute) return { headers, retryAfter: null };
+    const headers = quirks.headersDescribeDay
+      ? {
+          'x-ratelimit-limit': String(perDay),
+          'x-ratelimit-remaining': String(Math.max(0, perDay - day.count)),
+          'x-ratelimit-reset': String((day.start + 86_400_000) / 1000),
+        }
+      : {
+          'x-ratelimit-limit': String(perMinute),
+          'x-ratelimit-remaining': String(Math.max(0, perMinute - window.count)),
+          'x-ratelimit-reset': String(end / 1000),
+        };
+    const bannedUntil = bans.get(bucket) ?? 0;
+    if (bannedUntil > at) {
+      return { headers, retryAfter: Math.max(1, Math.ceil((bannedUntil - at) / 1000)), banned: true };
+    }
+    const allowed = quirks.limitOneEarly ? perMinute - 1 : perMinute;
+    if (window.count <= allowed) return { headers, retryAfter: null, banned: false };
     window.limited = true;
-    return { headers, retryAfter: Math.max(1, Math.ceil((end - at) / 1000)) };
+    window.whileLimited += 1;
+    // More than BAN_AFTER requests while limited, within one window, ban a key (never the anonymous bucket).
+    if (bucket !== 'anonymous' && window.whileLimited > BAN_AFTER) {
+      bans.set(bucket, at + BAN_MS);
+      return { headers, retryAfter: Math.ceil(BAN_MS / 1000), banned: true };
+    }
+    return { headers, retryAfter: Math.max(1, Math.ceil((end - at) / 1000)), banned: false };
   };
 
   const authenticate = (header: string | undefined): RawResponse | null => {
@@ -148,8 +212,13 @@ export function createReference(options: ReferenceOptions = {}): Handler {
       return response;
     }
     const match = /^(\S+)\s+(.+)$/.exec(header);
-    const schemeOk = match?.[1]?.toLowerCase() === 'bearer' || quirks.anyScheme === true;
-    if (match === null || !schemeOk || match[2] !== key) {
+    const scheme = quirks.caseSensitiveScheme ? match?.[1] : match?.[1]?.toLowerCase();
+    const schemeOk =
+      scheme === (quirks.caseSensitiveScheme ? 'Bearer' : 'bearer') || quirks.anyScheme === true;
+    const keyOk = quirks.keyCaseInsensitive
+      ? match?.[2]?.toLowerCase() === key.toLowerCase()
+      : match?.[2] === key;
+    if (match === null || !schemeOk || !keyOk) {
       const response = error(401, 'invalid_api_key', 'The API key is not valid.');
       response.headers['www-authenticate'] = 'Bearer realm="pets", error="invalid_token"';
       return response;
@@ -172,20 +241,31 @@ export function createReference(options: ReferenceOptions = {}): Handler {
     }
     if (faults.length > 0) return error(400, 'validation_failed', 'Invalid query.', faults);
     let list = [...pets.values()].sort((a, b) => a.id - b.id);
+    if (quirks.createdFirst)
+      list = [...list.filter((pet) => pet.id > seeded), ...list.filter((pet) => pet.id <= seeded)];
+    if (quirks.filterFirstPageOnly && values.status !== undefined)
+      list = list.slice(0, values.limit as number);
     if (values.status !== undefined && !quirks.ignoreStatusFilter) {
       list = list.filter((pet) => pet.status === values.status);
     }
     if (quirks.descendingList) list.reverse();
-    if (!quirks.ignoreLimit) list = list.slice(0, values.limit as number);
+    const limit = values.limit as number;
+    if (!quirks.ignoreLimit)
+      list = list.slice(0, quirks.limitPlusOneAboveDefault && limit > defaultLimit ? limit + 1 : limit);
     return json(200, list);
   };
 
   const createPet = (request: RawRequest): RawResponse => {
-    if (Buffer.byteLength(request.body) > MAX_BODY_BYTES) {
+    const size = Buffer.byteLength(request.body);
+    if (size > MAX_BODY_BYTES || (quirks.bodyLimitInclusive && size === MAX_BODY_BYTES)) {
       return error(413, 'payload_too_large', `The body is larger than ${MAX_BODY_BYTES} bytes.`);
     }
-    const type = (request.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
-    if (type !== 'application/json' && !quirks.anyContentType) {
+    const contentType = request.headers['content-type'] ?? '';
+    const type = contentType.split(';')[0]?.trim().toLowerCase();
+    if (
+      (type !== 'application/json' && !quirks.anyContentType) ||
+      (quirks.refuseMediaTypeParameters && contentType.includes(';'))
+    ) {
       return error(415, 'unsupported_media_type', 'The body must be application/json.');
     }
     let body: unknown;
@@ -195,6 +275,7 @@ export function createReference(options: ReferenceOptions = {}): Handler {
       if (quirks.malformedJsonAs500) return error(500, 'internal_error', 'The server failed.');
       return error(400, 'malformed_json', 'The body is not valid JSON.');
     }
+    if (quirks.acceptArrayBody && Array.isArray(body)) body = body[0];
     if (quirks.dropUnknownProperties && typeof body === 'object' && body !== null && !Array.isArray(body)) {
       const { name, categoryId, status } = body as Record<string, unknown>;
       body = Object.fromEntries(
@@ -210,7 +291,8 @@ export function createReference(options: ReferenceOptions = {}): Handler {
     const faults = spec.schema('NewPet')(body);
     if (faults.length > 0) return error(400, 'validation_failed', 'Invalid body.', faults);
     const fresh = body as NewPet;
-    const pet: Pet = { id: nextId++, ...fresh, ...(quirks.trimNames ? { name: fresh.name.trim() } : {}) };
+    const id = quirks.racyIds ? 1_000_000 + (request.answeredBefore ?? 0) : nextId++;
+    const pet: Pet = { id, ...fresh, ...(quirks.trimNames ? { name: fresh.name.trim() } : {}) };
     if (!quirks.forgetCreated) pets.set(pet.id, pet);
     return json(201, pet, { location: `/v1/pets/${pet.id}` });
   };
@@ -235,7 +317,7 @@ export function createReference(options: ReferenceOptions = {}): Handler {
     const route = request.pathname === '/v1/pets' ? 'pets' : petMatch ? 'pet' : null;
     const allowed = route === 'pets' ? ['GET', 'POST'] : route === 'pet' ? ['GET'] : [];
     const authHeader = request.headers.authorization;
-    const limited = rateLimit(authenticate(authHeader) === null ? `key:${authHeader}` : 'anonymous');
+    const limited = rateLimit(authenticate(authHeader) === null ? `key:${key}` : 'anonymous');
     const answer = (): RawResponse => {
       if (route === null) return error(404, 'route_not_found', `No route ${request.pathname}.`);
       if (!allowed.includes(request.method)) {
@@ -251,8 +333,16 @@ export function createReference(options: ReferenceOptions = {}): Handler {
       // The anonymous bucket throttles key guessing: an exhausted one answers 429, not 401.
       if (unauthorised !== null && limited.retryAfter === null) return unauthorised;
       if (limited.retryAfter !== null) {
-        const response = error(429, 'rate_limited', `Rate limit exceeded. Retry in ${limited.retryAfter} s.`);
-        response.headers['retry-after'] = String(limited.retryAfter);
+        const response = limited.banned
+          ? error(
+              429,
+              'api_key_banned',
+              `Banned for too many requests while limited. Retry in ${limited.retryAfter} s.`,
+            )
+          : error(429, 'rate_limited', `Rate limit exceeded. Retry in ${limited.retryAfter} s.`);
+        if (!(limited.banned && quirks.banWithoutRetryAfter)) {
+          response.headers['retry-after'] = String(limited.retryAfter);
+        }
         return response;
       }
       return operate();
@@ -262,7 +352,7 @@ export function createReference(options: ReferenceOptions = {}): Handler {
       return request.method === 'POST' ? createPet(request) : listPets(request);
     };
     const response = answer();
-    Object.assign(response.headers, limited.headers);
+    Object.assign(response.headers, limited.headers, { date: new Date(now()).toUTCString() });
     if (route === 'pet') {
       Object.assign(response.headers, {
         sunset: DEPRECATION.sunset,
@@ -287,9 +377,11 @@ export interface Served {
 }
 
 /** Serves a handler on 127.0.0.1, on a free port. A thrown handler answers a bare 500. */
-export async function serve(handler: Handler): Promise<Served> {
+export async function serve(handler: AsyncHandler): Promise<Served> {
+  let answered = 0;
   const server = createServer((req, res) => {
-    void readBody(req).then((body) => {
+    const answeredBefore = answered;
+    void readBody(req).then(async (body) => {
       const url = new URL(req.url ?? '/', 'http://localhost');
       const headers: Record<string, string | undefined> = {};
       for (const [name, value] of Object.entries(req.headers)) {
@@ -297,16 +389,18 @@ export async function serve(handler: Handler): Promise<Served> {
       }
       let response: RawResponse;
       try {
-        response = handler({
+        response = await handler({
           method: req.method ?? 'GET',
           pathname: url.pathname,
           query: url.searchParams,
           headers,
           body,
+          answeredBefore,
         });
       } catch {
         response = { status: 500, headers: { 'content-type': 'text/plain' }, body: 'Internal Server Error' };
       }
+      answered += 1;
       res.writeHead(response.status, response.headers);
       res.end(response.body);
     });

@@ -1,0 +1,95 @@
+// A model of the key's rate-limit window, kept from the X-RateLimit-* headers of the key's own
+// responses in the order they came: within one window (same Limit, same Reset) Remaining falls by one
+// per counted request, and Reset does not move before the window has ended. A response that
+// contradicts the model is a finding of response_headers_conformance; each kind of contradiction is
+// reported once. Responses to requests that overlapped others (concurrent creates) say nothing of
+// the order they were counted in: they only move the model on, as does a request without the key
+// that the target served anyway.
+import type { Exchange } from './exchange.js';
+import type { FindingInput } from './finding.js';
+
+/** Allowance for the server's clock against ours, as in the per-response check. */
+const CLOCK_SKEW_S = 300;
+
+interface WindowState {
+  readonly limit: number;
+  readonly remaining: number;
+  readonly reset: number;
+}
+
+const integer = (raw: string | undefined) =>
+  raw !== undefined && /^\d+$/.test(raw.trim()) ? Number(raw.trim()) : undefined;
+
+/** Whether a request was sent with the run's key as a bearer token (any case of the scheme). */
+export function sentWithKey(exchange: Exchange): boolean {
+  return /^bearer \$API_KEY$/i.test(exchange.request.headers.authorization ?? '');
+}
+
+export interface RateLimitModel {
+  /** The contradiction this response shows, if any (each kind once per run). */
+  observe(exchange: Exchange, overlapped: boolean, nowMs: number): Omit<FindingInput, 'check'> | undefined;
+}
+
+export function createRateLimitModel(): RateLimitModel {
+  let last: WindowState | undefined;
+  const reported = new Set<string>();
+  const once = (kind: string, finding: Omit<FindingInput, 'check'>) => {
+    if (reported.has(kind)) return undefined;
+    reported.add(kind);
+    return finding;
+  };
+  return {
+    observe(exchange, overlapped, nowMs) {
+      const response = exchange.response;
+      if (response === null) return undefined;
+      if (!sentWithKey(exchange)) {
+        // Refused, it was counted elsewhere (the address's bucket); served, the target took it for
+        // the key's (auth_enforced's finding) and counted it there: the count so far says nothing more.
+        if (response.status !== 401 && response.status !== 429) last = undefined;
+        return undefined;
+      }
+      // A 401 to the key means the target did not take it for the key: it counted it elsewhere, if at all.
+      if (response.status === 401) {
+        last = undefined;
+        return undefined;
+      }
+      const limit = integer(response.headers['x-ratelimit-limit']);
+      const remaining = integer(response.headers['x-ratelimit-remaining']);
+      const reset = integer(response.headers['x-ratelimit-reset']);
+      if (limit === undefined || remaining === undefined || reset === undefined) return undefined;
+      const previous = last;
+      // An overlapped response's count may not be the last one the target made: start again after it.
+      last = overlapped ? undefined : { limit, remaining, reset };
+      if (previous === undefined || overlapped || previous.limit !== limit) return undefined;
+      // The server's time: its Date header, unless that is far from our clock (a server on a clock
+      // of its own); then ours.
+      const nowS = Math.floor(nowMs / 1000);
+      const dateMs = Date.parse(response.headers.date ?? '');
+      const dateS = Number.isNaN(dateMs) ? nowS : Math.floor(dateMs / 1000);
+      const serverS = Math.abs(dateS - nowS) <= CLOCK_SKEW_S ? dateS : nowS;
+      if (previous.reset !== reset) {
+        if (serverS < previous.reset && reset !== previous.reset) {
+          return once('moved', {
+            severity: 'error',
+            instancePath: '/headers/X-RateLimit-Reset',
+            schemaPath: '#/components/headers/X-RateLimit-Reset/description',
+            message: `X-RateLimit-Reset moved from ${previous.reset} to ${reset} before that window ended (X-RateLimit-Limit ${limit})`,
+            expected: `X-RateLimit-Reset ${previous.reset} until that time: the end of a window does not move`,
+          });
+        }
+        return undefined;
+      }
+      const expected = Math.max(0, previous.remaining - 1);
+      if (remaining !== expected) {
+        return once('remaining', {
+          severity: 'error',
+          instancePath: '/headers/X-RateLimit-Remaining',
+          schemaPath: '#/components/headers/X-RateLimit-Remaining/description',
+          message: `X-RateLimit-Remaining ${remaining} after ${previous.remaining} in the same window (Reset ${reset}), one request later`,
+          expected: `X-RateLimit-Remaining ${expected}: one less per request counted in the window`,
+        });
+      }
+      return undefined;
+    },
+  };
+}
