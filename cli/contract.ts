@@ -9,7 +9,9 @@ import {
   renderPretty,
   runContract,
 } from '../contract-tests/index.js';
+import { recordContractHar } from './contract-har.js';
 import { integerFlag, UsageError } from './flags.js';
+import { petkitVersion } from './mock-har.js';
 
 const HELP = `petkit contract: check a server against openapi.yaml, check by check
 
@@ -21,6 +23,8 @@ Usage:
   --read-only          send no POST: safe against staging
   --reporter NAME      pretty (default), junit or json
   --output FILE        write the report there instead of to stdout
+  --har FILE           also write every exchange of the run to FILE as HAR 1.2 (devtools open it;
+                       the key shown as $API_KEY)
   --checks a,b         only these checks
   --skip a,b           not these checks
   --operations a,b     only these operations (listPets, createPet, getPet)
@@ -60,6 +64,7 @@ const VALUED = [
   '--api-key',
   '--reporter',
   '--output',
+  '--har',
   '--checks',
   '--skip',
   '--operations',
@@ -137,6 +142,14 @@ export async function run(argv: string[], io: Io = process): Promise<number> {
       line();
     }
   };
+  const har = values.har === undefined ? undefined : recordContractHar(petkitVersion());
+  const writeHar = () => {
+    if (har === undefined || values.har === undefined) return;
+    har.write(values.har);
+    io.stderr.write(
+      `petkit contract: ${har.count} exchange${har.count === 1 ? '' : 's'} written to ${values.har} (HAR 1.2)\n`,
+    );
+  };
   const ticker =
     progress === undefined && io.clock === undefined ? setInterval(() => line(), 1000) : undefined;
   ticker?.unref();
@@ -159,7 +172,8 @@ export async function run(argv: string[], io: Io = process): Promise<number> {
       now,
       sleep,
       ...(io.fetch === undefined ? {} : { fetch: io.fetch }),
-      onProgress: ({ phase, requests, maxRpm }) => {
+      onProgress: ({ phase, requests, maxRpm, exchange }) => {
+        if (exchange !== undefined) har?.add(exchange, now());
         current = { phase, requests };
         if (maxRpm !== undefined) pace = `${maxRpm}/min`;
         if (progress !== undefined) progress.write(`\r\u001b[2K${phase}: ${requests} requests`);
@@ -183,12 +197,14 @@ export async function run(argv: string[], io: Io = process): Promise<number> {
       );
     }
     if (report.aborted !== null) io.stderr.write(`petkit contract: ${report.aborted.message}\n`);
+    writeHar();
     return report.exitCode;
   } catch (cause) {
     clearInterval(ticker);
     if (progress !== undefined) progress.write('\r\u001b[2K');
     if (cause instanceof ContractAbort || cause instanceof UsageError) {
       io.stderr.write(`petkit contract: ${cause.message}\n`);
+      writeHar();
       return 2;
     }
     throw cause;
@@ -210,6 +226,7 @@ function parse(argv: string[]) {
       'read-only': { type: 'boolean' },
       reporter: { type: 'string' },
       output: { type: 'string' },
+      har: { type: 'string' },
       checks: { type: 'string' },
       skip: { type: 'string' },
       operations: { type: 'string' },

@@ -18,7 +18,8 @@ export interface HarRecorder {
   write(): Promise<void>;
 }
 
-function version(): string {
+/** petkit's version, from its package.json (0 when it cannot be read). */
+export function petkitVersion(): string {
   try {
     const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
       version?: unknown;
@@ -69,7 +70,7 @@ export function recordHar(mock: Mock, origin: string, file: string, limit = HAR_
       stop();
       const har = buildHar(
         entries.slice(-limit).map((entry) => exchangeOf(entry, origin)),
-        { name: 'petkit mock', version: version() },
+        { name: 'petkit mock', version: petkitVersion() },
       );
       const partial = `${file}.${process.pid}.partial`;
       await writeFile(partial, `${JSON.stringify(har, null, 2)}\n`);

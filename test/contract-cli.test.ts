@@ -324,6 +324,43 @@ describe('petkit contract reports', () => {
     expect(out()).toMatch(/nonconformant \(exit 1\).*junit report in/);
   });
 
+  test('--har FILE: every exchange of the run as HAR 1.2, the key shown as $API_KEY', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'petkit-'));
+    const har = join(dir, 'run.har');
+    const report = join(dir, 'report.json');
+    const { io, err } = fakeIo();
+    const url = await start();
+    const args = ['--base-url', url, '--api-key', REFERENCE_KEY, '--seed', '7'];
+    expect(await run([...args, '--reporter', 'json', '--output', report, '--har', har], io)).toBe(0);
+    const text = readFileSync(har, 'utf8');
+    const { requests } = JSON.parse(readFileSync(report, 'utf8')) as Report;
+    rmSync(dir, { recursive: true });
+    const log = (
+      JSON.parse(text) as {
+        log: {
+          version: string;
+          creator: { name: string };
+          entries: {
+            request: { method: string; url: string; headers: { name: string; value: string }[] };
+            response: { status: number };
+          }[];
+        };
+      }
+    ).log;
+    expect(log.version).toBe('1.2');
+    expect(log.creator.name).toBe('petkit contract');
+    expect(log.entries).toHaveLength(requests);
+    expect(new Set(log.entries.map((entry) => entry.request.method))).toEqual(new Set(['GET', 'POST']));
+    expect(log.entries.every((entry) => entry.request.url.startsWith(url))).toBe(true);
+    expect(log.entries.some((entry) => entry.response.status === 401)).toBe(true);
+    const authorizations = log.entries.flatMap((entry) =>
+      entry.request.headers.filter((header) => header.name.toLowerCase() === 'authorization'),
+    );
+    expect(authorizations.some((header) => header.value === 'Bearer $API_KEY')).toBe(true);
+    expect(text).not.toContain(REFERENCE_KEY);
+    expect(err()).toContain(`petkit contract: ${requests} exchanges written to ${har} (HAR 1.2)`);
+  });
+
   test('--read-only sends no POST, and says which pairs it left out', async () => {
     const reference = createReference();
     const methods = new Set<string>();
