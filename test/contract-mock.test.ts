@@ -1,6 +1,6 @@
 // The contract suite against petkit's own mock, started in-process on port 0: a clean verdict.
 import { afterEach, expect, test } from 'vitest';
-import { type Report, renderPretty, runContract } from '../contract-tests/index.js';
+import { type ContractOptions, type Report, renderPretty, runContract } from '../contract-tests/index.js';
 import { type RunningServer, startServer } from '../mocks/node-server.js';
 
 let server: RunningServer | undefined;
@@ -38,20 +38,27 @@ test('against the mock, --read-only: exit 0, no finding, no POST in its journal'
   expect(JSON.stringify(journal)).toMatch(/"method":"GET"/);
 });
 
-test('against the mock with a Free key, --probe-rate-limit: 429, Retry-After, Remaining 0, and the recovery', async () => {
+/** The suite with a Free key against a mock on a clock that the suite's waits move: no real waiting. */
+async function probeMockWithFreeKey(options: Omit<ContractOptions, 'baseUrl' | 'apiKey'>): Promise<Report> {
   let now = Date.UTC(2026, 5, 1, 12, 0, 0);
   const clock = () => now;
   server = await startServer({ port: 0, host: '127.0.0.1', clock });
-  const report = await runContract({
+  return runContract({
     baseUrl: server.url,
     apiKey: 'demo-free',
-    seed: 44,
-    checks: ['rate_limit_behaviour', 'response_headers_conformance', 'status_code_conformance'],
-    probeRateLimit: true,
+    ...options,
     now: clock,
     sleep: async (ms) => {
       now += ms;
     },
+  });
+}
+
+test('against the mock with a Free key, --probe-rate-limit: 429, Retry-After, Remaining 0, and the recovery', async () => {
+  const report = await probeMockWithFreeKey({
+    seed: 44,
+    checks: ['rate_limit_behaviour', 'response_headers_conformance', 'status_code_conformance'],
+    probeRateLimit: true,
   });
   if (report.findings.length > 0) throw new Error(renderPretty(report, { color: false }));
   expect(report.results.find((result) => result.check === 'rate_limit_behaviour')?.outcome).toBe('passed');
@@ -69,19 +76,10 @@ test('use_after_create × listPets is verified on a long-lived store: the pet is
 });
 
 test('against the mock with a Free key, --probe-ban: the ban is api_key_banned with Retry-After to its end, and the key works after it', async () => {
-  let now = Date.UTC(2026, 5, 1, 12, 0, 0);
-  const clock = () => now;
-  server = await startServer({ port: 0, host: '127.0.0.1', clock });
-  const report = await runContract({
-    baseUrl: server.url,
-    apiKey: 'demo-free',
+  const report = await probeMockWithFreeKey({
     seed: 45,
     checks: ['rate_limit_ban', 'status_code_conformance', 'response_schema_conformance'],
     probeBan: true,
-    now: clock,
-    sleep: async (ms) => {
-      now += ms;
-    },
   });
   if (report.findings.length > 0) throw new Error(renderPretty(report, { color: false }));
   expect(report.results.find((result) => result.check === 'rate_limit_ban')?.outcome).toBe('passed');

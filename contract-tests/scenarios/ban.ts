@@ -7,7 +7,7 @@ import { BAN_AFTER, BAN_MS } from '../../openapi/index.js';
 import type { Context } from '../context.js';
 import type { Exchange } from '../exchange.js';
 import { record } from '../requests.js';
-import { errorVerdict, PROBE_MAX_REQUESTS } from './rate-limit.js';
+import { errorVerdict, PROBE_MAX_REQUESTS, probeSender } from './rate-limit.js';
 
 /** Seconds a ban's Retry-After may fall short of BAN_MS: the requests of the probe take some time. */
 const BAN_SLACK_S = 60;
@@ -15,11 +15,7 @@ const BAN_SLACK_S = 60;
 export async function banScenario(context: Context): Promise<void> {
   if (!context.selected('rate_limit_ban') || !context.tested('listPets')) return;
   const operation = context.spec.operation('listPets');
-  const send = (pace: boolean) =>
-    context.send(
-      { operationId: operation.id, method: 'GET', path: operation.path, query: { limit: '1' } },
-      { retry: false, pace },
-    );
+  const send = probeSender(context, operation);
   const first = await send(true);
   const remaining = Number(first.response?.headers['x-ratelimit-remaining']);
   if (!Number.isInteger(remaining) || remaining > PROBE_MAX_REQUESTS) {

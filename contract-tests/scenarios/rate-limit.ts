@@ -2,7 +2,7 @@
 // many successes as the first X-RateLimit-Remaining announced, then a 429 that is a full documented
 // Error (rate_limited) with Retry-After and X-RateLimit-Remaining 0, and the target answers again at
 // the time Retry-After announced. Exactly one request is sent while limited, far from any ban.
-import { mediaTypeOf } from '../../openapi/index.js';
+import { mediaTypeOf, type OperationSpec } from '../../openapi/index.js';
 import type { Context, Verdict } from '../context.js';
 import type { Exchange } from '../exchange.js';
 import { record } from '../requests.js';
@@ -12,14 +12,19 @@ export const PROBE_MAX_REQUESTS = 1000;
 /** The longest Retry-After the probe waits out. */
 export const PROBE_MAX_WAIT_S = 120;
 
-export async function rateLimitScenario(context: Context): Promise<void> {
-  if (!context.selected('rate_limit_behaviour') || !context.tested('listPets')) return;
-  const operation = context.spec.operation('listPets');
-  const send = (pace: boolean) =>
+/** The probes' request, `GET /pets?limit=1`, never retried (a 429 is what a probe wants to see). */
+export function probeSender(context: Context, operation: OperationSpec) {
+  return (pace: boolean) =>
     context.send(
       { operationId: operation.id, method: 'GET', path: operation.path, query: { limit: '1' } },
       { retry: false, pace },
     );
+}
+
+export async function rateLimitScenario(context: Context): Promise<void> {
+  if (!context.selected('rate_limit_behaviour') || !context.tested('listPets')) return;
+  const operation = context.spec.operation('listPets');
+  const send = probeSender(context, operation);
   const first = await send(true);
   const remaining = Number(first.response?.headers['x-ratelimit-remaining']);
   if (!Number.isInteger(remaining)) {
