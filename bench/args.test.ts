@@ -4,7 +4,14 @@ import { BenchArgsError, parseBenchArgs } from './args.js';
 describe('parseBenchArgs', () => {
   it('defaults to 50 connections, 10 s per scenario, every server and scenario, and the contract run', () => {
     const options = parseBenchArgs([]);
-    expect(options).toMatchObject({ connections: 50, duration: 10, warmup: 2, slices: 4, contract: true });
+    expect(options).toMatchObject({
+      connections: 50,
+      duration: 10,
+      warmup: 2,
+      slices: 4,
+      contract: true,
+      proxy: true,
+    });
     expect(options.servers).toEqual(['petkit', 'prism', 'prism-silent', 'ceiling']);
     expect(options.scenarios).toHaveLength(8);
   });
@@ -22,10 +29,12 @@ describe('parseBenchArgs', () => {
       '--scenarios',
       'mixed,get',
       '--no-contract',
+      '--no-proxy',
     ]);
     expect(options.servers).toEqual(['petkit', 'ceiling']);
     expect(options.scenarios).toEqual(['get', 'mixed']);
     expect(options.contract).toBe(false);
+    expect(options.proxy).toBe(false);
   });
 
   it('adds the shared mode (1 and 2 replicas on one PostgreSQL) only when asked, with --shared or --state', () => {

@@ -27,6 +27,8 @@ export interface BenchOptions {
   readonly scenarios: readonly ScenarioId[];
   /** Whether to time a full `petkit contract` run against `petkit mock`. Default true. */
   readonly contract: boolean;
+  /** Whether to measure what petkit proxy adds to a request. Default true. */
+  readonly proxy: boolean;
   /** Where to write the JSON results. Default `bench-results/bench-<date>.json`. */
   readonly output: string | undefined;
   readonly help: boolean;
@@ -46,6 +48,7 @@ export const HELP = `npm run bench -- [options]
   --state URL         the shared mode's PostgreSQL (implies --shared)
   --scenarios a,b     among ${SCENARIOS.map((s) => s.id).join(', ')} (default all)
   --no-contract       skip timing a full petkit contract run
+  --no-proxy          skip measuring petkit proxy's overhead against a direct call
   --output FILE       where to write the JSON (default bench-results/bench-<date>.json)
 `;
 
@@ -115,6 +118,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
       SCENARIOS.map((s) => s.id),
     ),
     contract: values['no-contract'] !== true,
+    proxy: values['no-proxy'] !== true,
     output: values.output,
     help: values.help === true,
   };
@@ -136,6 +140,7 @@ function parse(argv: readonly string[]) {
       state: { type: 'string' },
       scenarios: { type: 'string' },
       'no-contract': { type: 'boolean' },
+      'no-proxy': { type: 'boolean' },
       output: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },

@@ -1,5 +1,7 @@
 // The bench's results as data: what run.ts measures, the table prints and the JSON file holds.
+
 import type { LoadFigures } from './load.js';
+import type { ProxyOverhead } from './proxy-overhead.js';
 import type { ScenarioId } from './scenarios.js';
 import type { ServerId } from './servers.js';
 
@@ -56,4 +58,6 @@ export interface BenchReport {
   readonly servers: readonly ServerResult[];
   readonly ratios: readonly RatioRow[];
   readonly contract: ContractResult;
+  /** What petkit proxy adds to a request (absent with --no-proxy). */
+  readonly proxy?: ProxyOverhead;
 }

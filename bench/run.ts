@@ -10,6 +10,7 @@ import { BENCH_KEYS_FILE } from './keys-file.js';
 import { type LoadFigures, mergeSlices, runLoad } from './load.js';
 import { readMemory } from './memory.js';
 import { startCluster } from './postgres/cluster.js';
+import { measureProxyOverhead, type ProxyOverhead, renderProxyOverhead } from './proxy-overhead.js';
 import { computeRatios } from './ratios.js';
 import type { BenchReport, ContractResult, ScenarioResult, ServerResult } from './report.js';
 import { startResetLoop } from './reset-loop.js';
@@ -206,6 +207,12 @@ export async function main(argv: readonly string[]): Promise<number> {
     contract = await timeContractRun({ context, petkit, scratch });
   }
 
+  let proxy: ProxyOverhead | undefined;
+  if (options.proxy && petkit !== undefined) {
+    log('petkit proxy in front of petkit mock: its overhead per request against a direct call');
+    proxy = await measureProxyOverhead(context, options);
+  }
+
   const report: BenchReport = {
     date: date.toISOString(),
     machine: machine(),
@@ -213,12 +220,14 @@ export async function main(argv: readonly string[]): Promise<number> {
     servers,
     ratios: computeRatios(servers, options.scenarios),
     contract,
+    ...(proxy === undefined ? {} : { proxy }),
   };
   const output = resolve(
     options.output ?? join(scratch, `bench-${date.toISOString().replace(/[:.]/g, '-')}.json`),
   );
   await writeFile(output, `${JSON.stringify(report, null, 2)}\n`);
-  process.stdout.write(`${fullReport(report)}\n\nJSON: ${output}\n`);
+  const proxyText = proxy === undefined ? '' : `\n\n${renderProxyOverhead(proxy)}`;
+  process.stdout.write(`${fullReport(report)}${proxyText}\n\nJSON: ${output}\n`);
   return 0;
 }
 
