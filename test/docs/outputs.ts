@@ -16,6 +16,11 @@ const VOLATILE: readonly (readonly [RegExp, string])[] = [
   // A run without --seed draws one.
   [/(seed |--seed )\d+/g, '$1<n>'],
   [/( \d{3} )\d+ms$/gm, '$1<n>ms'],
+  // The journal's JSON: when an entry was made, how long it took, the headers of that moment.
+  [/("(?:time|durationMs|delayMs)":)\d+/g, '$1<n>'],
+  [/("user-agent":")[^"]*/gi, '$1<agent>'],
+  [/("(?:x-ratelimit-reset|x-ratelimit-remaining|retry-after)":")\d+/gi, '$1<n>'],
+  [/("date":")[^"]*/gi, '$1<date>'],
 ];
 
 export function masked(text: string): string {
