@@ -273,7 +273,7 @@ export function createClient(options: ClientOptions): Client {
             { request: exchange.request },
           );
         }
-        // Without the key the target counts the request elsewhere (DESIGN.md: an anonymous bucket per
+        // Without the key the target counts the request elsewhere (docs/mock.md: an anonymous bucket per
         // client address): its 429 says nothing of the key's budget. The caller decides; no retry.
         const withKey = (outgoing.auth ?? 'key') === 'key' || outgoing.auth === 'lower-scheme';
         if (!withKey && exchange.response?.status === 429) return exchange;

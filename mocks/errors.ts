@@ -1,5 +1,5 @@
 // Every Error code the mock answers, in one place: its HTTP status and default message. The codes are
-// exactly those listed in openapi.yaml's description (and DESIGN.md); nothing else may invent one.
+// exactly those listed in openapi.yaml's description; nothing else may invent one.
 import { type ApiError, type ErrorDetail, MAX_BODY_BYTES } from '../openapi/index.js';
 
 export const ERRORS = {

@@ -354,7 +354,7 @@ describe('CORS', () => {
 });
 
 describe('the Error registry', () => {
-  it('holds exactly the codes DESIGN.md lists', () => {
+  it('holds exactly the codes openapi.yaml lists', () => {
     expect(Object.keys(ERRORS)).toEqual([
       'missing_api_key',
       'invalid_api_key',

@@ -118,7 +118,7 @@ describe('openapi.yaml', () => {
     }
   });
 
-  it('documents the statuses DESIGN.md decides for each operation', () => {
+  it('documents the statuses petkit decides for each operation (x-petkit-decision)', () => {
     const statuses = Object.fromEntries(spec.operations.map((o) => [o.id, [...o.responses.keys()].sort()]));
     expect(statuses).toEqual({
       listPets: ['200', '400', '401', '429', '500', '503'],
