@@ -48,6 +48,30 @@ export interface MemoryRateLimiter extends RateLimiter {
 
 const secondsUntil = (end: number, now: number): number => Math.max(1, Math.ceil((end - now) / 1000));
 
+/**
+ * The decision for a request that may pass, given what each window had left before it was counted
+ * and where each window ends (ms): the headers describe the window with fewer remaining, on a tie the
+ * later one, the one that binds longer. The PostgreSQL limiter decides with it too.
+ */
+export function allowedDecision(
+  limits: Limits,
+  left: { readonly minute: number; readonly day: number },
+  ends: { readonly minute: number; readonly day: number },
+  now: number,
+): RateDecision {
+  const useMinute = left.minute < left.day;
+  const end = useMinute ? ends.minute : ends.day;
+  return {
+    allowed: true,
+    banned: false,
+    window: useMinute ? 'minute' : 'day',
+    limit: useMinute ? limits.perMinute : limits.perDay,
+    remaining: (useMinute ? left.minute : left.day) - 1,
+    reset: end / 1000,
+    retryAfter: secondsUntil(end, now),
+  };
+}
+
 export function createRateLimiter(options: RateLimiterOptions = {}): MemoryRateLimiter {
   const maxBuckets = options.maxBuckets ?? Number.POSITIVE_INFINITY;
   const bounded = Number.isFinite(maxBuckets);
@@ -120,18 +144,12 @@ export function createRateLimiter(options: RateLimiterOptions = {}): MemoryRateL
       if (minuteLeft > 0 && dayLeft > 0) {
         bucket.minuteCount += 1;
         bucket.dayCount += 1;
-        // Fewer remaining wins; on a tie the later window, the one that binds longer.
-        const useMinute = minuteLeft < dayLeft;
-        const end = useMinute ? minuteEnd : dayEnd;
-        return {
-          allowed: true,
-          banned: false,
-          window: useMinute ? 'minute' : 'day',
-          limit: useMinute ? limits.perMinute : limits.perDay,
-          remaining: (useMinute ? minuteLeft : dayLeft) - 1,
-          reset: end / 1000,
-          retryAfter: secondsUntil(end, now),
-        };
+        return allowedDecision(
+          limits,
+          { minute: minuteLeft, day: dayLeft },
+          { minute: minuteEnd, day: dayEnd },
+          now,
+        );
       }
 
       const byDay = dayLeft <= 0;

@@ -19,7 +19,7 @@
 // deletes them once when its clock enters a new UTC day, as the in-memory limiter sweeps its map.
 // (The in-memory anonymous limiter's cap of MAX_ANONYMOUS_BUCKETS is not reproduced: rows are cheap.)
 import { BAN_AFTER, BAN_MS, type Limits } from '../../openapi/index.js';
-import { DAY_MS, MINUTE_MS } from '../rate-limiter.js';
+import { allowedDecision, DAY_MS, MINUTE_MS } from '../rate-limiter.js';
 import { bucketId as bucketIdOf, type RateDecision, type RateLimiter } from '../state.js';
 import type { Database } from './database.js';
 
@@ -112,20 +112,8 @@ function decide(row: TakeRow, limits: Limits, now: number): RateDecision {
   switch (row.outcome) {
     case ALLOWED: {
       // What was left before this request was counted.
-      const minuteLeft = limits.perMinute - (minuteCount - 1);
-      const dayLeft = limits.perDay - (dayCount - 1);
-      // Fewer remaining wins; on a tie the later window, the one that binds longer.
-      const useMinute = minuteLeft < dayLeft;
-      const end = useMinute ? minuteEnd : dayEnd;
-      return {
-        allowed: true,
-        banned: false,
-        window: useMinute ? 'minute' : 'day',
-        limit: useMinute ? limits.perMinute : limits.perDay,
-        remaining: (useMinute ? minuteLeft : dayLeft) - 1,
-        reset: end / 1000,
-        retryAfter: secondsUntil(end, now),
-      };
+      const left = { minute: limits.perMinute - (minuteCount - 1), day: limits.perDay - (dayCount - 1) };
+      return allowedDecision(limits, left, { minute: minuteEnd, day: dayEnd }, now);
     }
     case BANNED: {
       const tighter = limits.perMinute - minuteCount <= limits.perDay - dayCount;
