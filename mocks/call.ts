@@ -53,8 +53,8 @@ export interface MockCall {
   readonly url: RequestTarget;
   /** A header's value by its lower-case name, null when absent. */
   header(name: string): string | null;
-  /** Every header, as sent (for the journal). */
-  headerEntries(): Iterable<readonly [string, string]>;
+  /** Every header as sent, names and values alternating (as Node's `rawHeaders`), for the journal. */
+  rawHeaders(): readonly string[];
   readonly body: BodySource;
   readonly clientAddress: string | undefined;
 }
@@ -96,7 +96,7 @@ export function callFromRequest(request: Request, clientAddress?: string): MockC
     method: request.method,
     url: new URL(request.url),
     header: (name) => request.headers.get(name),
-    headerEntries: () => request.headers.entries(),
+    rawHeaders: () => [...request.headers].flat(),
     clientAddress,
     body: {
       present: request.body !== null,

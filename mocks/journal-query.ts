@@ -85,8 +85,9 @@ export interface JournalPage {
 /** One page of the entries that match: oldest first, at most `limit`. */
 export function queryJournal(journal: Journal, query: JournalQuery, params: URLSearchParams): JournalPage {
   const status = query.status;
+  // Filtered and paged on the records as kept; only the page's entries are built.
   const matching = journal
-    .entries()
+    .records()
     .filter(
       (entry) =>
         (query.method === undefined || entry.method === query.method) &&
@@ -99,13 +100,18 @@ export function queryJournal(journal: Journal, query: JournalQuery, params: URLS
     );
   const from = query.after === undefined ? 0 : matching.findIndex((entry) => entry.id > (query.after ?? 0));
   const start = from < 0 ? matching.length : from;
-  const entries = matching.slice(start, start + query.limit);
-  const last = entries.at(-1);
+  const page = matching.slice(start, start + query.limit);
+  const last = page.at(-1);
   let next: string | null = null;
-  if (last !== undefined && start + entries.length < matching.length) {
+  if (last !== undefined && start + page.length < matching.length) {
     const following = new URLSearchParams(params);
     following.set('after', String(last.id));
     next = `?${following.toString()}`;
   }
-  return { entries, total: matching.length, next, dropped: journal.dropped };
+  return {
+    entries: page.map((kept) => kept.entry()),
+    total: matching.length,
+    next,
+    dropped: journal.dropped,
+  };
 }

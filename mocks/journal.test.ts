@@ -1,7 +1,7 @@
 // The journal as a user reads it: what an entry says of a request (never the key), its bounds in
 // entries and bytes with the cuts shown, and GET /__petkit/requests filtered and paged, DELETE to clear.
 import { describe, expect, it } from 'vitest';
-import { createJournal, entryOf, JOURNAL_MAX_BYTES, type JournalEntry, PATH_LIMIT } from './journal.js';
+import { createJournal, type Exchange, JOURNAL_MAX_BYTES, type JournalEntry, PATH_LIMIT } from './journal.js';
 import { createMock } from './mock.js';
 import { reply } from './responses.js';
 import { checkedRequest, withKey } from './test-helpers.js';
@@ -16,6 +16,8 @@ interface Page {
   next: string | null;
   dropped: number;
 }
+/** One exchange through a journal of its own, as a reader then sees it. */
+const entryOf = (exchange: Exchange): JournalEntry => createJournal().record(exchange).entry();
 const page = async (mock: ReturnType<typeof createMock>, query = '') =>
   (await checkedRequest(mock, `/__petkit/requests${query}`)).json as Page;
 
@@ -71,7 +73,7 @@ describe('journal entries', () => {
       target: `/v1/pets?x=${'a'.repeat(16_000)}`,
       operationId: 'listPets',
       key: undefined,
-      requestHeaders: [['X-Big', 'b'.repeat(10_000)]],
+      requestHeaders: ['X-Big', 'b'.repeat(10_000)],
       requestBody: new Uint8Array(5_000).fill(65),
       reply: reply(200, '[]'),
       delayMs: 0,
@@ -101,6 +103,31 @@ describe('journal entries', () => {
       bytes: new TextEncoder().encode('{"name":"é€😀"}').byteLength,
     });
   });
+
+  it('cuts a long text body at BODY_EXCERPT_LIMIT bytes and counts all its bytes, however long', () => {
+    for (const [text, bytes] of [
+      ['é'.repeat(2_000), 4_000],
+      [`${'a'.repeat(400_000)}€`, 400_003],
+    ] as const) {
+      const entry = entryOf({
+        time: NOW,
+        method: 'GET',
+        target: '/v1/pets',
+        operationId: 'listPets',
+        key: undefined,
+        requestHeaders: [],
+        requestBody: undefined,
+        reply: reply(200, text),
+        delayMs: 0,
+        durationMs: 0,
+      });
+      expect(entry.response.body).toEqual({
+        text: `${text.slice(0, text.startsWith('é') ? 512 : 1024)}…`,
+        bytes,
+      });
+      expect(entry.truncated).toEqual(['/response/body']);
+    }
+  });
 });
 
 describe('journal bounds', () => {
@@ -108,20 +135,18 @@ describe('journal bounds', () => {
     const journal = createJournal(1000);
     const long = `/v1/${'p'.repeat(PATH_LIMIT)}`;
     for (let i = 0; i < 1000; i += 1) {
-      journal.record(
-        entryOf({
-          time: i,
-          method: 'POST',
-          target: long,
-          operationId: null,
-          key: undefined,
-          requestHeaders: Array.from({ length: 40 }, (_, n) => [`x-h${n}`, 'v'.repeat(300)] as const),
-          requestBody: new Uint8Array(16 * 1024).fill(66),
-          reply: reply(404, `{"code":"route_not_found","message":"${'m'.repeat(2000)}","status":404}`),
-          delayMs: 0,
-          durationMs: 0,
-        }),
-      );
+      journal.record({
+        time: i,
+        method: 'POST',
+        target: long,
+        operationId: null,
+        key: undefined,
+        requestHeaders: Array.from({ length: 40 }, (_, n) => [`x-h${n}`, 'v'.repeat(300)]).flat(),
+        requestBody: new Uint8Array(16 * 1024).fill(66),
+        reply: reply(404, `{"code":"route_not_found","message":"${'m'.repeat(2000)}","status":404}`),
+        delayMs: 0,
+        durationMs: 0,
+      });
     }
     const kept = journal.entries();
     expect(kept.length).toBeLessThan(1000);

@@ -2,6 +2,11 @@
 // long-running mock (or a client sending long paths and bodies) cannot make it grow without end.
 // Long paths, header values and bodies are cut, and the entry says which fields were (`truncated`).
 // Queried a page at a time (journal-query.ts), so one read of it is bounded too.
+//
+// Recording is on every request's path, reading is rare: a request is kept as it came (its header
+// list, its body's first bytes), cut to the bounds and with its credentials redacted, and the entry a
+// reader sees is built only when read. Building entries on the way (a header record per request,
+// body excerpts decoded) cost more than the rest of the mock's answer together.
 import { keyLabel } from './key-label.js';
 import type { Reply } from './responses.js';
 
@@ -16,6 +21,8 @@ export const BODY_EXCERPT_LIMIT = 1024;
 /** Longest header value kept, and most headers kept per request. */
 export const HEADER_VALUE_LIMIT = 256;
 export const HEADERS_LIMIT = 32;
+/** Longest method kept (characters). */
+const METHOD_LIMIT = 32;
 
 /** A body's first bytes, as text. */
 export interface BodyExcerpt {
@@ -58,12 +65,104 @@ export interface JournalEntry {
   readonly truncated: readonly string[];
 }
 
-/** An entry as recorded, before it is numbered. */
-export type NewJournalEntry = Omit<JournalEntry, 'id'>;
+/** One exchange as the core saw it, before it is cut down to the journal's bounds. */
+export interface Exchange {
+  readonly time: number;
+  readonly method: string;
+  /** Path and query. */
+  readonly target: string;
+  readonly operationId: string | null;
+  readonly key: { readonly key: string; readonly plan: string } | undefined;
+  /** The request's headers as sent: names and values alternating (as Node's `rawHeaders`). */
+  readonly requestHeaders: readonly string[];
+  /** The body's bytes as far as the core read them; undefined when it read none. */
+  readonly requestBody: Uint8Array | undefined;
+  readonly reply: Reply;
+  readonly delayMs: number;
+  readonly durationMs: number;
+}
+
+/**
+ * An exchange as the journal keeps it: what a filter or a log line reads, as fields; the rest cut
+ * and redacted but not yet shaped, until entry() builds the entry a reader sees.
+ */
+export class JournalRecord {
+  readonly method: string;
+  readonly path: string;
+  readonly status: number;
+  readonly code: string | null;
+  readonly forced: boolean;
+  readonly time: number;
+  readonly durationMs: number;
+  /** The journal's estimate of the entry's size as JSON. */
+  readonly size: number;
+  readonly #operationId: string | null;
+  readonly #delayMs: number;
+  readonly #key: Exchange['key'];
+  readonly #requestHeaders: readonly string[];
+  readonly #requestBody: KeptBody | null;
+  readonly #responseHeaders: readonly string[];
+  readonly #responseBody: KeptBody | null;
+  readonly #truncated: readonly string[];
+
+  constructor(
+    readonly id: number,
+    exchange: Exchange,
+  ) {
+    const truncated: string[] = [];
+    const { reply } = exchange;
+    this.method = cut(exchange.method, METHOD_LIMIT, '/method', truncated);
+    this.path = cut(exchange.target, PATH_LIMIT, '/path', truncated);
+    this.status = reply.status;
+    const body = reply.body;
+    this.code = reply.status >= 400 && typeof body === 'string' ? (ERROR_CODE.exec(body)?.[1] ?? null) : null;
+    this.forced = reply.headers['preference-applied']?.includes('code=') === true;
+    this.time = exchange.time;
+    this.durationMs = exchange.durationMs;
+    this.#operationId = exchange.operationId;
+    this.#delayMs = exchange.delayMs;
+    this.#key = exchange.key;
+    this.#requestHeaders = keptHeaders(exchange.requestHeaders, '/request/headers', truncated);
+    this.#requestBody = keptBody(exchange.requestBody, '/request/body', truncated);
+    this.#responseHeaders = keptHeaders(flat(reply.headers), '/response/headers', truncated);
+    this.#responseBody = keptBody(body, '/response/body', truncated);
+    this.#truncated = truncated.length === 0 ? NONE : truncated;
+    this.size =
+      400 +
+      this.path.length +
+      listSize(this.#requestHeaders) +
+      listSize(this.#responseHeaders) +
+      (this.#requestBody?.shown.length ?? 0) +
+      (this.#responseBody?.shown.length ?? 0);
+  }
+
+  /** The entry a reader sees. */
+  entry(): JournalEntry {
+    const key = this.#key;
+    return {
+      id: this.id,
+      time: this.time,
+      method: this.method,
+      path: this.path,
+      operationId: this.#operationId,
+      status: this.status,
+      code: this.code,
+      forced: this.forced,
+      delayMs: this.#delayMs,
+      durationMs: this.durationMs,
+      key: key === undefined ? null : { name: keyLabel(key.key), plan: key.plan },
+      request: { headers: recordOf(this.#requestHeaders), body: excerptOf(this.#requestBody) },
+      response: { headers: recordOf(this.#responseHeaders), body: excerptOf(this.#responseBody) },
+      truncated: [...this.#truncated],
+    };
+  }
+}
 
 export interface Journal {
-  /** Keeps the entry, numbered; answers it. */
-  record(entry: NewJournalEntry): JournalEntry;
+  /** Keeps the exchange, numbered and cut to the bounds; answers it as kept. */
+  record(exchange: Exchange): JournalRecord;
+  /** All records kept, oldest first. */
+  records(): JournalRecord[];
   /** All entries kept, oldest first. */
   entries(): JournalEntry[];
   /** How many entries were pushed out by the bounds since the last clear. */
@@ -73,20 +172,20 @@ export interface Journal {
 }
 
 export function createJournal(limit = JOURNAL_LIMIT, maxBytes = JOURNAL_MAX_BYTES): Journal {
-  let queue: { entry: JournalEntry; bytes: number }[] = [];
+  let queue: JournalRecord[] = [];
   let head = 0;
   let bytes = 0;
   let nextId = 1;
   let dropped = 0;
+  const records = () => queue.slice(head);
   return {
-    record(entry) {
-      const size = sizeOf(entry);
-      const numbered = { id: nextId, ...entry };
-      queue.push({ entry: numbered, bytes: size });
+    record(exchange) {
+      const kept = new JournalRecord(nextId, exchange);
+      queue.push(kept);
       nextId += 1;
-      bytes += size;
+      bytes += kept.size;
       while (queue.length - head > limit || (bytes > maxBytes && queue.length - head > 1)) {
-        bytes -= queue[head]?.bytes ?? 0;
+        bytes -= queue[head]?.size ?? 0;
         head += 1;
         dropped += 1;
       }
@@ -95,9 +194,10 @@ export function createJournal(limit = JOURNAL_LIMIT, maxBytes = JOURNAL_MAX_BYTE
         queue = queue.slice(head);
         head = 0;
       }
-      return numbered;
+      return kept;
     },
-    entries: () => queue.slice(head).map((kept) => kept.entry),
+    records,
+    entries: () => records().map((kept) => kept.entry()),
     get dropped() {
       return dropped;
     },
@@ -112,77 +212,106 @@ export function createJournal(limit = JOURNAL_LIMIT, maxBytes = JOURNAL_MAX_BYTE
   };
 }
 
-/** A fair estimate of an entry's size as JSON: its strings, plus room for the rest. */
-function sizeOf(entry: NewJournalEntry): number {
-  let size = 400 + entry.path.length;
-  for (const part of [entry.request, entry.response]) {
-    for (const [name, value] of Object.entries(part.headers)) size += name.length + value.length + 6;
-    size += part.body?.text.length ?? 0;
-  }
-  return size;
+const NONE: readonly string[] = Object.freeze([]);
+const ERROR_CODE = /^\{"code":"([a-z_]{1,40})"/;
+
+/** A body as kept: its first bytes (or the whole of a short text), and its size in bytes. */
+interface KeptBody {
+  readonly shown: string | Uint8Array;
+  readonly bytes: number;
+  readonly cut: boolean;
 }
 
 /** Cuts `text` at `limit` characters, noting `pointer` in `truncated` when it does. */
-export function cut(text: string, limit: number, pointer: string, truncated: string[]): string {
+function cut(text: string, limit: number, pointer: string, truncated: string[]): string {
   if (text.length <= limit) return text;
   truncated.push(pointer);
-  return `${text.slice(0, limit)}…`;
+  // A copy, so the whole text it was cut from is not held along with it.
+  return JSON.parse(JSON.stringify(`${text.slice(0, limit)}…`)) as string;
 }
 
-/** The first BODY_EXCERPT_LIMIT bytes of a body, as text (invalid UTF-8 replaced). */
-export function excerptOf(
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+/** Room to encode a text into, grown to the longest text seen up to SCRATCH_MAX bytes. */
+let scratch = new Uint8Array(4 * BODY_EXCERPT_LIMIT);
+const SCRATCH_MAX = 1024 * 1024;
+
+function keptBody(
   body: string | Uint8Array | null | undefined,
   pointer: string,
   truncated: string[],
-): BodyExcerpt | null {
+): KeptBody | null {
   if (body === null || body === undefined) return null;
-  if (typeof body === 'string') {
-    const text = cut(body, BODY_EXCERPT_LIMIT, pointer, truncated);
-    return { text, bytes: utf8Length(body) };
+  if (typeof body !== 'string') {
+    if (body.byteLength === 0) return null;
+    const isCut = body.byteLength > BODY_EXCERPT_LIMIT;
+    if (isCut) truncated.push(pointer);
+    // A copy of the first bytes: the caller's buffer may be reused, and may be large.
+    return { shown: body.slice(0, BODY_EXCERPT_LIMIT), bytes: body.byteLength, cut: isCut };
   }
-  if (body.byteLength === 0) return null;
-  const shown = body.byteLength > BODY_EXCERPT_LIMIT ? body.subarray(0, BODY_EXCERPT_LIMIT) : body;
-  if (shown !== body) truncated.push(pointer);
-  const text = new TextDecoder().decode(shown);
-  return { text: shown === body ? text : `${text}…`, bytes: body.byteLength };
+  // A text's size in UTF-8 bytes, encoded natively (a loop over its characters cost as much as
+  // the answer of a list of 100 pets); a text too long is kept as its first bytes.
+  const room = 3 * body.length;
+  if (scratch.length < room && room <= SCRATCH_MAX) scratch = new Uint8Array(room);
+  const into = scratch.length < room ? new Uint8Array(room) : scratch;
+  const { written } = encoder.encodeInto(body, into);
+  if (written <= BODY_EXCERPT_LIMIT) return { shown: body, bytes: written, cut: false };
+  truncated.push(pointer);
+  return { shown: into.slice(0, BODY_EXCERPT_LIMIT), bytes: written, cut: true };
 }
 
-/** A string's length in UTF-8 bytes, without encoding it. */
-function utf8Length(text: string): number {
-  let bytes = text.length;
-  for (let i = 0; i < text.length; i += 1) {
-    const code = text.charCodeAt(i);
-    if (code >= 0x80) bytes += code >= 0x800 && (code < 0xd800 || code > 0xdfff) ? 2 : 1;
-  }
-  return bytes;
+/** The body's first bytes as text (invalid UTF-8 replaced), `…` after a cut. */
+function excerptOf(body: KeptBody | null): BodyExcerpt | null {
+  if (body === null) return null;
+  const text = typeof body.shown === 'string' ? body.shown : decoder.decode(body.shown);
+  return { text: body.cut ? `${text}…` : text, bytes: body.bytes };
 }
 
-/** Headers as kept: at most HEADERS_LIMIT, values cut, Authorization reduced to its scheme. */
-export function headersOf(
-  entries: Iterable<readonly [string, string]>,
-  pointer: string,
-  truncated: string[],
-): Record<string, string> {
-  const kept: Record<string, string> = {};
-  let count = 0;
-  for (const [rawName, value] of entries) {
-    const name = rawName.toLowerCase();
-    if (count === HEADERS_LIMIT) {
-      truncated.push(pointer);
-      break;
+function flat(headers: Readonly<Record<string, string>>): string[] {
+  const list: string[] = [];
+  for (const name in headers) list.push(name, headers[name] ?? '');
+  return list;
+}
+
+/**
+ * Headers as kept, names and values alternating: at most HEADERS_LIMIT, values cut, and
+ * Authorization, Proxy-Authorization and Cookie reduced to their scheme. The list given is answered
+ * as it is when nothing in it needs changing.
+ */
+function keptHeaders(list: readonly string[], pointer: string, truncated: string[]): readonly string[] {
+  let kept: string[] | undefined;
+  const count = Math.min(list.length >> 1, HEADERS_LIMIT);
+  for (let i = 0; i < count; i += 1) {
+    const name = list[2 * i] ?? '';
+    const value = list[2 * i + 1] ?? '';
+    let shown = value;
+    if (isSecret(name)) shown = redacted(value);
+    else if (value.length > HEADER_VALUE_LIMIT)
+      shown = cut(value, HEADER_VALUE_LIMIT, `${pointer}/${escapePointer(name.toLowerCase())}`, truncated);
+    if (shown !== value) {
+      kept ??= list.slice(0, 2 * count);
+      kept[2 * i + 1] = shown;
     }
-    count += 1;
-    kept[name] =
-      name === 'authorization' || name === 'proxy-authorization' || name === 'cookie'
-        ? redacted(value)
-        : cut(
-            value,
-            HEADER_VALUE_LIMIT,
-            `${pointer}/${name.replaceAll('~', '~0').replaceAll('/', '~1')}`,
-            truncated,
-          );
   }
-  return kept;
+  if (list.length >> 1 > HEADERS_LIMIT) {
+    truncated.push(pointer);
+    return kept ?? list.slice(0, 2 * HEADERS_LIMIT);
+  }
+  return kept ?? list;
+}
+
+/** Authorization, Proxy-Authorization or Cookie, in any case: told apart by length first. */
+function isSecret(name: string): boolean {
+  switch (name.length) {
+    case 6:
+      return name.toLowerCase() === 'cookie';
+    case 13:
+      return name.toLowerCase() === 'authorization';
+    case 19:
+      return name.toLowerCase() === 'proxy-authorization';
+    default:
+      return false;
+  }
 }
 
 /** `Bearer demo-free` → `Bearer [redacted]`: the scheme is kept, what follows never. */
@@ -191,49 +320,17 @@ function redacted(value: string): string {
   return scheme === null ? '[redacted]' : `${scheme[0]} [redacted]`;
 }
 
-/** One exchange as the core saw it, before it is cut down to an entry. */
-export interface Exchange {
-  readonly time: number;
-  readonly method: string;
-  /** Path and query. */
-  readonly target: string;
-  readonly operationId: string | null;
-  readonly key: { readonly key: string; readonly plan: string } | undefined;
-  readonly requestHeaders: Iterable<readonly [string, string]>;
-  /** The body's bytes as far as the core read them; undefined when it read none. */
-  readonly requestBody: Uint8Array | undefined;
-  readonly reply: Reply;
-  readonly delayMs: number;
-  readonly durationMs: number;
+const escapePointer = (name: string): string => name.replaceAll('~', '~0').replaceAll('/', '~1');
+
+function listSize(list: readonly string[]): number {
+  let size = 0;
+  for (const text of list) size += text.length + 3;
+  return size;
 }
 
-const ERROR_CODE = /^\{"code":"([a-z_]{1,40})"/;
-
-/** The entry an exchange is kept as: cut to the journal's bounds, the key named and never shown. */
-export function entryOf(exchange: Exchange): NewJournalEntry {
-  const truncated: string[] = [];
-  const { reply } = exchange;
-  const body = reply.body;
-  const code = reply.status >= 400 && typeof body === 'string' ? (ERROR_CODE.exec(body)?.[1] ?? null) : null;
-  return {
-    time: exchange.time,
-    method: cut(exchange.method, 32, '/method', truncated),
-    path: cut(exchange.target, PATH_LIMIT, '/path', truncated),
-    operationId: exchange.operationId,
-    status: reply.status,
-    code,
-    forced: reply.headers['preference-applied']?.includes('code=') === true,
-    delayMs: exchange.delayMs,
-    durationMs: exchange.durationMs,
-    key: exchange.key === undefined ? null : { name: keyLabel(exchange.key.key), plan: exchange.key.plan },
-    request: {
-      headers: headersOf(exchange.requestHeaders, '/request/headers', truncated),
-      body: excerptOf(exchange.requestBody, '/request/body', truncated),
-    },
-    response: {
-      headers: headersOf(Object.entries(reply.headers), '/response/headers', truncated),
-      body: excerptOf(body, '/response/body', truncated),
-    },
-    truncated,
-  };
+/** Lower-case names, the later of two alike winning (as the entry always showed them). */
+function recordOf(list: readonly string[]): Record<string, string> {
+  const record: Record<string, string> = {};
+  for (let i = 0; i + 1 < list.length; i += 2) record[(list[i] ?? '').toLowerCase()] = list[i + 1] ?? '';
+  return record;
 }

@@ -6,7 +6,7 @@ import { type Authentication, authenticate } from './auth.js';
 import { type BodyRefusal, readJsonBody } from './body.js';
 import { BodyAbortedError, callFromRequest, type MockCall } from './call.js';
 import { answerControl, CONTROL_PREFIX, type Controlled } from './control.js';
-import { createJournal, entryOf, type JournalEntry } from './journal.js';
+import { createJournal, type JournalEntry } from './journal.js';
 import { anonymousLimits, type ResolvedKey, resolveKeys } from './keys.js';
 import { memoryState } from './memory-state.js';
 import { IMPLEMENTATIONS, type OperationInput } from './operations.js';
@@ -310,7 +310,7 @@ export function createMock(options: MockOptions = {}): Mock {
       method: call.method,
       url: call.url,
       header: (name) => call.header(name),
-      headerEntries: () => call.headerEntries(),
+      rawHeaders: () => call.rawHeaders(),
       clientAddress: call.clientAddress,
       body: {
         present: true,
@@ -331,22 +331,24 @@ export function createMock(options: MockOptions = {}): Mock {
     delayMs: number,
     requestBody: Uint8Array | undefined,
   ): void {
-    const entry = entryOf({
+    const kept = journal.record({
       time: started,
       method: call.method,
       target: call.url.pathname + call.url.search,
       operationId: answered.operationId,
       key: answered.key,
-      requestHeaders: call.headerEntries(),
+      requestHeaders: call.rawHeaders(),
       requestBody,
       reply: answered.reply,
       delayMs,
       durationMs: clock() - started,
     });
-    const numbered = journal.record(entry);
-    for (const listener of observers) listener(numbered);
+    if (observers.size > 0) {
+      const entry = kept.entry();
+      for (const listener of observers) listener(entry);
+    }
     if (logging) {
-      const { method, path, status, code, forced, durationMs } = entry;
+      const { method, path, status, code, forced, durationMs } = kept;
       const why = code === null ? '' : ` ${code}${forced ? ' (forced)' : ''}`;
       logger.info(`${method} ${path} ${status}${why} ${durationMs}ms`);
     }

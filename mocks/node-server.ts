@@ -287,10 +287,7 @@ function callFromIncoming(
       if (value === undefined) return null;
       return Array.isArray(value) ? value.join(', ') : value;
     },
-    *headerEntries() {
-      const raw = incoming.rawHeaders;
-      for (let i = 0; i + 1 < raw.length; i += 2) yield [raw[i] ?? '', raw[i + 1] ?? ''] as const;
-    },
+    rawHeaders: () => incoming.rawHeaders,
     body: bodyOf(incoming, outgoing, expectsContinue),
     clientAddress: incoming.socket.remoteAddress,
   };

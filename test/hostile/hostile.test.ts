@@ -64,7 +64,7 @@ function callOf(request: HostileRequest): MockCall {
     method: request.method,
     url: targetOf(request.target),
     header: (name) => headers.get(name) ?? null,
-    headerEntries: () => headers.entries(),
+    rawHeaders: () => [...headers].flat(),
     clientAddress: '127.0.0.1',
     body: {
       present: bytes !== undefined,
