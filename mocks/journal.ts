@@ -100,9 +100,9 @@ export class JournalRecord {
   readonly #delayMs: number;
   readonly #key: Exchange['key'];
   readonly #requestHeaders: readonly string[];
-  readonly #requestBody: KeptBody | null;
+  readonly #requestBody: BodyExcerpt | null;
   readonly #responseHeaders: readonly string[];
-  readonly #responseBody: KeptBody | null;
+  readonly #responseBody: BodyExcerpt | null;
   readonly #truncated: readonly string[];
 
   constructor(
@@ -123,17 +123,17 @@ export class JournalRecord {
     this.#delayMs = exchange.delayMs;
     this.#key = exchange.key;
     this.#requestHeaders = keptHeaders(exchange.requestHeaders, '/request/headers', truncated);
-    this.#requestBody = keptBody(exchange.requestBody, '/request/body', truncated);
+    this.#requestBody = excerptOf(exchange.requestBody, '/request/body', truncated);
     this.#responseHeaders = keptHeaders(flat(reply.headers), '/response/headers', truncated);
-    this.#responseBody = keptBody(body, '/response/body', truncated);
+    this.#responseBody = excerptOf(body, '/response/body', truncated);
     this.#truncated = truncated.length === 0 ? NONE : truncated;
     this.size =
       400 +
       this.path.length +
       listSize(this.#requestHeaders) +
       listSize(this.#responseHeaders) +
-      (this.#requestBody?.shown.length ?? 0) +
-      (this.#responseBody?.shown.length ?? 0);
+      (this.#requestBody?.text.length ?? 0) +
+      (this.#responseBody?.text.length ?? 0);
   }
 
   /** The entry a reader sees. */
@@ -151,8 +151,8 @@ export class JournalRecord {
       delayMs: this.#delayMs,
       durationMs: this.durationMs,
       key: key === undefined ? null : { name: keyLabel(key.key), plan: key.plan },
-      request: { headers: recordOf(this.#requestHeaders), body: excerptOf(this.#requestBody) },
-      response: { headers: recordOf(this.#responseHeaders), body: excerptOf(this.#responseBody) },
+      request: { headers: recordOf(this.#requestHeaders), body: copyOf(this.#requestBody) },
+      response: { headers: recordOf(this.#responseHeaders), body: copyOf(this.#responseBody) },
       truncated: [...this.#truncated],
     };
   }
@@ -213,14 +213,8 @@ export function createJournal(limit = JOURNAL_LIMIT, maxBytes = JOURNAL_MAX_BYTE
 }
 
 const NONE: readonly string[] = Object.freeze([]);
+const copyOf = (body: BodyExcerpt | null): BodyExcerpt | null => (body === null ? null : { ...body });
 const ERROR_CODE = /^\{"code":"([a-z_]{1,40})"/;
-
-/** A body as kept: its first bytes (or the whole of a short text), and its size in bytes. */
-interface KeptBody {
-  readonly shown: string | Uint8Array;
-  readonly bytes: number;
-  readonly cut: boolean;
-}
 
 /** Cuts `text` at `limit` characters, noting `pointer` in `truncated` when it does. */
 function cut(text: string, limit: number, pointer: string, truncated: string[]): string {
@@ -236,18 +230,16 @@ const decoder = new TextDecoder();
 let scratch = new Uint8Array(4 * BODY_EXCERPT_LIMIT);
 const SCRATCH_MAX = 1024 * 1024;
 
-function keptBody(
+/** A body's first BODY_EXCERPT_LIMIT bytes as text (invalid UTF-8 replaced, `…` after a cut). */
+function excerptOf(
   body: string | Uint8Array | null | undefined,
   pointer: string,
   truncated: string[],
-): KeptBody | null {
+): BodyExcerpt | null {
   if (body === null || body === undefined) return null;
   if (typeof body !== 'string') {
     if (body.byteLength === 0) return null;
-    const isCut = body.byteLength > BODY_EXCERPT_LIMIT;
-    if (isCut) truncated.push(pointer);
-    // A copy of the first bytes: the caller's buffer may be reused, and may be large.
-    return { shown: body.slice(0, BODY_EXCERPT_LIMIT), bytes: body.byteLength, cut: isCut };
+    return shownBytes(body, body.byteLength, pointer, truncated);
   }
   // A text's size in UTF-8 bytes, encoded natively (a loop over its characters cost as much as
   // the answer of a list of 100 pets); a text too long is kept as its first bytes.
@@ -255,16 +247,14 @@ function keptBody(
   if (scratch.length < room && room <= SCRATCH_MAX) scratch = new Uint8Array(room);
   const into = scratch.length < room ? new Uint8Array(room) : scratch;
   const { written } = encoder.encodeInto(body, into);
-  if (written <= BODY_EXCERPT_LIMIT) return { shown: body, bytes: written, cut: false };
-  truncated.push(pointer);
-  return { shown: into.slice(0, BODY_EXCERPT_LIMIT), bytes: written, cut: true };
+  if (written <= BODY_EXCERPT_LIMIT) return { text: body, bytes: written };
+  return shownBytes(into, written, pointer, truncated);
 }
 
-/** The body's first bytes as text (invalid UTF-8 replaced), `…` after a cut. */
-function excerptOf(body: KeptBody | null): BodyExcerpt | null {
-  if (body === null) return null;
-  const text = typeof body.shown === 'string' ? body.shown : decoder.decode(body.shown);
-  return { text: body.cut ? `${text}…` : text, bytes: body.bytes };
+function shownBytes(bytes: Uint8Array, size: number, pointer: string, truncated: string[]): BodyExcerpt {
+  if (size <= BODY_EXCERPT_LIMIT) return { text: decoder.decode(bytes.subarray(0, size)), bytes: size };
+  truncated.push(pointer);
+  return { text: `${decoder.decode(bytes.subarray(0, BODY_EXCERPT_LIMIT))}…`, bytes: size };
 }
 
 function flat(headers: Readonly<Record<string, string>>): string[] {
