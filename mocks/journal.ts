@@ -99,9 +99,10 @@ export class JournalRecord {
   readonly #operationId: string | null;
   readonly #delayMs: number;
   readonly #key: Exchange['key'];
+  /** As sent, names and values alternating; credentials are redacted as the entry is built. */
   readonly #requestHeaders: readonly string[];
   readonly #requestBody: BodyExcerpt | null;
-  readonly #responseHeaders: readonly string[];
+  readonly #responseHeaders: readonly string[] | Readonly<Record<string, string>>;
   readonly #responseBody: BodyExcerpt | null;
   readonly #truncated: readonly string[];
 
@@ -124,14 +125,14 @@ export class JournalRecord {
     this.#key = exchange.key;
     this.#requestHeaders = keptHeaders(exchange.requestHeaders, '/request/headers', truncated);
     this.#requestBody = excerptOf(exchange.requestBody, '/request/body', truncated);
-    this.#responseHeaders = keptHeaders(flat(reply.headers), '/response/headers', truncated);
+    this.#responseHeaders = keptReplyHeaders(reply.headers, truncated);
     this.#responseBody = excerptOf(body, '/response/body', truncated);
     this.#truncated = truncated.length === 0 ? NONE : truncated;
     this.size =
       400 +
       this.path.length +
       listSize(this.#requestHeaders) +
-      listSize(this.#responseHeaders) +
+      (isList(this.#responseHeaders) ? listSize(this.#responseHeaders) : recordSize(this.#responseHeaders)) +
       (this.#requestBody?.text.length ?? 0) +
       (this.#responseBody?.text.length ?? 0);
   }
@@ -274,14 +275,15 @@ function keptHeaders(list: readonly string[], pointer: string, truncated: string
   for (let i = 0; i < count; i += 1) {
     const name = list[2 * i] ?? '';
     const value = list[2 * i + 1] ?? '';
-    let shown = value;
-    if (isSecret(name)) shown = redacted(value);
-    else if (value.length > HEADER_VALUE_LIMIT)
-      shown = cut(value, HEADER_VALUE_LIMIT, `${pointer}/${escapePointer(name.toLowerCase())}`, truncated);
-    if (shown !== value) {
-      kept ??= list.slice(0, 2 * count);
-      kept[2 * i + 1] = shown;
-    }
+    if (value.length <= HEADER_VALUE_LIMIT || isSecret(name)) continue;
+    const shown = cut(
+      value,
+      HEADER_VALUE_LIMIT,
+      `${pointer}/${escapePointer(name.toLowerCase())}`,
+      truncated,
+    );
+    kept ??= list.slice(0, 2 * count);
+    kept[2 * i + 1] = shown;
   }
   if (list.length >> 1 > HEADERS_LIMIT) {
     truncated.push(pointer);
@@ -312,6 +314,30 @@ function redacted(value: string): string {
 
 const escapePointer = (name: string): string => name.replaceAll('~', '~0').replaceAll('/', '~1');
 
+/** A reply's headers as kept: a copy, or a list cut as a request's is when one is too long or too many. */
+function keptReplyHeaders(
+  headers: Readonly<Record<string, string>>,
+  truncated: string[],
+): readonly string[] | Readonly<Record<string, string>> {
+  let count = 0;
+  for (const name in headers) {
+    count += 1;
+    if (count > HEADERS_LIMIT || (headers[name]?.length ?? 0) > HEADER_VALUE_LIMIT)
+      return keptHeaders(flat(headers), '/response/headers', truncated);
+  }
+  return { ...headers };
+}
+
+const isList = (
+  headers: readonly string[] | Readonly<Record<string, string>>,
+): headers is readonly string[] => Array.isArray(headers);
+
+function recordSize(record: Readonly<Record<string, string>>): number {
+  let size = 0;
+  for (const name in record) size += name.length + (record[name]?.length ?? 0) + 6;
+  return size;
+}
+
 function listSize(list: readonly string[]): number {
   let size = 0;
   for (const text of list) size += text.length + 3;
@@ -319,8 +345,13 @@ function listSize(list: readonly string[]): number {
 }
 
 /** Lower-case names, the later of two alike winning (as the entry always showed them). */
-function recordOf(list: readonly string[]): Record<string, string> {
+function recordOf(headers: readonly string[] | Readonly<Record<string, string>>): Record<string, string> {
+  const list = isList(headers) ? headers : flat(headers);
   const record: Record<string, string> = {};
-  for (let i = 0; i + 1 < list.length; i += 2) record[(list[i] ?? '').toLowerCase()] = list[i + 1] ?? '';
+  for (let i = 0; i + 1 < list.length; i += 2) {
+    const name = list[i] ?? '';
+    const value = list[i + 1] ?? '';
+    record[name.toLowerCase()] = isSecret(name) ? redacted(value) : value;
+  }
   return record;
 }
