@@ -12,7 +12,7 @@ describe('parseBenchArgs', () => {
       contract: true,
       proxy: true,
     });
-    expect(options.servers).toEqual(['petkit', 'prism', 'prism-silent', 'ceiling']);
+    expect(options.servers).toEqual(['petkit', 'petkit-no-journal', 'prism', 'prism-silent', 'ceiling']);
     expect(options.scenarios).toHaveLength(8);
   });
 
@@ -38,7 +38,15 @@ describe('parseBenchArgs', () => {
   });
 
   it('adds the shared mode (1 and 2 replicas on one PostgreSQL) only when asked, with --shared or --state', () => {
-    const all = ['petkit', 'petkit-shared', 'petkit-shared-2', 'prism', 'prism-silent', 'ceiling'];
+    const all = [
+      'petkit',
+      'petkit-no-journal',
+      'petkit-shared',
+      'petkit-shared-2',
+      'prism',
+      'prism-silent',
+      'ceiling',
+    ];
     expect(parseBenchArgs(['--shared']).servers).toEqual(all);
     expect(parseBenchArgs(['--shared']).state).toBeUndefined();
     const external = parseBenchArgs(['--state', 'postgres://bench@db.internal/petkit']);

@@ -1,7 +1,14 @@
 // The servers the bench compares, each started as its own process on a port given to it.
 import { BENCH_PETS } from './scenarios.js';
 
-export type ServerId = 'petkit' | 'petkit-shared' | 'petkit-shared-2' | 'prism' | 'prism-silent' | 'ceiling';
+export type ServerId =
+  | 'petkit'
+  | 'petkit-no-journal'
+  | 'petkit-shared'
+  | 'petkit-shared-2'
+  | 'prism'
+  | 'prism-silent'
+  | 'ceiling';
 
 export interface ServerContext {
   /** The repository root: commands run there, paths below are relative to it. */
@@ -51,6 +58,17 @@ export const SERVERS: readonly ServerSpec[] = [
     prefix: '/v1',
     resetPath: '/__petkit/reset',
     command: (port, context) => ({ bin: PETKIT_BIN, args: mockArgs(port, context, false) }),
+  },
+  {
+    // What the journal costs: the same mock keeping no requests (the log line is still written).
+    id: 'petkit-no-journal',
+    label: 'petkit mock --journal-limit 0',
+    prefix: '/v1',
+    resetPath: '/__petkit/reset',
+    command: (port, context) => ({
+      bin: PETKIT_BIN,
+      args: [...mockArgs(port, context, false), '--journal-limit', '0'],
+    }),
   },
   {
     id: 'petkit-shared',

@@ -11,12 +11,14 @@ import {
   DEFAULT_PORT,
   DEFAULT_SEED,
   isDemoKey,
+  JOURNAL_LIMIT,
   KeysFileError,
   keyLabel,
   type Latency,
   type Limits,
   loadKeysFile,
   loadPetsFile,
+  MAX_JOURNAL_LIMIT,
   type MockOptions,
   MockOptionsError,
   type NormalizedMockOptions,
@@ -42,6 +44,7 @@ Options:
   --keys FILE          keys file (JSON, see docs/mock.md)             default fixtures/api-keys.json
   --latency MS|MIN-MAX delay added to every answer, fixed or a range  default 0
   --max-pets N         most pets the store holds (then 507)           default ${DEFAULT_MAX_PETS}
+  --journal-limit N    most requests the journal keeps (0: none)      default ${JOURNAL_LIMIT}
   --url-file FILE      once listening, write the base URL to FILE (removed on stop)
   --state URL          keep pets and rate limits in PostgreSQL (postgres://…), shared by
                        every replica on it; default: this process's memory
@@ -106,8 +109,13 @@ export function parse(argv: string[]): Parsed {
   const seed = integerFlag('--seed', values.seed, { min: 0, max: 2 ** 32 - 1 });
   const pets = integerFlag('--pets', values.pets, { min: 0, max: Number.MAX_SAFE_INTEGER });
   const maxPets = integerFlag('--max-pets', values['max-pets'], { min: 1, max: Number.MAX_SAFE_INTEGER });
+  const journalLimit = integerFlag('--journal-limit', values['journal-limit'], {
+    min: 0,
+    max: MAX_JOURNAL_LIMIT,
+  });
   const latency = latencyOf(values.latency);
   if (seed !== undefined) options.seed = seed;
+  if (journalLimit !== undefined) options.journalLimit = journalLimit;
   if (pets !== undefined) options.pets = pets;
   if (maxPets !== undefined) options.maxPets = maxPets;
   if (latency !== undefined) options.latency = latency;
@@ -134,6 +142,7 @@ const FLAGS = {
   keys: { type: 'string' },
   latency: { type: 'string' },
   'max-pets': { type: 'string' },
+  'journal-limit': { type: 'string' },
   'url-file': { type: 'string' },
   state: { type: 'string' },
   har: { type: 'string' },

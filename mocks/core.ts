@@ -3,7 +3,7 @@
 // holds it to that: test/boundaries.test.ts). The `.` export adds the Node parts (index.ts).
 export { BAN_AFTER, BAN_MS, MAX_BODY_BYTES, PLAN_LIMITS } from '../openapi/index.js';
 export { ERRORS, type ErrorCode, errorBody } from './errors.js';
-export type { JournalEntry } from './journal.js';
+export { JOURNAL_LIMIT, JOURNAL_MAX_BYTES, type JournalEntry } from './journal.js';
 export {
   ANONYMOUS_LIMITS,
   anonymousLimits,
@@ -25,6 +25,7 @@ export {
   DEFAULT_SEED,
   type Latency,
   type Logger,
+  MAX_JOURNAL_LIMIT,
   type MockOptions,
   MockOptionsError,
   type NormalizedMockOptions,

@@ -156,6 +156,25 @@ describe('journal bounds', () => {
   });
 });
 
+describe('the journal limit', () => {
+  it('keeps the last journalLimit requests, and with 0 none, while the log still shows each', async () => {
+    const lines: string[] = [];
+    const logger = { info: (line: string) => lines.push(line), error: () => undefined };
+    const two = fresh({ journalLimit: 2 });
+    const none = fresh({ journalLimit: 0, logger });
+    for (const mock of [two, none])
+      for (const id of [1, 2, 3]) await checkedRequest(mock, `/v1/pets/${id}`, withKey('demo-free'));
+    expect(two.journal.map((entry) => entry.path)).toEqual(['/v1/pets/2', '/v1/pets/3']);
+    expect(await page(none)).toEqual({ entries: [], total: 0, next: null, dropped: 3 });
+    expect(lines).toEqual(['GET /v1/pets/1 200 0ms', 'GET /v1/pets/2 200 0ms', 'GET /v1/pets/3 200 0ms']);
+  });
+  it('refuses a limit that is not a whole number from 0 to MAX_JOURNAL_LIMIT', () => {
+    expect(() => fresh({ journalLimit: -1 })).toThrow(
+      'Option journalLimit must be an integer from 0 to 100000, got -1.',
+    );
+  });
+});
+
 describe('GET /__petkit/requests', () => {
   it('filters by method, status (or class), path and since', async () => {
     let now = NOW;

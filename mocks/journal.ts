@@ -191,7 +191,7 @@ export function createJournal(limit = JOURNAL_LIMIT, maxBytes = JOURNAL_MAX_BYTE
         dropped += 1;
       }
       // Compact once the dropped front outgrows what is kept.
-      if (head > limit) {
+      if (head > Math.max(limit, 64)) {
         queue = queue.slice(head);
         head = 0;
       }

@@ -88,7 +88,7 @@ export function createMock(options: MockOptions = {}): Mock {
   const anonymous = anonymousLimits(normalized.keys);
   const state = normalized.state ?? memoryState(normalized.maxPets);
   const { store, limiter } = state;
-  const journal = createJournal();
+  const journal = createJournal(normalized.journalLimit);
   const seeded = normalized.fixtures ?? seedPets(normalized.seed, normalized.pets);
   let inFlight = 0;
   /** The shared state is lost: answering 503 since (logged once, and once when it is back). */

@@ -1,5 +1,6 @@
 // The mock's options, normalised once where they enter (createMock). Every option has a default.
 import type { NewPet } from '../openapi/index.js';
+import { JOURNAL_LIMIT } from './journal.js';
 import { demoKeysFile, type KeysFile, parseKeysFile, resolveKeys } from './keys.js';
 import { checkPets } from './pets.js';
 import { seedPets } from './seed-pets.js';
@@ -35,6 +36,11 @@ export interface MockOptions {
   /** Most pets the store holds; createPet answers 507 `store_full` beyond. Default 100,000. */
   maxPets?: number;
   /**
+   * Most requests the journal keeps (it also keeps no more than 2 MiB of them). Default 1,000; 0
+   * keeps none, for a load test (the log line and `observe` still see every request).
+   */
+  journalLimit?: number;
+  /**
    * Where the pets and the rate-limit buckets live. Default: this mock's memory. A state shared by
    * replicas (`await connectState(url)` from `petkit/postgres`) makes every mock on it one mock; the
    * caller closes it. See docs/mock.md.
@@ -54,6 +60,7 @@ export interface NormalizedMockOptions {
   readonly random: () => number;
   readonly logger: Logger;
   readonly maxPets: number;
+  readonly journalLimit: number;
   /** The state given; undefined: the mock's memory. */
   readonly state: MockState | undefined;
 }
@@ -63,6 +70,8 @@ export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_SEED = 42;
 export const DEFAULT_PETS = 50;
 export const DEFAULT_MAX_PETS = 100_000;
+/** Most entries a journal may be asked to keep (its 2 MiB bound binds long before). */
+export const MAX_JOURNAL_LIMIT = 100_000;
 /** Longest latency accepted, in ms. */
 export const MAX_LATENCY_MS = 60_000;
 
@@ -123,6 +132,7 @@ export function normalizeOptions(options: MockOptions = {}): NormalizedMockOptio
     random: options.random ?? Math.random,
     logger: options.logger ?? silentLogger,
     maxPets,
+    journalLimit: wholeNumber('journalLimit', options.journalLimit ?? JOURNAL_LIMIT, 0, MAX_JOURNAL_LIMIT),
     state: stateOption(options.state),
   };
 }

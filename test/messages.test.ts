@@ -170,6 +170,11 @@ const CLI_ROWS: readonly (readonly [string, () => string[], string])[] = [
     () => ['--port', '70000'],
     '--port must be an integer from 0 to 65535, got "70000".',
   ],
+  [
+    'a journal limit out of range',
+    () => ['--journal-limit', '200000'],
+    '--journal-limit must be an integer from 0 to 100000, got "200000".',
+  ],
   ['a flag without its value', () => ['--pets'], '--pets needs a value.'],
   [
     'a flag followed by another',
