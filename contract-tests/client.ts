@@ -1,6 +1,7 @@
 // The suite's HTTP client: global fetch with a timeout, paced under a requests-per-minute budget,
 // honouring Retry-After with exponential backoff and jitter, and stopping before it could get the key
 // banned. The clock, sleep, randomness and fetch are injected, so tests never wait for real.
+import { headerInteger } from '../openapi/index.js';
 import { ContractAbort } from './errors.js';
 import { type Exchange, type RequestRecord, redact, swapCase } from './exchange.js';
 import type { NormalizedOptions } from './options.js';
@@ -56,11 +57,6 @@ const LONGEST_WINDOW_MS = 24 * 3600_000 + 300_000;
 
 /** A wrong key that no server can have issued, yet shaped like one. */
 export const WRONG_KEY = 'petkit-contract-wrong-key-0000000000';
-
-function integerHeader(headers: Readonly<Record<string, string>>, name: string): number | undefined {
-  const raw = headers[name];
-  return raw !== undefined && /^\d+$/.test(raw.trim()) ? Number(raw.trim()) : undefined;
-}
 
 /**
  * How long a Retry-After asks for, in ms: delay-seconds (what this API sends) or an HTTP-date (what
@@ -182,9 +178,9 @@ export function createClient(options: ClientOptions): Client {
       response.headers.forEach((value, name) => {
         responseHeaders[name.toLowerCase()] = redact(value, options.apiKey);
       });
-      const limit = integerHeader(responseHeaders, 'x-ratelimit-limit');
-      const remaining = integerHeader(responseHeaders, 'x-ratelimit-remaining');
-      const reset = integerHeader(responseHeaders, 'x-ratelimit-reset');
+      const limit = headerInteger(responseHeaders['x-ratelimit-limit']);
+      const remaining = headerInteger(responseHeaders['x-ratelimit-remaining']);
+      const reset = headerInteger(responseHeaders['x-ratelimit-reset']);
       // Only the key's own responses say what its budget is: without a (valid) key the server counts
       // the request elsewhere (the mock: an anonymous bucket with Free limits).
       if ((outgoing.auth ?? 'key') === 'key' || outgoing.auth === 'lower-scheme') {

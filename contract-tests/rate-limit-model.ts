@@ -5,6 +5,7 @@
 // reported once. Responses to requests that overlapped others (concurrent creates) say nothing of
 // the order they were counted in: they only move the model on, as does a request without the key
 // that the target served anyway.
+import { headerInteger } from '../openapi/index.js';
 import type { Exchange } from './exchange.js';
 import type { FindingInput } from './finding.js';
 
@@ -16,9 +17,6 @@ interface WindowState {
   readonly remaining: number;
   readonly reset: number;
 }
-
-const integer = (raw: string | undefined) =>
-  raw !== undefined && /^\d+$/.test(raw.trim()) ? Number(raw.trim()) : undefined;
 
 /** Whether a request was sent with the run's key as a bearer token (any case of the scheme). */
 export function sentWithKey(exchange: Exchange): boolean {
@@ -53,9 +51,9 @@ export function createRateLimitModel(): RateLimitModel {
         last = undefined;
         return undefined;
       }
-      const limit = integer(response.headers['x-ratelimit-limit']);
-      const remaining = integer(response.headers['x-ratelimit-remaining']);
-      const reset = integer(response.headers['x-ratelimit-reset']);
+      const limit = headerInteger(response.headers['x-ratelimit-limit']);
+      const remaining = headerInteger(response.headers['x-ratelimit-remaining']);
+      const reset = headerInteger(response.headers['x-ratelimit-reset']);
       if (limit === undefined || remaining === undefined || reset === undefined) return undefined;
       const previous = last;
       // An overlapped response's count may not be the last one the target made: start again after it.

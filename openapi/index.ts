@@ -11,6 +11,7 @@ export {
 } from './faults.js';
 export { FORMATS, isInt32, isInt64 } from './formats.js';
 export { buildHar, type HarEntry, type HarExchange, type HarLog } from './har.js';
+export { headerInteger } from './header-integer.js';
 export { escapeToken, pointerOf, pointerOfRef, tokensOf, valueAt } from './json-pointer.js';
 export { BAN_AFTER, BAN_MS, type Limits, MAX_BODY_BYTES, PLAN_LIMITS } from './limits.js';
 export { loadSpec } from './load.js';

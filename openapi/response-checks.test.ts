@@ -85,6 +85,20 @@ describe('every response is held to the contract', () => {
     expect(failing(exchange('listPets', 200, { 'x-ratelimit-reset': String(NOW) }, pets))).toHaveLength(1);
   });
 
+  test('a rate-limit header that is not digits is reported as such, never read as a number', () => {
+    expect(failing(exchange('listPets', 200, { 'x-ratelimit-limit': '' }, pets))).toEqual([
+      'response_headers_conformance: X-RateLimit-Limit: "" must be integer',
+    ]);
+    expect(failing(exchange('listPets', 200, { 'x-ratelimit-reset': ' ' }, pets))).toEqual([
+      'response_headers_conformance: X-RateLimit-Reset: " " must be integer',
+    ]);
+    expect(
+      failing(
+        exchange('listPets', 200, { 'x-ratelimit-limit': '0x10', 'x-ratelimit-remaining': '12' }, pets),
+      ),
+    ).toEqual(['response_headers_conformance: X-RateLimit-Limit: "0x10" must be integer']);
+  });
+
   test('a 429 needs Retry-After; a 201 needs Location', () => {
     const limited = exchange('listPets', 429, {}, { code: 'rate_limited', message: 'x', status: 429 });
     expect(failing(limited)).toEqual(['response_headers_conformance: Retry-After is missing']);

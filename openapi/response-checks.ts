@@ -2,6 +2,7 @@
 // contract suite holds every response of a target to it (each verdict under its check id); the
 // mock's tests hold every answer of the mock to it.
 import { describeFault } from './faults.js';
+import { headerInteger } from './header-integer.js';
 import { escapeToken } from './json-pointer.js';
 import type { HeaderSpec, OperationSpec, ResponseSpec, Spec, Validator } from './spec-types.js';
 
@@ -134,10 +135,10 @@ function headerVerdicts(
       });
     }
   }
-  const limit = Number(response.headers['x-ratelimit-limit']);
-  const remaining = Number(response.headers['x-ratelimit-remaining']);
-  const reset = Number(response.headers['x-ratelimit-reset']);
-  if (Number.isInteger(limit) && Number.isInteger(remaining) && remaining > limit) {
+  const limit = headerInteger(response.headers['x-ratelimit-limit']);
+  const remaining = headerInteger(response.headers['x-ratelimit-remaining']);
+  const reset = headerInteger(response.headers['x-ratelimit-reset']);
+  if (limit !== undefined && remaining !== undefined && remaining > limit) {
     verdicts.push({
       check: 'response_headers_conformance',
       finding: {
@@ -150,7 +151,7 @@ function headerVerdicts(
     });
   }
   if (
-    Number.isInteger(reset) &&
+    reset !== undefined &&
     (reset < nowS - CLOCK_SKEW_S || reset > nowS + LONGEST_WINDOW_S + CLOCK_SKEW_S)
   ) {
     verdicts.push({
@@ -173,11 +174,10 @@ function headerVerdicts(
  * than the skew allowance: a server on a clock of its own) is not compared.
  */
 function resetBeforeDate(response: ResponseToCheck, nowS: number): ResponseVerdict[] {
-  const raw = response.headers['x-ratelimit-reset']?.trim() ?? '';
+  const reset = headerInteger(response.headers['x-ratelimit-reset']);
   const dateMs = Date.parse(response.headers.date ?? '');
-  if (!/^\d+$/.test(raw) || Number.isNaN(dateMs)) return [];
+  if (reset === undefined || Number.isNaN(dateMs)) return [];
   const dateS = Math.floor(dateMs / 1000);
-  const reset = Number(raw);
   if (Math.abs(dateS - nowS) > CLOCK_SKEW_S || reset >= dateS) return [];
   return [
     {

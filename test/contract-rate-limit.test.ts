@@ -83,6 +83,24 @@ test('--probe-rate-limit fails on a 429 without Retry-After', async () => {
   expect(new Set(failed)).toEqual(new Set(['rate_limit_behaviour', 'response_headers_conformance']));
 });
 
+test('--probe-rate-limit on an empty X-RateLimit-Remaining says so, rather than reading it as 0', async () => {
+  const clock = fakeClock();
+  const reference = createReference({ perMinute: 10, now: clock.now });
+  const handler: Handler = (request) => {
+    const response = reference(request);
+    response.headers['x-ratelimit-remaining'] = '';
+    return response;
+  };
+  const { report, statuses } = await runAgainst(handler, clock, {
+    probeRateLimit: true,
+    checks: ['rate_limit_behaviour'],
+  });
+  expect(report.findings.map((finding) => [finding.check, finding.message])).toEqual([
+    ['rate_limit_behaviour', 'no X-RateLimit-Remaining to know how far the window goes'],
+  ]);
+  expect(statuses).not.toContain(429);
+});
+
 test('the probe is opt-in: without --probe-rate-limit no window is exhausted', async () => {
   const clock = fakeClock();
   const { report, statuses } = await runAgainst(createReference({ perMinute: 10, now: clock.now }), clock);

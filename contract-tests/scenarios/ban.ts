@@ -3,7 +3,7 @@
 // the ban's answer comes (the document: more than BAN_AFTER of them): a 429 that is a full Error with
 // code api_key_banned and a Retry-After that runs to the ban's end (BAN_MS after it began). The probe
 // then waits that Retry-After and checks that the key works again, so the run leaves it usable.
-import { BAN_AFTER, BAN_MS } from '../../openapi/index.js';
+import { BAN_AFTER, BAN_MS, headerInteger } from '../../openapi/index.js';
 import type { Context } from '../context.js';
 import type { Exchange } from '../exchange.js';
 import { record } from '../requests.js';
@@ -17,12 +17,12 @@ export async function banScenario(context: Context): Promise<void> {
   const operation = context.spec.operation('listPets');
   const send = probeSender(context, operation);
   const first = await send(true);
-  const remaining = Number(first.response?.headers['x-ratelimit-remaining']);
-  if (!Number.isInteger(remaining) || remaining > PROBE_MAX_REQUESTS) {
+  const remaining = headerInteger(first.response?.headers['x-ratelimit-remaining']);
+  if (remaining === undefined || remaining > PROBE_MAX_REQUESTS) {
     context.note(
       'rate_limit_ban',
       operation.id,
-      Number.isInteger(remaining)
+      remaining !== undefined
         ? `the window has ${remaining} requests left; the probe exhausts at most ${PROBE_MAX_REQUESTS}`
         : 'no X-RateLimit-Remaining to know how far the window goes',
     );
@@ -55,8 +55,7 @@ export async function banScenario(context: Context): Promise<void> {
   }
   const retryAfter = banned.response.headers['retry-after'];
   const banS = BAN_MS / 1000;
-  const seconds =
-    retryAfter !== undefined && /^\d+$/.test(retryAfter.trim()) ? Number(retryAfter) : undefined;
+  const seconds = headerInteger(retryAfter);
   if (seconds === undefined || seconds > banS || seconds < banS - BAN_SLACK_S) {
     record(context, 'rate_limit_ban', operation.id, {
       kind: 'fail',

@@ -2,7 +2,7 @@
 // many successes as the first X-RateLimit-Remaining announced, then a 429 that is a full documented
 // Error (rate_limited) with Retry-After and X-RateLimit-Remaining 0, and the target answers again at
 // the time Retry-After announced. Exactly one request is sent while limited, far from any ban.
-import { mediaTypeOf, type OperationSpec } from '../../openapi/index.js';
+import { headerInteger, mediaTypeOf, type OperationSpec } from '../../openapi/index.js';
 import type { Context, Verdict } from '../context.js';
 import type { Exchange } from '../exchange.js';
 import { record } from '../requests.js';
@@ -26,8 +26,8 @@ export async function rateLimitScenario(context: Context): Promise<void> {
   const operation = context.spec.operation('listPets');
   const send = probeSender(context, operation);
   const first = await send(true);
-  const remaining = Number(first.response?.headers['x-ratelimit-remaining']);
-  if (!Number.isInteger(remaining)) {
+  const remaining = headerInteger(first.response?.headers['x-ratelimit-remaining']);
+  if (remaining === undefined) {
     const fail: Verdict = {
       kind: 'fail',
       exchange: first,
@@ -88,7 +88,8 @@ export async function rateLimitScenario(context: Context): Promise<void> {
   }
   const headers = limited.response.headers;
   const retryAfter = headers['retry-after'];
-  if (retryAfter === undefined || !/^\d+$/.test(retryAfter.trim()) || Number(retryAfter) < 1) {
+  const wait = headerInteger(retryAfter);
+  if (wait === undefined || wait < 1) {
     record(context, 'rate_limit_behaviour', operation.id, {
       kind: 'fail',
       exchange: limited,
@@ -106,7 +107,6 @@ export async function rateLimitScenario(context: Context): Promise<void> {
     });
     return;
   }
-  const wait = Number(retryAfter);
   if (wait > PROBE_MAX_WAIT_S) {
     context.note(
       'rate_limit_behaviour',
