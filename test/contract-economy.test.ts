@@ -3,16 +3,10 @@
 // first, generated cases only as the budget allows. Measured on a fake clock the server shares (no
 // real waiting); docs/contract.md prints the same figures.
 import { afterEach, describe, expect, test } from 'vitest';
-import { type Report, runContract } from '../contract-tests/index.js';
+import type { ContractOptions, Report } from '../contract-tests/index.js';
 import { BROKEN_SERVERS } from './servers/broken.js';
-import { type FakeClock, fakeClock } from './servers/fake-clock.js';
-import {
-  type AsyncHandler,
-  createReference,
-  REFERENCE_KEY,
-  type Served,
-  serve,
-} from './servers/reference.js';
+import { type FakeClock, fakeClock, runOnClock } from './servers/fake-clock.js';
+import { type AsyncHandler, createReference, type Served, serve } from './servers/reference.js';
 
 let served: Served | undefined;
 afterEach(async () => {
@@ -23,22 +17,9 @@ afterEach(async () => {
 const PER_MINUTE = 60;
 const DAY_QUOTA = 1_000;
 
-async function run(handler: AsyncHandler, clock: FakeClock, extra: object = {}) {
+async function run(handler: AsyncHandler, clock: FakeClock, extra: Partial<ContractOptions> = {}) {
   served = await serve(handler);
-  const statuses: number[] = [];
-  const report: Report = await runContract({
-    baseUrl: served.url,
-    apiKey: REFERENCE_KEY,
-    seed: 7,
-    now: clock.now,
-    sleep: clock.sleep,
-    random: () => 0.5,
-    onProgress: ({ exchange }) => {
-      if (exchange?.response) statuses.push(exchange.response.status);
-    },
-    ...extra,
-  });
-  return { report, statuses };
+  return runOnClock(served.url, clock, { seed: 7, ...extra });
 }
 
 const failed = (report: Report) =>

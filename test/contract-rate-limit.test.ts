@@ -1,9 +1,9 @@
 // The suite as a good citizen, against real servers on an injected clock (no real waiting): it paces
 // itself under the key's limit, probes the limit only when asked, and stops before a ban.
 import { afterEach, expect, test } from 'vitest';
-import { type Report, runContract } from '../contract-tests/index.js';
-import { type FakeClock, fakeClock } from './servers/fake-clock.js';
-import { createReference, type Handler, REFERENCE_KEY, type Served, serve } from './servers/reference.js';
+import type { ContractOptions } from '../contract-tests/index.js';
+import { type FakeClock, fakeClock, runOnClock } from './servers/fake-clock.js';
+import { createReference, type Handler, type Served, serve } from './servers/reference.js';
 
 let served: Served | undefined;
 afterEach(async () => {
@@ -11,23 +11,9 @@ afterEach(async () => {
   served = undefined;
 });
 
-async function runAgainst(handler: Handler, clock: FakeClock, extra: object = {}) {
+async function runAgainst(handler: Handler, clock: FakeClock, extra: Partial<ContractOptions> = {}) {
   served = await serve(handler);
-  const statuses: number[] = [];
-  const report: Report = await runContract({
-    baseUrl: served.url,
-    apiKey: REFERENCE_KEY,
-    seed: 3,
-    examples: 5,
-    now: clock.now,
-    sleep: clock.sleep,
-    random: () => 0.5,
-    onProgress: ({ exchange }) => {
-      if (exchange?.response) statuses.push(exchange.response.status);
-    },
-    ...extra,
-  });
-  return { report, statuses };
+  return runOnClock(served.url, clock, { seed: 3, examples: 5, ...extra });
 }
 
 test('against a 60-a-minute key the whole run paces itself and never meets a 429', async () => {
