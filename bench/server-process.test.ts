@@ -1,7 +1,7 @@
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { answers, ServerStartError, startServer } from './server-process.js';
 import type { ServerSpec } from './servers.js';
 
@@ -47,7 +47,9 @@ describe('startServer', () => {
 
 describe('the count-requests preload', () => {
   it('counts every request the server process receives, into its file, and leaves no temporary behind', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'petkit-count-')), 'requests.count');
+    const dir = mkdtempSync(join(tmpdir(), 'petkit-count-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const file = join(dir, 'requests.count');
     const server = await startServer(inline(LISTEN), context, {
       nodeOptions: ['--import ./dist/bench/count-requests.js'],
       env: { PETKIT_BENCH_COUNT_FILE: file },

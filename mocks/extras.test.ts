@@ -1,7 +1,7 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { KeysFileError } from './keys.js';
 import { loadKeysFile } from './keys-file.js';
 import { createMock } from './mock.js';
@@ -197,6 +197,7 @@ describe('options and the keys file', () => {
   });
   it('loads a keys file and names the file and the fault when it is wrong', () => {
     const dir = mkdtempSync(join(tmpdir(), 'petkit-keys-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     const file = (name: string, text: string) => {
       writeFileSync(join(dir, name), text);
       return join(dir, name);

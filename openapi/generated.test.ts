@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { parse } from 'yaml';
 import { document } from './document.gen.js';
 import { validatorModule } from './standalone.js';
@@ -20,7 +20,9 @@ describe('generated files', () => {
   });
 
   it('openapi/api-types.gen.ts is what openapi-typescript makes of openapi.yaml (run `npm run generate`)', () => {
-    const out = join(mkdtempSync(join(tmpdir(), 'petkit-gen-')), 'api-types.gen.ts');
+    const dir = mkdtempSync(join(tmpdir(), 'petkit-gen-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const out = join(dir, 'api-types.gen.ts');
     execFileSync(
       process.execPath,
       [
