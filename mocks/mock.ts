@@ -6,7 +6,7 @@ import { type Authentication, authenticate } from './auth.js';
 import { type BodyRefusal, readJsonBody } from './body.js';
 import { BodyAbortedError, callFromRequest, type MockCall } from './call.js';
 import { answerControl, CONTROL_PREFIX, type Controlled } from './control.js';
-import { createJournal, type JournalEntry } from './journal.js';
+import { createJournal, type Journal, type JournalEntry } from './journal.js';
 import { anonymousLimits, type ResolvedKey, resolveKeys } from './keys.js';
 import { memoryState } from './memory-state.js';
 import { IMPLEMENTATIONS, type OperationInput } from './operations.js';
@@ -30,7 +30,13 @@ import {
 } from './responses.js';
 import { createRouter, type RouteMatch } from './router.js';
 import { seedPets } from './seed-pets.js';
-import { type Awaitable, bucketId, type RateDecision, StateUnavailableError } from './state.js';
+import {
+  type Awaitable,
+  bucketId,
+  type MockState,
+  type RateDecision,
+  StateUnavailableError,
+} from './state.js';
 import { stateUnavailableReply } from './state-unavailable.js';
 
 export interface HandleContext {
@@ -101,10 +107,7 @@ export function createMock(options: MockOptions = {}): Mock {
     journal.clear();
     return state.reset(pets);
   };
-  // A reset through any replica of a shared state empties every replica's journal.
-  state.onReset?.((event) => {
-    if (event.kind === 'reset') journal.clear();
-  });
+  clearOnReset(state, journal);
   /**
    * The seeded state. An engine that seeds with a promise makes the first calls wait for it; when
    * that fails (its database lost), the next call tries again, and answers 503 meanwhile.
@@ -374,4 +377,19 @@ export function createMock(options: MockOptions = {}): Mock {
       return () => observers.delete(listener);
     },
   };
+}
+
+/**
+ * A reset through any replica of a shared state empties every replica's journal. The listener holds
+ * the journal weakly (and is made out here, so it holds nothing else of the mock): a mock dropped by
+ * its caller is not kept alive by a state that outlives it, and its listener goes at the next reset.
+ */
+function clearOnReset(state: MockState, journal: Journal): void {
+  if (state.onReset === undefined) return;
+  const held = new WeakRef(journal);
+  const stop = state.onReset((event) => {
+    const kept = held.deref();
+    if (kept === undefined) stop();
+    else if (event.kind === 'reset') kept.clear();
+  });
 }
