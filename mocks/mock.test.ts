@@ -131,6 +131,22 @@ describe('createPet', () => {
     const fetched = await checkedRequest(mock, '/v1/pets/51', withKey(FREE));
     expect(fetched.json).toEqual(created.json);
   });
+  it('reads JSON under any case of application/json and any parameters, skips a BOM, keeps the last of a key given twice', async () => {
+    const mock = fresh();
+    const bodies: [string, Record<string, string>][] = [
+      ['{"name":"A","categoryId":1}', { 'content-type': 'APPLICATION/JSON' }],
+      ['{"name":"B","categoryId":1}', { 'content-type': 'application/json; charset=latin1' }],
+      ['\uFEFF{"name":"C","categoryId":1}', { 'content-type': 'application/json' }],
+      ['{"name":"x","name":"D","categoryId":1}', { 'content-type': 'application/json' }],
+    ];
+    const names: unknown[] = [];
+    for (const [body, headers] of bodies) {
+      const res = await checkedRequest(mock, '/v1/pets', post(body, headers));
+      expect(res.status).toBe(201);
+      names.push((res.json as { name: string }).name);
+    }
+    expect(names).toEqual(['A', 'B', 'C', 'D']);
+  });
   it('accepts a name of 100 characters (emoji count as one) and rejects 0 or 101', async () => {
     const mock = fresh();
     const ok = await checkedRequest(
