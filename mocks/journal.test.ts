@@ -130,6 +130,24 @@ describe('journal entries', () => {
   });
 });
 
+describe('a list answered again and again', () => {
+  it('is excerpted the same in every entry, each cut and saying so, and each read its own', async () => {
+    const mock = fresh();
+    for (let i = 0; i < 3; i += 1) await checkedRequest(mock, '/v1/pets?limit=50', withKey('demo-free'));
+    const bodies = mock.journal.map((entry) => entry.response.body);
+    const [first] = bodies;
+    expect(first?.text.endsWith('…')).toBe(true);
+    expect(first?.text).toHaveLength(1025);
+    for (const body of bodies) expect(body).toEqual(first);
+    for (const entry of mock.journal) expect(entry.truncated).toEqual(['/response/body']);
+    // Each read gets its own copy: changing one changes no other.
+    const [one, two] = mock.journal;
+    (one?.response.body as { text: string }).text = 'changed';
+    expect(two?.response.body?.text).toBe(first?.text);
+    expect(mock.journal[0]?.response.body?.text).toBe(first?.text);
+  });
+});
+
 describe('journal bounds', () => {
   it('holds at most JOURNAL_MAX_BYTES of long requests, dropping the oldest and counting them', () => {
     const journal = createJournal(1000);

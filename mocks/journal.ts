@@ -126,7 +126,7 @@ export class JournalRecord {
     this.#requestHeaders = keptHeaders(exchange.requestHeaders, '/request/headers', truncated);
     this.#requestBody = excerptOf(exchange.requestBody, '/request/body', truncated);
     this.#responseHeaders = keptReplyHeaders(reply.headers, truncated);
-    this.#responseBody = excerptOf(body, '/response/body', truncated);
+    this.#responseBody = replyExcerpt(body, truncated);
     this.#truncated = truncated.length === 0 ? NONE : truncated;
     this.size =
       400 +
@@ -250,6 +250,27 @@ function excerptOf(
   const { written } = encoder.encodeInto(body, into);
   if (written <= BODY_EXCERPT_LIMIT) return { text: body, bytes: written };
   return shownBytes(into, written, pointer, truncated);
+}
+
+/**
+ * Excerpts of reply bodies given as bytes, by the bytes: the store answers a list with the same
+ * cached bytes until it changes, so a list answered a thousand times is decoded once and its entries
+ * share one excerpt (a KiB of text per entry, copied by every young-generation collection while the
+ * entry lives, cost a list answer about a sixth of its CPU under load). Held weakly: an excerpt goes
+ * with its bytes.
+ */
+const replyExcerpts = new WeakMap<Uint8Array, { excerpt: BodyExcerpt | null; cut: boolean }>();
+
+function replyExcerpt(body: Reply['body'], truncated: string[]): BodyExcerpt | null {
+  if (body === null || typeof body === 'string') return excerptOf(body, '/response/body', truncated);
+  let known = replyExcerpts.get(body);
+  if (known === undefined) {
+    const cuts: string[] = [];
+    known = { excerpt: excerptOf(body, '/response/body', cuts), cut: cuts.length > 0 };
+    replyExcerpts.set(body, known);
+  }
+  if (known.cut) truncated.push('/response/body');
+  return known.excerpt;
 }
 
 function shownBytes(bytes: Uint8Array, size: number, pointer: string, truncated: string[]): BodyExcerpt {
