@@ -19,6 +19,7 @@ import {
   loadKeysFile,
   loadPetsFile,
   MAX_JOURNAL_LIMIT,
+  MAX_SEED,
   type MockOptions,
   MockOptionsError,
   type NormalizedMockOptions,
@@ -106,7 +107,7 @@ export function parse(argv: string[]): Parsed {
     }
   }
   const options: MockOptions = {};
-  const seed = integerFlag('--seed', values.seed, { min: 0, max: 2 ** 32 - 1 });
+  const seed = integerFlag('--seed', values.seed, { min: 0, max: MAX_SEED });
   const pets = integerFlag('--pets', values.pets, { min: 0, max: Number.MAX_SAFE_INTEGER });
   const maxPets = integerFlag('--max-pets', values['max-pets'], { min: 1, max: Number.MAX_SAFE_INTEGER });
   const journalLimit = integerFlag('--journal-limit', values['journal-limit'], {

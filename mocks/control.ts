@@ -8,7 +8,7 @@ import { readJsonBody } from './body.js';
 import type { MockCall } from './call.js';
 import type { Journal } from './journal.js';
 import { JournalQueryError, parseJournalQuery, queryJournal } from './journal-query.js';
-import type { ResetOptions } from './options.js';
+import { MAX_SEED, type ResetOptions } from './options.js';
 import { errorReply, preflightReply, type Reply, reply } from './responses.js';
 import type { Awaitable } from './state.js';
 
@@ -74,8 +74,6 @@ async function answerReset(call: MockCall, mock: Controlled): Promise<Reply> {
   }
   return reply(200, JSON.stringify({ status: 'reset', pets: await mock.reset(options) }));
 }
-
-const MAX_SEED = 2 ** 32 - 1;
 
 /** The reset options a body asks for, or what is wrong with it (naming the entry). */
 export function resetOptionsOf(value: unknown, maxPets: number): ResetOptions | string {

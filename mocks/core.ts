@@ -26,6 +26,7 @@ export {
   type Latency,
   type Logger,
   MAX_JOURNAL_LIMIT,
+  MAX_SEED,
   type MockOptions,
   MockOptionsError,
   type NormalizedMockOptions,

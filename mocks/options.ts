@@ -70,6 +70,8 @@ export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_SEED = 42;
 export const DEFAULT_PETS = 50;
 export const DEFAULT_MAX_PETS = 100_000;
+/** The largest seed: faker's generator takes a 32-bit one. */
+export const MAX_SEED = 2 ** 32 - 1;
 /** Most entries a journal may be asked to keep (its 2 MiB bound binds long before). */
 export const MAX_JOURNAL_LIMIT = 100_000;
 /** Longest latency accepted, in ms. */
@@ -123,7 +125,7 @@ export function normalizeOptions(options: MockOptions = {}): NormalizedMockOptio
   if (fixtures !== undefined) fitsStore(fixtures, maxPets);
   const pets = fixtures?.length ?? (options.pets as number | undefined) ?? DEFAULT_PETS;
   return {
-    seed: wholeNumber('seed', options.seed ?? DEFAULT_SEED, 0, 2 ** 32 - 1),
+    seed: wholeNumber('seed', options.seed ?? DEFAULT_SEED, 0, MAX_SEED),
     pets: wholeNumber('pets', pets, 0, maxPets),
     fixtures,
     keys,
@@ -165,7 +167,7 @@ export function resetPets(
     return fitsStore(petsOption(pets), mock.maxPets);
   }
   return seedPets(
-    wholeNumber('seed', seed ?? mock.seed, 0, 2 ** 32 - 1),
+    wholeNumber('seed', seed ?? mock.seed, 0, MAX_SEED),
     wholeNumber('pets', pets ?? mock.pets, 0, mock.maxPets),
   );
 }
