@@ -212,13 +212,18 @@ export function createClient(options: ClientOptions): Client {
         cause instanceof Error
           ? ((cause.cause as Error | undefined)?.message ?? cause.message)
           : String(cause);
+      const code = cause instanceof Error ? (cause.cause as { code?: unknown } | undefined)?.code : undefined;
       return {
         operationId: outgoing.operationId,
         request,
         response: null,
         failure: timeout
           ? { kind: 'timeout', message: `no response within ${options.timeoutMs} ms` }
-          : { kind: 'network', message: `no response: ${reason}` },
+          : {
+              kind: 'network',
+              message: `no response: ${reason}`,
+              ...(typeof code === 'string' ? { code } : {}),
+            },
         durationMs: options.now() - startedMs,
       };
     }

@@ -21,7 +21,12 @@ export interface Exchange {
   readonly request: RequestRecord;
   /** null when no response came: see `failure`. */
   readonly response: ResponseRecord | null;
-  readonly failure?: { readonly kind: 'timeout' | 'network'; readonly message: string };
+  readonly failure?: {
+    readonly kind: 'timeout' | 'network';
+    readonly message: string;
+    /** The system's or TLS's error code, when it gave one (`ECONNREFUSED`, `DEPTH_ZERO_SELF_SIGNED_CERT`). */
+    readonly code?: string;
+  };
   readonly durationMs: number;
   /** Sent while another request was in flight (concurrent creates): its order on the server is unknown. */
   readonly overlapped?: boolean;

@@ -291,7 +291,7 @@ async function preflight(context: Context): Promise<Pet[]> {
   if (response === null) {
     throw new ContractAbort(
       'unreachable',
-      `Cannot reach ${exchange.request.url}: ${exchange.failure?.message ?? 'no response'}. Is the server running, and is --base-url right?`,
+      `Cannot reach ${exchange.request.url}: ${exchange.failure?.message ?? 'no response'}. ${unreachableHint(exchange.failure?.code, exchange.failure?.message)}`,
       { request: exchange.request },
     );
   }
@@ -316,3 +316,25 @@ async function preflight(context: Context): Promise<Pet[]> {
   const body = response.status === 200 ? conformingBody(context.spec, exchange) : undefined;
   return body === undefined ? [] : (body.value as Pet[]);
 }
+
+/** What to try, by why the target could not be reached. */
+function unreachableHint(code: string | undefined, message: string | undefined): string {
+  // undici's fetch refuses the Fetch standard's blocked ports with no code, only this message.
+  if (code === undefined && message?.endsWith('bad port') === true)
+    return 'fetch refuses this port (one the Fetch standard blocks, such as 6000 or 6665 to 6669): serve the target on another.';
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'Is the host name in --base-url right?';
+  if (code !== undefined && TLS_TRUST_CODES.has(code))
+    return "Node does not trust the server's TLS certificate: to trust its CA, run with NODE_EXTRA_CA_CERTS=/path/to/ca.pem.";
+  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID' || code === 'CERT_HAS_EXPIRED')
+    return "The server's TLS certificate does not hold for this name or this date.";
+  return 'Is the server running, and is --base-url right?';
+}
+
+/** OpenSSL's codes for a certificate chain that ends in no CA Node trusts. */
+const TLS_TRUST_CODES: ReadonlySet<string> = new Set([
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'UNABLE_TO_GET_ISSUER_CERT',
+]);
