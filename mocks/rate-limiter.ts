@@ -72,6 +72,28 @@ export function allowedDecision(
   };
 }
 
+/**
+ * The decision for a request refused in `window`: limited until the window ends, or banned until the
+ * ban does (`until`, ms). The PostgreSQL limiter decides with it too.
+ */
+export function refusedDecision(
+  limits: Limits,
+  window: 'minute' | 'day',
+  until: number,
+  banned: boolean,
+  now: number,
+): RateDecision {
+  return {
+    allowed: false,
+    banned,
+    window,
+    limit: window === 'minute' ? limits.perMinute : limits.perDay,
+    remaining: 0,
+    reset: Math.ceil(until / 1000),
+    retryAfter: secondsUntil(until, now),
+  };
+}
+
 export function createRateLimiter(options: RateLimiterOptions = {}): MemoryRateLimiter {
   const maxBuckets = options.maxBuckets ?? Number.POSITIVE_INFINITY;
   const bounded = Number.isFinite(maxBuckets);
@@ -128,15 +150,7 @@ export function createRateLimiter(options: RateLimiterOptions = {}): MemoryRateL
       const tighter = limits.perMinute - bucket.minuteCount <= limits.perDay - bucket.dayCount;
 
       if (now < bucket.bannedUntil) {
-        return {
-          allowed: false,
-          banned: true,
-          window: tighter ? 'minute' : 'day',
-          limit: tighter ? limits.perMinute : limits.perDay,
-          remaining: 0,
-          reset: Math.ceil(bucket.bannedUntil / 1000),
-          retryAfter: secondsUntil(bucket.bannedUntil, now),
-        };
+        return refusedDecision(limits, tighter ? 'minute' : 'day', bucket.bannedUntil, true, now);
       }
 
       const minuteLeft = limits.perMinute - bucket.minuteCount;
@@ -159,30 +173,12 @@ export function createRateLimiter(options: RateLimiterOptions = {}): MemoryRateL
         bucket.limitedCount = 0;
       }
       bucket.limitedCount += 1;
-      const limit = byDay ? limits.perDay : limits.perMinute;
       if (bans && bucket.limitedCount > BAN_AFTER) {
         bucket.bannedUntil = now + BAN_MS;
         bucket.limitedCount = 0;
-        return {
-          allowed: false,
-          banned: true,
-          window: byDay ? 'day' : 'minute',
-          limit,
-          remaining: 0,
-          reset: Math.ceil(bucket.bannedUntil / 1000),
-          retryAfter: secondsUntil(bucket.bannedUntil, now),
-        };
+        return refusedDecision(limits, byDay ? 'day' : 'minute', bucket.bannedUntil, true, now);
       }
-      const end = byDay ? dayEnd : minuteEnd;
-      return {
-        allowed: false,
-        banned: false,
-        window: byDay ? 'day' : 'minute',
-        limit,
-        remaining: 0,
-        reset: end / 1000,
-        retryAfter: secondsUntil(end, now),
-      };
+      return refusedDecision(limits, byDay ? 'day' : 'minute', byDay ? dayEnd : minuteEnd, false, now);
     },
     reset() {
       buckets.clear();

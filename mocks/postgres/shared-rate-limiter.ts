@@ -19,7 +19,7 @@
 // deletes them once when its clock enters a new UTC day, as the in-memory limiter sweeps its map.
 // (The in-memory anonymous limiter's cap of MAX_ANONYMOUS_BUCKETS is not reproduced: rows are cheap.)
 import { BAN_AFTER, BAN_MS, type Limits } from '../../openapi/index.js';
-import { allowedDecision, DAY_MS, MINUTE_MS } from '../rate-limiter.js';
+import { allowedDecision, DAY_MS, MINUTE_MS, refusedDecision } from '../rate-limiter.js';
 import { bucketId as bucketIdOf, type RateDecision, type RateLimiter } from '../state.js';
 import type { Database } from './database.js';
 
@@ -99,9 +99,6 @@ interface TakeRow {
   readonly outcome: number;
 }
 
-/** Retry-After in whole seconds, at least 1 (as in mocks/rate-limiter.ts). */
-const secondsUntil = (end: number, now: number): number => Math.max(1, Math.ceil((end - now) / 1000));
-
 /** The decision the row after the statement stands for, worked out as createRateLimiter() does. */
 function decide(row: TakeRow, limits: Limits, now: number): RateDecision {
   const minuteCount = Number(row.minute_count);
@@ -117,41 +114,13 @@ function decide(row: TakeRow, limits: Limits, now: number): RateDecision {
     }
     case BANNED: {
       const tighter = limits.perMinute - minuteCount <= limits.perDay - dayCount;
-      return {
-        allowed: false,
-        banned: true,
-        window: tighter ? 'minute' : 'day',
-        limit: tighter ? limits.perMinute : limits.perDay,
-        remaining: 0,
-        reset: Math.ceil(bannedUntil / 1000),
-        retryAfter: secondsUntil(bannedUntil, now),
-      };
+      return refusedDecision(limits, tighter ? 'minute' : 'day', bannedUntil, true, now);
     }
     default: {
-      const limitedByDay = limits.perDay - dayCount <= 0;
-      const limit = limitedByDay ? limits.perDay : limits.perMinute;
-      const window = limitedByDay ? 'day' : 'minute';
-      if (row.outcome === BANNING) {
-        return {
-          allowed: false,
-          banned: true,
-          window,
-          limit,
-          remaining: 0,
-          reset: Math.ceil(bannedUntil / 1000),
-          retryAfter: secondsUntil(bannedUntil, now),
-        };
-      }
-      const end = limitedByDay ? dayEnd : minuteEnd;
-      return {
-        allowed: false,
-        banned: false,
-        window,
-        limit,
-        remaining: 0,
-        reset: end / 1000,
-        retryAfter: secondsUntil(end, now),
-      };
+      const byDay = limits.perDay - dayCount <= 0;
+      const window = byDay ? 'day' : 'minute';
+      if (row.outcome === BANNING) return refusedDecision(limits, window, bannedUntil, true, now);
+      return refusedDecision(limits, window, byDay ? dayEnd : minuteEnd, false, now);
     }
   }
 }
