@@ -20,6 +20,20 @@ function send(res: ServerResponse, response: RawResponse): void {
 }
 
 /** Headers and half the body, then a TCP reset. */
+/** A 429 as the API sends one, asking to retry in `seconds`, over the reference's headers. */
+function rateLimited(res: ServerResponse, response: RawResponse, seconds: number): void {
+  send(res, {
+    status: 429,
+    headers: {
+      ...response.headers,
+      'content-type': 'application/json',
+      'retry-after': String(seconds),
+      'x-ratelimit-remaining': '0',
+    },
+    body: JSON.stringify({ code: 'rate_limited', message: `Retry in ${seconds} s.`, status: 429 }),
+  });
+}
+
 function resetMidway(res: ServerResponse, response: RawResponse): void {
   res.writeHead(response.status, {
     ...response.headers,
@@ -83,32 +97,12 @@ export const HOSTILE_SERVERS: readonly HostileServer[] = [
   {
     name: 'retry-after-an-hour',
     does: 'answers every request 429 with Retry-After: 3600',
-    answer: (_request, response, res) =>
-      send(res, {
-        status: 429,
-        headers: {
-          ...response.headers,
-          'content-type': 'application/json',
-          'retry-after': '3600',
-          'x-ratelimit-remaining': '0',
-        },
-        body: JSON.stringify({ code: 'rate_limited', message: 'Retry in 3600 s.', status: 429 }),
-      }),
+    answer: (_request, response, res) => rateLimited(res, response, 3600),
   },
   {
     name: 'endless-429',
     does: 'answers every request 429 with Retry-After: 1, for ever',
-    answer: (_request, response, res) =>
-      send(res, {
-        status: 429,
-        headers: {
-          ...response.headers,
-          'content-type': 'application/json',
-          'retry-after': '1',
-          'x-ratelimit-remaining': '0',
-        },
-        body: JSON.stringify({ code: 'rate_limited', message: 'Retry in 1 s.', status: 429 }),
-      }),
+    answer: (_request, response, res) => rateLimited(res, response, 1),
   },
   {
     name: 'one-answer-per-connection',
