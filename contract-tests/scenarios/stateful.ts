@@ -187,23 +187,11 @@ export async function afterCreatesScenario(context: Context): Promise<void> {
       continue;
     }
     if (!context.tested(getPet.id)) continue;
-    const fetched = await context.send({
-      operationId: getPet.id,
-      method: 'GET',
-      path: getPet.expand({ petId: pet.id }),
-    });
-    const status = expectStatus(
-      fetched,
-      200,
-      `getPet, at the end of the run, of pet ${pet.id} created during it`,
-    );
-    const got = conformingBody(context.spec, fetched);
-    record(
+    await fetchAgain(
       context,
-      'use_after_create',
-      getPet.id,
-      status ??
-        (got === undefined ? INCONCLUSIVE : compare(fetched, pet, got.value, 'getPet at the end of the run')),
+      pet,
+      `getPet, at the end of the run, of pet ${pet.id} created during it`,
+      'getPet at the end of the run',
     );
   }
   const some = (ids: readonly number[]) =>
@@ -227,26 +215,25 @@ export async function afterCreatesScenario(context: Context): Promise<void> {
   }
 }
 
-/** The pet, fetched again by getPet, is the pet: same id, same fields. */
-async function fetchAgain(context: Context, pet: Pet, source: string): Promise<void> {
+/**
+ * The pet, fetched again by getPet, is the pet: same id, same fields. `request` names the request in
+ * a finding about its status, `label` in one about its body.
+ */
+async function fetchAgain(context: Context, pet: Pet, request: string, label: string): Promise<void> {
   const getPet = context.spec.operation('getPet');
   const fetched = await context.send({
     operationId: getPet.id,
     method: 'GET',
     path: getPet.expand({ petId: pet.id }),
   });
-  const fetchedStatus = expectStatus(
-    fetched,
-    200,
-    `getPet of the pet that ${source} returned (id ${pet.id})`,
-  );
+  const fetchedStatus = expectStatus(fetched, 200, request);
   const fetchedBody = conformingBody(context.spec, fetched);
   record(
     context,
     'use_after_create',
     getPet.id,
     fetchedStatus ??
-      (fetchedBody === undefined ? INCONCLUSIVE : compare(fetched, pet, fetchedBody.value, 'getPet')),
+      (fetchedBody === undefined ? INCONCLUSIVE : compare(fetched, pet, fetchedBody.value, label)),
   );
 }
 
@@ -267,7 +254,8 @@ export async function useAfterCreateScenario(context: Context): Promise<void> {
     return;
   }
 
-  if (context.tested(getPet.id)) await fetchAgain(context, pet, source);
+  if (context.tested(getPet.id))
+    await fetchAgain(context, pet, `getPet of the pet that ${source} returned (id ${pet.id})`, 'getPet');
   if (pet.status === undefined || !context.tested(listPets.id)) return;
   const listed = await context.send({
     operationId: listPets.id,
