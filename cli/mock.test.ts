@@ -101,9 +101,19 @@ describe('petkit mock', () => {
     [['--latency', '5-1'], /minimum is above the maximum/],
     [['--bogus'], /unknown option --bogus\./],
     [['--keys', '/nonexistent/keys.json'], /\/nonexistent\/keys\.json: no such file/],
-  ])('refuses %j with a clear message and exit 2', (args, message) => {
-    const result = spawnSync(process.execPath, [MAIN, 'mock', ...args], { encoding: 'utf8' });
+    // Where no permission stops root, a place that takes no file at all.
+    [
+      ['--har', '/proc/petkit.har'],
+      /--har \/proc\/petkit\.har: cannot create a file in \/proc \(E[A-Z]+\)\./,
+    ],
+  ])('refuses %j with a clear message and exit 2, before it serves', (args, message) => {
+    const result = spawnSync(process.execPath, [MAIN, 'mock', '--port', '0', ...args], {
+      encoding: 'utf8',
+      timeout: 5_000,
+    });
+    expect(result.signal).toBeNull();
     expect(result.status).toBe(2);
+    expect(result.stdout).not.toContain('serving');
     expect(result.stderr).toMatch(message);
   });
   it('masks the keys of a private keys file in its banner, and shows the demo keys in full', async () => {

@@ -29,7 +29,7 @@ import {
 import type { Logger } from '../mocks/options.js';
 import type { SharedState } from '../mocks/postgres/index.js';
 import { checkedArgv, integerFlag, UsageError } from './flags.js';
-import { recordHar } from './mock-har.js';
+import { harFileFault, recordHar } from './mock-har.js';
 
 export const HELP = `Usage: petkit mock [options]
 
@@ -122,6 +122,8 @@ export function parse(argv: string[]): Parsed {
   if (latency !== undefined) options.latency = latency;
   if (values.keys !== undefined) options.keys = loadKeysFile(values.keys);
   if (values.fixtures !== undefined) options.pets = loadPetsFile(values.fixtures);
+  const harFault = values.har === undefined ? undefined : harFileFault(values.har);
+  if (harFault !== undefined) throw new UsageError(`--har ${values.har}: ${harFault}.`);
   return {
     help: values.help === true,
     port: integerFlag('--port', values.port, { min: 0, max: 65535 }) ?? DEFAULT_PORT,

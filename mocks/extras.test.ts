@@ -221,7 +221,10 @@ describe('options and the keys file', () => {
       ['{"keys":', /not valid JSON/],
       ['{"keys":[{"key":"k","plan":"gold"}]}', /keys\[0\]\.plan must be one of/],
       ['{"keys":[{"key":"k","plan":"enterprise"}]}', /perMinute is required for the enterprise plan/],
-      ['{"keys":[{"key":"k","plan":"free"},{"key":"k","plan":"pro"}]}', /appears twice/],
+      [
+        '{"keys":[{"key":"k","plan":"free"},{"key":"k2","plan":"pro"},{"key":"k","plan":"pro"}]}',
+        /: keys\[2\] repeats the key of keys\[0\]\.$/,
+      ],
       ['{"keys":[{"key":"k","plan":"free","perDay":-1}]}', /perDay must be a positive integer/],
       ['[]', /"keys" array/],
     ];

@@ -1,22 +1,20 @@
 // Reads a keys file from disk (Node only; the browser-safe core never imports this file).
-import { readFileSync } from 'node:fs';
 import { readJsonText } from './json-text.js';
 import { type KeysFile, KeysFileError, parseKeysFile } from './keys.js';
+import { readBoundedFile } from './read-bounded-file.js';
 
-/** Reads and checks a keys file; throws KeysFileError naming the file and the fault. */
+/** Most bytes a keys file may hold: some thousands of keys of the longest length. */
+export const MAX_KEYS_FILE_BYTES = 2 ** 20;
+
+/**
+ * Reads and checks a keys file; throws KeysFileError naming the file and the fault: no such file,
+ * not a regular file, over MAX_KEYS_FILE_BYTES, not valid JSON, not a keys file.
+ */
 export function loadKeysFile(path: string): KeysFile {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    const reason =
-      (error as NodeJS.ErrnoException).code === 'ENOENT'
-        ? 'no such file.'
-        : `cannot be read (${String(error)}).`;
-    throw new KeysFileError(path, reason, { cause: error });
-  }
+  const file = readBoundedFile(path, { maxBytes: MAX_KEYS_FILE_BYTES, what: 'a keys file' });
+  if ('fault' in file) throw new KeysFileError(path, `${file.fault}.`, { cause: file.cause });
   // Its fault by line and column, never quoting the file: its contents are keys.
-  const read = readJsonText(text);
+  const read = readJsonText(file.text);
   if ('fault' in read) throw new KeysFileError(path, `${read.fault}.`);
   return parseKeysFile(read.value, path);
 }

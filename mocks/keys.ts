@@ -61,10 +61,13 @@ export function parseKeysFile(value: unknown, source: string): KeysFile {
     throw new KeysFileError(source, `${error === undefined ? 'is not valid' : messageOf(error)}.`);
   }
   const file = value as KeysFile;
-  const seen = new Set<string>();
+  // Where each key was first seen: a key given twice is named by its entries, never quoted (keys are
+  // credentials, and the message reaches logs).
+  const seen = new Map<string, number>();
   const keys = file.keys.map(({ key, plan, perMinute, perDay }, i): KeyEntry => {
-    if (seen.has(key)) throw new KeysFileError(source, `keys[${i}].key "${key}" appears twice.`);
-    seen.add(key);
+    const first = seen.get(key);
+    if (first !== undefined) throw new KeysFileError(source, `keys[${i}] repeats the key of keys[${first}].`);
+    seen.set(key, i);
     const entry: KeyEntry = { key, plan };
     if (perMinute !== undefined) entry.perMinute = perMinute;
     if (perDay !== undefined) entry.perDay = perDay;

@@ -2,7 +2,7 @@
 // a fixed clock), and `petkit mock`'s flag and file errors through the built CLI. Each names what
 // was received and what is allowed, and none quotes a key.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -162,6 +162,25 @@ const file = (name: string, text: string): string => {
   return path;
 };
 
+/** A named pipe with no writer: opening it to read waits for one. */
+const fifo = (name: string): string => {
+  const path = join(dir, name);
+  const made = spawnSync('mkfifo', [path]);
+  if (made.status !== 0) throw new Error(`mkfifo ${path}: ${made.stderr}`);
+  return path;
+};
+/** A sparse file of `bytes` (made at once, whatever its size). */
+const sized = (name: string, bytes: number): string => {
+  const path = file(name, '');
+  truncateSync(path, bytes);
+  return path;
+};
+const folder = (name: string): string => {
+  const path = join(dir, name);
+  mkdirSync(path, { recursive: true });
+  return path;
+};
+
 /** Each row: the arguments, and the one line `petkit mock` prints before exiting 2. */
 const CLI_ROWS: readonly (readonly [string, () => string[], string])[] = [
   ['a negative number', () => ['--pets', '-1'], '--pets must be an integer of 0 or more, got "-1".'],
@@ -212,11 +231,83 @@ const CLI_ROWS: readonly (readonly [string, () => string[], string])[] = [
     () => ['--fixtures', join(dir, 'nope.json')],
     `Fixtures file ${join(dir, 'nope.json')}: no such file.`,
   ],
+  [
+    'a keys file giving a key twice, by the entries, the key unquoted',
+    () => [
+      '--keys',
+      file(
+        'twice.json',
+        JSON.stringify({
+          keys: [
+            { key: SECRET, plan: 'free' },
+            { key: 'k-roomy', plan: 'pro' },
+            { key: SECRET, plan: 'pro' },
+          ],
+        }),
+      ),
+    ],
+    `Keys file ${join(dir, 'twice.json')}: keys[2] repeats the key of keys[0].`,
+  ],
+  [
+    'a keys file that is an endless device, not read',
+    () => ['--keys', '/dev/zero'],
+    'Keys file /dev/zero: is a character device, not a regular file.',
+  ],
+  [
+    'a keys file that is a FIFO with no writer, without waiting for one',
+    () => ['--keys', fifo('keys.fifo')],
+    `Keys file ${join(dir, 'keys.fifo')}: is a named pipe (FIFO), not a regular file.`,
+  ],
+  [
+    'a fixtures file that is a FIFO with no writer, without waiting for one',
+    () => ['--fixtures', fifo('pets.fifo')],
+    `Fixtures file ${join(dir, 'pets.fifo')}: is a named pipe (FIFO), not a regular file.`,
+  ],
+  [
+    'a keys file that is a folder',
+    () => ['--keys', folder('keys.d')],
+    `Keys file ${join(dir, 'keys.d')}: is a folder, not a regular file.`,
+  ],
+  [
+    'a fixtures file of 1 GiB, not read',
+    () => ['--fixtures', sized('huge.json', 2 ** 30)],
+    `Fixtures file ${join(dir, 'huge.json')}: is 1 GiB; a fixtures file may be at most 16 MiB.`,
+  ],
+  [
+    'a keys file one byte over its bound, in bytes',
+    () => ['--keys', sized('big-keys.json', 2 ** 20 + 1)],
+    `Keys file ${join(dir, 'big-keys.json')}: is 1048577 bytes; a keys file may be at most 1 MiB.`,
+  ],
+  [
+    'a --har in a folder that does not exist, at start',
+    () => ['--har', join(dir, 'missing', 'run.har')],
+    `--har ${join(dir, 'missing', 'run.har')}: the folder ${join(dir, 'missing')} does not exist.`,
+  ],
+  [
+    'a --har under a file (no permission stops root: this does), at start',
+    () => ['--har', join(file('plain.txt', 'x'), 'run.har')],
+    `--har ${join(dir, 'plain.txt', 'run.har')}: ${join(dir, 'plain.txt')} is not a folder.`,
+  ],
+  [
+    'a --har that is a folder, at start',
+    () => ['--har', folder('har.d')],
+    `--har ${join(dir, 'har.d')}: is a folder; give the path of a file to write.`,
+  ],
+  [
+    'a --har that is a device, which the rename at stop would replace',
+    () => ['--har', '/dev/null'],
+    '--har /dev/null: is a character device; give the path of a file to write.',
+  ],
 ];
 
 describe('petkit mock’s messages, through the CLI', () => {
   it.each(CLI_ROWS)('%s', (_, args, line) => {
-    const run = spawnSync(process.execPath, [MAIN, 'mock', ...args()], { encoding: 'utf8' });
+    // Killed if it has not exited by then: a file read without bound, or a FIFO waited on, would be.
+    const run = spawnSync(process.execPath, [MAIN, 'mock', '--port', '0', ...args()], {
+      encoding: 'utf8',
+      timeout: 5_000,
+    });
+    expect(run.signal).toBeNull();
     expect(run.status).toBe(2);
     expect(run.stderr).toBe(`petkit mock: ${line}\nRun 'petkit mock --help' for the options.\n`);
     expect(run.stderr).not.toContain(SECRET);
