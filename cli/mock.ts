@@ -30,6 +30,7 @@ import type { Logger } from '../mocks/options.js';
 import type { SharedState } from '../mocks/postgres/index.js';
 import { checkedArgv, integerFlag, UsageError } from './flags.js';
 import { harFileFault, recordHar } from './mock-har.js';
+import { startedByNpx, watchParent } from './parent-watch.js';
 
 export const HELP = `Usage: petkit mock [options]
 
@@ -253,11 +254,14 @@ export async function run(argv: string[]): Promise<number> {
       'Ctrl-C stops it.\n\n',
   );
   return new Promise<number>((resolve) => {
-    const stop = (signal: NodeJS.Signals) => {
+    let unwatch: (() => void) | undefined;
+    /** Stops once, whichever comes first: SIGINT, SIGTERM, or npx gone (see parent-watch.ts). */
+    const stop = (why: string) => {
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
+      unwatch?.();
       process.stdout.write(
-        `petkit mock: ${signal}, finishing ${server.mock.inFlight} in-flight request(s) and stopping.\n`,
+        `petkit mock: ${why}, finishing ${server.mock.inFlight} in-flight request(s) and stopping.\n`,
       );
       server
         .close()
@@ -279,6 +283,7 @@ export async function run(argv: string[]): Promise<number> {
     };
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
+    if (startedByNpx(process.env)) unwatch = watchParent(() => stop('npx ended'));
   });
 }
 

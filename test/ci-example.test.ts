@@ -124,6 +124,16 @@ async function runJob(name: string): Promise<{ step: string; code: number | null
   return results;
 }
 
+/** `probe`'s first truthy answer, polled every 50 ms; its last answer when `ms` run out. */
+async function until<T>(ms: number, probe: () => Promise<T>): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const answer = await probe();
+    if (answer || Date.now() > deadline) return answer;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 const xml = new XMLParser({
   ignoreAttributes: false,
   attributeNamePrefix: '',
@@ -221,6 +231,41 @@ describe('examples/ci/petkit.yml', () => {
     // Read-only: the checks that need a created pet are skipped, and said so.
     expect(Number(suite.skipped)).toBeGreaterThan(0);
   }, 60_000);
+
+  it('stops the mock that `npx petkit mock &` started when the script kills it with `kill $!`, freeing its port', async () => {
+    // $! is npx's pid, and npm runs the bin under `sh -c`: SIGTERM reaches npm and that shell, and
+    // used to leave the mock running, its port held, for the rest of the job.
+    const script =
+      'npx petkit mock --port 0 --url-file kill-url.txt > kill-mock.log 2>&1 &\necho "$!"\nwait "$!"\n';
+    const shell = spawn('bash', ['--noprofile', '--norc', '-c', script], {
+      cwd: app,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    started.push(shell);
+    let printed = '';
+    shell.stdout.on('data', (data: Buffer) => (printed += data.toString()));
+    const urlFile = join(app, 'kill-url.txt');
+    const url = await until(10_000, async () => (await readFile(urlFile, 'utf8').catch(() => '')).trim());
+    const npx = Number(printed.trim());
+    expect(npx).toBeGreaterThan(0);
+    const health = `${new URL(url).origin}/__petkit/health`;
+    expect((await fetch(health)).status).toBe(200);
+
+    process.kill(npx, 'SIGTERM');
+    // Within a few seconds the port is free and the mock has stopped as on SIGTERM (its URL file gone).
+    const refused = await until(5_000, () =>
+      fetch(health).then(
+        () => false,
+        () => true,
+      ),
+    );
+    expect(refused).toBe(true);
+    expect(await readFile(urlFile, 'utf8').catch(() => 'removed')).toBe('removed');
+    expect(await readFile(join(app, 'kill-mock.log'), 'utf8')).toMatch(
+      /^petkit mock: npx ended, finishing 0 in-flight request\(s\) and stopping\.$/m,
+    );
+  }, 30_000);
 
   it('runs the app-tests job: the mock in the background, its URL handed on, the app’s tests green', async () => {
     const results = await runJob('app-tests');
