@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { describeFaultIn, type Fault, quoteValue } from './faults.js';
+import { loadSpec } from './load.js';
 
 /** What quoteValue said before it was bounded: the whole value through JSON.stringify, then cut. */
 function quotedWhole(value: unknown): string {
@@ -91,5 +92,26 @@ describe('describeFaultIn', () => {
     }
     const wide = Object.fromEntries(Array.from({ length: 4_000 }, (_, i) => [`k${i}`, [i]]));
     expect(describeFaultIn(wide)(typeFault('')).message.length).toBeLessThanOrEqual(80);
+  });
+});
+
+describe('operation.validateRequest (the mock and the proxy both check with it)', () => {
+  it('refuses a body nested 8,000 deep, as a whole or as a field, with a short message', async () => {
+    const createPet = loadSpec().operation('createPet');
+    for (const value of [
+      nested(8_000),
+      { name: nested(8_000), categoryId: 1 },
+      { name: 'Rex', categoryId: nested(8_000) },
+    ]) {
+      const verdict = await createPet.validateRequest({
+        pathParams: {},
+        query: undefined,
+        readBody: async () => ({ value }),
+      });
+      expect(verdict.kind).toBe('invalid');
+      if (verdict.kind !== 'invalid') continue;
+      expect(verdict.message.length).toBeLessThanOrEqual(140);
+      for (const detail of verdict.details) expect(detail.message.length).toBeLessThanOrEqual(100);
+    }
   });
 });
