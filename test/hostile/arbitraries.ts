@@ -214,7 +214,12 @@ export const createPetRequest: fc.Arbitrary<HostileRequest> = fc.record({
     authorization: fc.constant(`Bearer ${SECRET_KEY}`),
     'content-type': fc.constantFrom('application/json', 'application/json; charset=utf-8'),
   }),
-  body: fc.oneof({ weight: 4, arbitrary: deepOrWideBody }, { weight: 1, arbitrary: body }),
+  // Always a body: one announced and never sent (a junk `transfer-encoding: chunked`) waits for its
+  // 408, which the other requests already cover.
+  body: fc.oneof(
+    { weight: 4, arbitrary: deepOrWideBody },
+    { weight: 1, arbitrary: body.filter((text): text is string => text !== undefined) },
+  ),
 });
 
 export const hostileRequest: fc.Arbitrary<HostileRequest> = fc.oneof(
