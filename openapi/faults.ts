@@ -99,7 +99,8 @@ function* elementsOf(array: readonly unknown[]): Generator<readonly [undefined, 
 }
 
 function* membersOf(object: object): Generator<readonly [string, unknown]> {
-  // for-in hands out one key at a time (Object.keys would list them all first); own keys only, as JSON.
+  // Values are read one at a time, only as far as the quote goes (the engine lists the keys once, in
+  // native code); own keys only, as JSON writes them.
   for (const key in object) {
     if (!Object.hasOwn(object, key)) continue;
     const member = jsonValueOf((object as Record<string, unknown>)[key], key);
