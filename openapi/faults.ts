@@ -13,10 +13,116 @@ export interface FaultDetail {
   message: string;
 }
 
-/** A received value as a message quotes it: JSON, cut short past 60 characters. */
+/** The most characters a quoted value takes in a message. */
+const QUOTE_LENGTH = 60;
+
+/**
+ * A received value as a message quotes it: JSON, cut short past 60 characters. Only what is quoted
+ * is read (jsonStart), so a value of any depth or width costs the same few dozen steps: a body nested
+ * 8,000 deep overflowed the stack in JSON.stringify, and a wide one was written whole to keep 60
+ * characters of it.
+ */
 export function quoteValue(value: unknown): string {
-  const text = JSON.stringify(value) ?? String(value);
-  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+  const text = jsonStart(value, QUOTE_LENGTH + 1) ?? String(value).slice(0, QUOTE_LENGTH + 1);
+  return text.length > QUOTE_LENGTH ? `${text.slice(0, QUOTE_LENGTH - 3)}...` : text;
+}
+
+/** An array or object being written: its members still to come (a key for an object's), its close. */
+interface Open {
+  readonly members: Iterator<readonly [key: string | undefined, value: unknown]>;
+  readonly close: string;
+  written: number;
+}
+
+/**
+ * The start of JSON.stringify(value): its first `limit` characters or more (all of it when shorter),
+ * or undefined where JSON.stringify gives undefined. It walks with a stack of its own, not recursion,
+ * and every step writes at least a character, so it takes O(limit) steps and memory whatever the
+ * value's depth or width. (An object's members whose values JSON leaves out, such as functions, are
+ * skipped unwritten; a value JSON.parse made has none.)
+ */
+function jsonStart(value: unknown, limit: number): string | undefined {
+  let next = jsonValueOf(value, '');
+  if (!isWritten(next)) return undefined;
+  let pending = true;
+  let text = '';
+  const open: Open[] = [];
+  while (text.length < limit) {
+    if (pending) {
+      pending = false;
+      if (Array.isArray(next)) {
+        text += '[';
+        open.push({ members: elementsOf(next), close: ']', written: 0 });
+      } else if (typeof next === 'object' && next !== null) {
+        text += '{';
+        open.push({ members: membersOf(next), close: '}', written: 0 });
+      } else {
+        text += scalarText(next, limit - text.length);
+      }
+      continue;
+    }
+    const parent = open.at(-1);
+    if (parent === undefined) break;
+    const member = parent.members.next();
+    if (member.done === true) {
+      text += parent.close;
+      open.pop();
+      continue;
+    }
+    const [key, memberValue] = member.value;
+    if (parent.written > 0) text += ',';
+    parent.written += 1;
+    if (key !== undefined) text += `${stringText(key, limit - text.length)}:`;
+    next = memberValue;
+    pending = true;
+  }
+  return text;
+}
+
+/** A member's value as JSON.stringify sees it: what its toJSON gives, when it has one. */
+function jsonValueOf(value: unknown, key: string): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  const { toJSON } = value as { toJSON?: unknown };
+  return typeof toJSON === 'function' ? (toJSON as (key: string) => unknown).call(value, key) : value;
+}
+
+/** Whether JSON.stringify writes a value (in an array, one it does not write is `null`). */
+function isWritten(value: unknown): boolean {
+  return value !== undefined && typeof value !== 'function' && typeof value !== 'symbol';
+}
+
+function* elementsOf(array: readonly unknown[]): Generator<readonly [undefined, unknown]> {
+  for (let i = 0; i < array.length; i += 1) {
+    const element = jsonValueOf(array[i], String(i));
+    yield [undefined, isWritten(element) ? element : null];
+  }
+}
+
+function* membersOf(object: object): Generator<readonly [string, unknown]> {
+  // Values are read one at a time, only as far as the quote goes (the engine lists the keys once, in
+  // native code); own keys only, as JSON writes them.
+  for (const key in object) {
+    if (!Object.hasOwn(object, key)) continue;
+    const member = jsonValueOf((object as Record<string, unknown>)[key], key);
+    if (isWritten(member)) yield [key, member];
+  }
+}
+
+/** A string, number, boolean or null as JSON writes it, a string only as far as `room` needs. */
+function scalarText(value: unknown, room: number): string {
+  if (typeof value === 'string') return stringText(value, room);
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : 'null';
+  // JSON.stringify refuses a bigint; a quote can show its digits.
+  if (typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  return 'null';
+}
+
+/**
+ * A string as JSON writes it, only its first `room` characters: each takes at least one character of
+ * JSON, so the text is right as far as `room` and a long string costs no more than a short one.
+ */
+function stringText(value: string, room: number): string {
+  return JSON.stringify(value.length > room ? value.slice(0, Math.max(room, 1)) : value);
 }
 
 /**

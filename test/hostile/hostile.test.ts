@@ -1,9 +1,11 @@
-// The hostile suite: arbitrary methods, targets, headers and bodies, over the core and over raw
-// sockets, each answer held to the invariants (invariants.ts): never an unforced 5xx, a documented
-// response that the contract module's checker passes, no key, stack trace or path of this machine in
-// any answer or log line, the seeded pets untouched by what was refused, the process alive and its
-// memory bounded. Seeded: a failure prints its seed and path, and replays. `npm test` runs a few
-// dozen cases each; `npm run fuzz` runs thousands (PETKIT_FUZZ_RUNS, PETKIT_FUZZ_SEED).
+// The hostile suite: arbitrary methods, targets, headers and bodies (among them createPet bodies
+// nested thousands deep or wide in each field), over the core and over raw sockets, each answer held
+// to the invariants (invariants.ts): never an unforced 5xx, a documented response with its rate-limit
+// headers that the contract module's checker passes, messages that quote in a few dozen characters,
+// no key, stack trace or path of this machine in any answer or log line, the seeded pets untouched by
+// what was refused, the process alive and its memory bounded. Seeded: a failure prints its seed and
+// path, and replays. `npm test` runs a few dozen cases each; `npm run fuzz` runs thousands
+// (PETKIT_FUZZ_RUNS, PETKIT_FUZZ_SEED), and prints what it sent, what came back and the peak memory.
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import fc from 'fast-check';
@@ -11,7 +13,13 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { type MockCall, targetOf } from '../../mocks/call.js';
 import { createMock, type Mock } from '../../mocks/mock.js';
 import { type RunningServer, startServer } from '../../mocks/node-server.js';
-import { type HostileRequest, hostileRequest, junkHeaderLine, SECRET_KEY } from './arbitraries.js';
+import {
+  deepOrWideBody,
+  type HostileRequest,
+  hostileRequest,
+  junkHeaderLine,
+  SECRET_KEY,
+} from './arbitraries.js';
 import { answerProblems, logProblems } from './invariants.js';
 import { rawRequest } from './raw-client.js';
 
@@ -29,6 +37,8 @@ const KEYS = {
   anonymous: { perMinute: 10_000_000, perDay: 100_000_000 },
 };
 const figures: string[] = [];
+/** Fuzz properties that failed in this run, for the figures. */
+let failures = 0;
 
 /** The heap in use once garbage is collected: what the run kept, not what it has yet to free. */
 function retainedHeap(): number {
@@ -37,8 +47,31 @@ function retainedHeap(): number {
   return process.memoryUsage().heapUsed;
 }
 afterAll(() => {
-  if (process.env.PETKIT_FUZZ_RUNS !== undefined) console.log(`fuzz (seed ${SEED}):\n${figures.join('\n')}`);
+  if (process.env.PETKIT_FUZZ_RUNS === undefined) return;
+  // maxRSS: the peak resident memory of this test process (vitest's worker: the mock, the client, fast-check).
+  const peak = process.resourceUsage().maxRSS / 1024;
+  console.log(
+    `fuzz (seed ${SEED}), ${failures} failed, peak RSS ${peak.toFixed(0)} MB:\n${figures.join('\n')}`,
+  );
 });
+
+/** `400×12 413×3`: how many answers of each status. */
+function tally(statuses: Map<number, number>): string {
+  return [...statuses]
+    .sort(([a], [b]) => a - b)
+    .map(([status, n]) => `${status}×${n}`)
+    .join(' ');
+}
+
+function count(statuses: Map<number, number>, status: number): void {
+  statuses.set(status, (statuses.get(status) ?? 0) + 1);
+}
+
+/** A reply's body as text ('' for HEAD, as a socket would carry it). */
+function replyText(method: string, body: string | Uint8Array | null): string {
+  if (method === 'HEAD' || body === null) return '';
+  return typeof body === 'string' ? body : new TextDecoder().decode(body);
+}
 
 function logCollector() {
   const lines: string[] = [];
@@ -86,27 +119,28 @@ function rawBytes(request: HostileRequest, host: string, junk: string | null): s
 describe('hostile requests', () => {
   it(
     'over the core: every answer documented, no unforced 5xx, nothing leaked, seeded pets untouched',
-    async () => {
+    async ({ onTestFailed }) => {
+      onTestFailed(() => {
+        failures += 1;
+      });
       const { lines, logger } = logCollector();
       const mock = createMock({ keys: KEYS, clock: () => NOW, logger });
       const before = await seededPets(mock);
       let created = 0;
+      const statuses = new Map<number, number>();
       const started = performance.now();
       await fc.assert(
         fc.asyncProperty(hostileRequest, async (request) => {
           const reply = await mock.answer(callOf(request));
-          const body =
-            request.method === 'HEAD' || reply.body === null
-              ? ''
-              : typeof reply.body === 'string'
-                ? reply.body
-                : new TextDecoder().decode(reply.body);
+          const body = replyText(request.method, reply.body);
+          count(statuses, reply.status);
           if (reply.status === 201) created += 1;
           const problems = answerProblems(
             request,
             { status: reply.status, headers: reply.headers, body },
             SECRETS,
             NOW,
+            'core',
           );
           expect(
             problems,
@@ -120,7 +154,53 @@ describe('hostile requests', () => {
       const health = (await (await mock.request('/__petkit/health')).json()) as { pets: number };
       expect(health.pets).toBe(50 + created);
       figures.push(
-        `  core: ${RUNS * 5} requests in ${Math.round(performance.now() - started)} ms, ${created} created`,
+        `  core: ${RUNS * 5} requests in ${Math.round(performance.now() - started)} ms, ${created} created, ` +
+          `statuses ${tally(statuses)}`,
+      );
+    },
+    TIMEOUT_MS,
+  );
+
+  it(
+    'createPet bodies nested thousands deep or wide, in every field: 400, 413 or 201, with rate-limit headers and short messages',
+    async ({ onTestFailed }) => {
+      onTestFailed(() => {
+        failures += 1;
+      });
+      const { lines, logger } = logCollector();
+      const mock = createMock({ keys: KEYS, clock: () => NOW, logger });
+      const statuses = new Map<number, number>();
+      const started = performance.now();
+      await fc.assert(
+        fc.asyncProperty(deepOrWideBody, async (body) => {
+          const request: HostileRequest = {
+            method: 'POST',
+            target: '/v1/pets',
+            headers: { authorization: `Bearer ${SECRET_KEY}`, 'content-type': 'application/json' },
+            body,
+          };
+          const reply = await mock.answer(callOf(request));
+          const text = replyText('POST', reply.body);
+          count(statuses, reply.status);
+          const problems = answerProblems(
+            request,
+            { status: reply.status, headers: reply.headers, body: text },
+            SECRETS,
+            NOW,
+            'core',
+          );
+          const code = reply.status === 400 ? (JSON.parse(text) as { code: string }).code : undefined;
+          if (![201, 400, 413].includes(reply.status)) problems.push(`status ${reply.status}`);
+          if (code !== undefined && code !== 'validation_failed' && code !== 'malformed_json')
+            problems.push(`a 400 with code ${code}`);
+          expect(problems, `${body.slice(0, 80)}… → ${reply.status} ${text.slice(0, 200)}`).toEqual([]);
+        }),
+        { numRuns: RUNS * 2, seed: SEED },
+      );
+      expect(logProblems(lines, SECRETS)).toEqual([]);
+      figures.push(
+        `  core, deep and wide createPet bodies: ${RUNS * 2} requests in ${Math.round(performance.now() - started)} ms, ` +
+          `statuses ${tally(statuses)}`,
       );
     },
     TIMEOUT_MS,
@@ -131,7 +211,10 @@ describe('hostile requests', () => {
     afterAll(() => server?.close());
     it(
       'every answer documented or a JSON transport refusal, no unforced 5xx, nothing leaked, alive, memory bounded',
-      async () => {
+      async ({ onTestFailed }) => {
+        onTestFailed(() => {
+          failures += 1;
+        });
         const { lines, logger } = logCollector();
         server = await startServer({
           port: 0,
@@ -150,9 +233,9 @@ describe('hostile requests', () => {
         await fc.assert(
           fc.asyncProperty(hostileRequest, fc.option(junkHeaderLine, { freq: 4 }), async (request, junk) => {
             const answer = await rawRequest(server.origin, rawBytes(request, host, junk));
-            statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
+            count(statuses, answer.status);
             if (answer.status === 201) created += 1;
-            const problems = answerProblems(request, answer, SECRETS, Date.now());
+            const problems = answerProblems(request, answer, SECRETS, Date.now(), 'socket');
             expect(
               problems,
               `${JSON.stringify(rawBytes(request, host, junk)).slice(0, 300)} → ${answer.status} ${answer.body.slice(0, 200)}: ${problems.join('; ')}`,
@@ -170,10 +253,7 @@ describe('hostile requests', () => {
         expect(await seededPets(server.mock)).toEqual(before);
         figures.push(
           `  sockets: ${RUNS} requests in ${Math.round(performance.now() - started)} ms, ${created} created, ` +
-            `statuses ${[...statuses]
-              .sort(([a], [b]) => a - b)
-              .map(([s, n]) => `${s}×${n}`)
-              .join(' ')}, ` +
+            `statuses ${tally(statuses)}, ` +
             `heap growth ${(heapGrowth / 1024 / 1024).toFixed(1)} MB, rss ${(process.memoryUsage().rss / 1024 / 1024).toFixed(0)} MB`,
         );
       },

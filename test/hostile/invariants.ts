@@ -1,7 +1,9 @@
 // What every answer of the mock must be, whatever was sent: never a 5xx it was not asked for, a
-// documented response that the contract module's response checker passes (the transport's own
-// refusals, which no operation documents, a JSON Error of the registry with the CORS headers), and
-// nothing in it that leaks: no key, no stack trace, no path of this machine.
+// documented response that the contract module's response checker passes, with its X-RateLimit-*
+// headers (over a socket, the transport's own refusals, which no operation documents: a JSON Error of
+// the registry with the CORS headers, of the statuses the transport sends), messages that quote what
+// came in a few dozen characters however deep or wide it was, and nothing in it that leaks: no key,
+// no stack trace, no path of this machine.
 import { ERRORS } from '../../mocks/errors.js';
 import { conformanceProblems } from '../../mocks/test-helpers.js';
 
@@ -21,12 +23,25 @@ export interface SeenAnswer {
   readonly body: string;
 }
 
-/** Every way an answer breaks the invariants; empty when it keeps them. */
+/** What the HTTP server itself refuses, before routing (docs/mock.md, "Refusals"). */
+const TRANSPORT_STATUSES = new Set([400, 405, 408, 413, 417, 431]);
+
+/**
+ * The longest message of a validation fault: the keyword's words and the value quoted (60 characters
+ * at most; an enum fault also lists its values).
+ */
+const MAX_DETAIL_MESSAGE = 160;
+
+/**
+ * Every way an answer breaks the invariants; empty when it keeps them. `via`: over the core, every
+ * answer is the API's; over a socket, the transport may refuse a request before the API sees it.
+ */
 export function answerProblems(
   sent: SentRequest,
   answer: SeenAnswer,
   secrets: readonly string[],
   nowMs: number,
+  via: 'core' | 'socket',
 ): string[] {
   const problems: string[] = [];
   const forced = answer.headers['preference-applied']?.includes(`code=${answer.status}`) === true;
@@ -46,7 +61,9 @@ export function answerProblems(
   let code: string | undefined;
   if (answer.status >= 400 && answer.body !== '') {
     try {
-      code = (JSON.parse(answer.body) as { code?: string }).code;
+      const error = JSON.parse(answer.body) as ErrorBody;
+      code = error.code;
+      problems.push(...messageProblems(error));
     } catch {
       problems.push('an error answer that is not JSON');
     }
@@ -58,7 +75,13 @@ export function answerProblems(
     answer.headers['x-ratelimit-limit'] === undefined &&
     answer.status >= 400 &&
     !target.startsWith('/__petkit/');
+  if (transport && via === 'core') {
+    problems.push(`a ${answer.status} without X-RateLimit-* headers`);
+    return problems;
+  }
   if (transport) {
+    if (!TRANSPORT_STATUSES.has(answer.status))
+      problems.push(`a ${answer.status} without X-RateLimit-* headers, which the transport never sends`);
     const entry = code === undefined ? undefined : (ERRORS as Record<string, { status: number }>)[code];
     const headWithoutBody = sent.method === 'HEAD' && answer.body === '';
     if (entry?.status !== answer.status && !headWithoutBody)
@@ -81,6 +104,32 @@ export function answerProblems(
   } catch (error) {
     problems.push(`the checker could not read it: ${String(error)}`);
   }
+  return problems;
+}
+
+interface ErrorBody {
+  readonly code?: string;
+  readonly message?: unknown;
+  readonly details?: readonly { readonly path?: unknown; readonly message?: unknown }[];
+}
+
+/**
+ * A validation Error's messages: each fault's within MAX_DETAIL_MESSAGE, and the Error's message no
+ * longer than its first fault's path and message with a few words around them.
+ */
+function messageProblems(error: ErrorBody): string[] {
+  if (!Array.isArray(error.details)) return [];
+  const problems: string[] = [];
+  for (const detail of error.details) {
+    if (typeof detail.message === 'string' && detail.message.length > MAX_DETAIL_MESSAGE)
+      problems.push(
+        `a detail message of ${detail.message.length} characters: ${detail.message.slice(0, 80)}…`,
+      );
+  }
+  const [first] = error.details;
+  const path = typeof first?.path === 'string' ? first.path.length : 0;
+  if (typeof error.message === 'string' && error.message.length > path + MAX_DETAIL_MESSAGE + 40)
+    problems.push(`a message of ${error.message.length} characters: ${error.message.slice(0, 80)}…`);
   return problems;
 }
 
