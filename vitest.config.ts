@@ -12,6 +12,7 @@ export default defineConfig({
       'mocks/**/*.test.ts',
       'contract-tests/**/*.test.ts',
       'cli/**/*.test.ts',
+      'proxy/**/*.test.ts',
       'fixtures/**/*.test.ts',
       'bench/**/*.test.ts',
       'test/**/*.test.ts',

@@ -1,7 +1,14 @@
 // `petkit proxy`: reads flags, starts the proxy (proxy/), prints each departure as it happens and one
-// line per exchange, and stops on SIGINT/SIGTERM. Never prints a key: the curl lines say $API_KEY.
+// line per exchange, and stops on SIGINT/SIGTERM. Never prints a key: the curl lines write the app's
+// key, and what is derived from it, from $API_KEY (proxy/credential.ts).
 import { parseArgs } from 'node:util';
-import { type Departure, startProxy } from '../proxy/index.js';
+import {
+  DEFAULT_UPSTREAM_TIMEOUT_MS,
+  type Departure,
+  type ExchangeLine,
+  MAX_CAPTURE_BYTES,
+  startProxy,
+} from '../proxy/index.js';
 import { checkedArgv, integerFlag, UsageError } from './flags.js';
 
 export const DEFAULT_PROXY_PORT = 4011;
@@ -10,13 +17,19 @@ export const HELP = `Usage: petkit proxy --upstream URL [options]
 
 Forwards every request to a real backend, unchanged, and checks each request and response against
 openapi.yaml with the contract suite's own response checks. Each departure is printed as it happens,
-with a curl line that replays it ($API_KEY in place of the key), and kept in a journal.
+with a curl line that replays it ($API_KEY in place of the key), and kept in a journal. It goes
+only to the upstream: a request target that is not a path under it is refused (400 invalid_target).
+A body over ${MAX_CAPTURE_BYTES} bytes (decoded) is forwarded but not checked, and the line says so.
 
 Options:
-  --upstream URL       the API's base URL at the backend, e.g. https://staging.example.com/v1 (required)
-  --port N             port to listen on (0 picks a free one)        default ${DEFAULT_PROXY_PORT}
-  --host HOST          address to bind                                default 127.0.0.1
-  -h, --help           this text
+  --upstream URL          the API's base URL at the backend, e.g. https://staging.example.com/v1 (required)
+  --port N                port to listen on (0 picks a free one)        default ${DEFAULT_PROXY_PORT}
+  --host HOST             address to bind                                default 127.0.0.1
+  --upstream-timeout MS   how long the upstream may say nothing: 504 before its answer, a cut
+                          connection within it                           default ${DEFAULT_UPSTREAM_TIMEOUT_MS}
+  --api-key KEY           the app's key, never printed (PETKIT_API_KEY works too): with it, a
+                          replay line shows a refused credential that is not the key as sent
+  -h, --help              this text
 
 Point your app at the printed URL. The journal: GET /__petkit/departures (DELETE clears it).
 `;
@@ -25,6 +38,8 @@ const FLAGS = {
   upstream: { type: 'string' },
   port: { type: 'string' },
   host: { type: 'string' },
+  'upstream-timeout': { type: 'string' },
+  'api-key': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -33,14 +48,24 @@ interface Parsed {
   upstream: string;
   port: number;
   host: string;
+  upstreamTimeoutMs: number;
+  apiKey: string | undefined;
 }
 
-export function parse(argv: string[]): Parsed {
+/** Longest --upstream-timeout: what a Node timer can wait (about 24.8 days). */
+const MAX_TIMEOUT_MS = 2_147_483_647;
+
+export function parse(argv: string[], env: Readonly<Record<string, string | undefined>> = {}): Parsed {
   const { values } = parseArgs({ args: checkedArgv(argv, FLAGS), options: FLAGS, strict: true });
   const help = values.help === true;
   const port = integerFlag('--port', values.port, { min: 0, max: 65535 }) ?? DEFAULT_PROXY_PORT;
   const host = values.host ?? '127.0.0.1';
-  if (help) return { help, upstream: '', port, host };
+  const upstreamTimeoutMs =
+    integerFlag('--upstream-timeout', values['upstream-timeout'], { min: 1, max: MAX_TIMEOUT_MS }) ??
+    DEFAULT_UPSTREAM_TIMEOUT_MS;
+  const given = values['api-key'] ?? env.PETKIT_API_KEY;
+  const apiKey = given === undefined || given === '' ? undefined : given;
+  if (help) return { help, upstream: '', port, host, upstreamTimeoutMs, apiKey };
   if (values.upstream === undefined)
     throw new UsageError("--upstream URL is required: the API's base URL at the backend.");
   let url: URL;
@@ -55,7 +80,21 @@ export function parse(argv: string[]): Parsed {
   if (url.username !== '' || url.password !== '') {
     throw new UsageError('--upstream must not carry credentials; the app sends its own key.');
   }
-  return { help, upstream: url.href.replace(/\/+$/, ''), port, host };
+  return { help, upstream: url.href.replace(/\/+$/, ''), port, host, upstreamTimeoutMs, apiKey };
+}
+
+/** One line per exchange: what it was, how it went, what was found, and what was not checked. */
+export function formatExchange({
+  method,
+  target,
+  status,
+  durationMs,
+  departures,
+  unchecked,
+}: ExchangeLine): string {
+  const found = departures === 0 ? 'ok' : `${departures} departure${departures === 1 ? '' : 's'}`;
+  const notes = unchecked.map(({ side, reason }) => `, ${side} not checked: ${reason}`).join('');
+  return `${method} ${target} ${status} ${durationMs}ms ${found}${notes}\n`;
 }
 
 /** A departure as the terminal shows it: four lines, the key never among them. */
@@ -71,7 +110,7 @@ export function formatDeparture(d: Departure): string {
 export async function run(argv: string[]): Promise<number> {
   let parsed: Parsed;
   try {
-    parsed = parse(argv);
+    parsed = parse(argv, process.env);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     process.stderr.write(`petkit proxy: ${error.message}\nRun 'petkit proxy --help' for the options.\n`);
@@ -87,11 +126,10 @@ export async function run(argv: string[]): Promise<number> {
       upstream: parsed.upstream,
       port: parsed.port,
       host: parsed.host,
+      upstreamTimeoutMs: parsed.upstreamTimeoutMs,
+      ...(parsed.apiKey === undefined ? {} : { apiKey: parsed.apiKey }),
       onDeparture: (departure) => process.stdout.write(formatDeparture(departure)),
-      onExchange: ({ method, target, status, durationMs, departures }) =>
-        process.stdout.write(
-          `${method} ${target} ${status} ${durationMs}ms ${departures === 0 ? 'ok' : `${departures} departure${departures === 1 ? '' : 's'}`}\n`,
-        ),
+      onExchange: (line) => process.stdout.write(formatExchange(line)),
       onUpstreamError: (message) => process.stderr.write(`petkit proxy: ${message}\n`),
     });
   } catch (error) {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { curlLine } from './curl.js';
 
 describe('curlLine', () => {
-  it('replays the request with $API_KEY for the key, keeping only the headers that change the answer', () => {
+  it('replays the request with the credential word it is given, keeping only the headers that change the answer', () => {
     expect(
       curlLine(
         'POST',
@@ -15,10 +15,21 @@ describe('curlLine', () => {
           cookie: 'session=secret',
         },
         `{"name":"O'Malley","categoryId":1}`,
+        { word: '"Authorization: Bearer $API_KEY"' },
       ),
     ).toBe(
       `curl -i -X POST -H "Authorization: Bearer $API_KEY" -H 'content-type: application/json' -H 'prefer: code=429' --data-binary '{"name":"O'\\''Malley","categoryId":1}' 'https://api.example.test/v1/pets'`,
     );
+  });
+  it('sends no Authorization when the request had none', () => {
+    expect(curlLine('GET', 'http://x/v1/pets', { accept: '*/*' }, '')).toBe(`curl -i 'http://x/v1/pets'`);
+  });
+  it('ends with the notes of the credential and of a cut body', () => {
+    const line = curlLine('POST', 'http://x/v1/pets', {}, 'x'.repeat(2500), {
+      word: `'Authorization: Bearer stand-in'`,
+      note: 'a stand-in',
+    });
+    expect(line).toMatch(/ 'http:\/\/x\/v1\/pets' {2}# a stand-in; body cut at 2000 characters$/);
   });
   it('says when it cut a long body', () => {
     const line = curlLine('POST', 'http://x/v1/pets', {}, 'x'.repeat(2500));

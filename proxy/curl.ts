@@ -1,23 +1,26 @@
-// A curl line that replays a request against the upstream, with `$API_KEY` in place of the key: the
-// only headers kept are those that change the answer (Content-Type, Accept but for curl's own `*/*`,
-// Prefer), never a credential.
+// A curl line that replays a request against the upstream, in POSIX sh. The credential is the word
+// credential.ts writes (the user's key as `$API_KEY`, never printed); the only other headers kept are
+// those that change the answer (Content-Type, Accept but for curl's own `*/*`, Prefer).
+import { singleQuoted as quote, type ReplayWord } from './credential.js';
 
 const KEPT = ['content-type', 'accept', 'prefer'];
 /** Longest body written into the line; a longer one is cut, and the line says so. */
 const MAX_BODY = 2000;
-
-/** Quotes for a POSIX shell: single quotes, each inner one closed, escaped and reopened. */
-const quote = (text: string): string => `'${text.replaceAll("'", `'\\''`)}'`;
 
 export function curlLine(
   method: string,
   url: string,
   headers: Readonly<Record<string, string | string[] | undefined>>,
   body: string,
+  authorization?: ReplayWord,
 ): string {
   const parts = ['curl -i'];
+  const notes: string[] = [];
   if (method !== 'GET') parts.push(`-X ${method}`);
-  if (headers.authorization !== undefined) parts.push('-H "Authorization: Bearer $API_KEY"');
+  if (authorization !== undefined) {
+    parts.push(`-H ${authorization.word}`);
+    if (authorization.note !== undefined) notes.push(authorization.note);
+  }
   for (const name of KEPT) {
     const value = headers[name];
     if (name === 'accept' && value === '*/*') continue; // curl's own default
@@ -26,8 +29,9 @@ export function curlLine(
   }
   if (body !== '') {
     parts.push(`--data-binary ${quote(body.length > MAX_BODY ? body.slice(0, MAX_BODY) : body)}`);
+    if (body.length > MAX_BODY) notes.push(`body cut at ${MAX_BODY} characters`);
   }
   parts.push(quote(url));
   const line = parts.join(' ');
-  return body.length > MAX_BODY ? `${line}  # body cut at ${MAX_BODY} characters` : line;
+  return notes.length === 0 ? line : `${line}  # ${notes.join('; ')}`;
 }

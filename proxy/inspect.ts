@@ -1,9 +1,11 @@
 // What the proxy checks of one exchange it forwarded: the request against its operation's parameters
 // and body (operation.validateRequest), the response with the contract module's one response checker
 // (the suite's own checks). Each departure is data: the check, the operation, what was expected,
-// what came, and a curl line that replays the request with `$API_KEY` in place of the key.
-import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
+// what came, and a curl line that replays the request without the user's key (credential.ts). A body
+// the proxy did not keep (over the bound, an encoding it does not decode) is not checked, and says so.
 import { checkResponse, type OperationSpec, type Spec } from '../openapi/index.js';
+import type { Captured } from './body-capture.js';
+import { type KeyBook, replayAuthorization } from './credential.js';
 import { curlLine } from './curl.js';
 
 type NodeHeaders = Readonly<Record<string, string | string[] | undefined>>;
@@ -11,16 +13,18 @@ type NodeHeaders = Readonly<Record<string, string | string[] | undefined>>;
 /** One request and its answer, as the proxy saw them. */
 export interface Exchange {
   readonly method: string;
-  /** Path and query as the client sent them to the proxy. */
+  /** The request target as the client sent it to the proxy. */
   readonly target: string;
+  /** The same target in origin-form (path and query under the API's base path), as checked. */
+  readonly path: string;
   /** The same request's URL at the upstream. */
   readonly upstreamUrl: string;
   readonly requestHeaders: NodeHeaders;
-  /** The body; undefined when it was too large to keep. */
-  readonly requestBody: Buffer | undefined;
+  /** The body, decoded, or why it was not kept. */
+  readonly requestBody: Captured;
   readonly status: number;
   readonly responseHeaders: NodeHeaders;
-  readonly responseBody: Buffer | undefined;
+  readonly responseBody: Captured;
 }
 
 export interface Departure {
@@ -39,31 +43,49 @@ export interface Departure {
   readonly curl: string;
 }
 
+/** A body of the exchange that was not checked, and why: `larger than 1048576 bytes`. */
+export interface Unchecked {
+  readonly side: 'request' | 'response';
+  readonly reason: string;
+}
+
+export interface Inspection {
+  readonly departures: Departure[];
+  readonly unchecked: Unchecked[];
+}
+
 const header = (headers: NodeHeaders, name: string): string | undefined => {
   const value = headers[name];
   return Array.isArray(value) ? value.join(', ') : value;
 };
 
-/** The body as text, decoded from its Content-Encoding; undefined when it cannot be. */
-function textOf(body: Buffer, encoding: string | undefined): string | undefined {
-  try {
-    const coding = (encoding ?? 'identity').trim().toLowerCase();
-    if (coding === 'identity' || coding === '') return body.toString('utf8');
-    if (coding === 'gzip' || coding === 'x-gzip') return gunzipSync(body).toString('utf8');
-    if (coding === 'br') return brotliDecompressSync(body).toString('utf8');
-    if (coding === 'deflate') return inflateSync(body).toString('utf8');
-    return undefined;
-  } catch {
-    return undefined;
-  }
-}
+/** Why the request's body was not validated: a departure of the client's, or a body not kept. */
+type BodyRefusal = { readonly departs: string } | { readonly unchecked: string };
 
-export async function inspect(spec: Spec, exchange: Exchange, nowMs: number): Promise<Departure[]> {
-  const { method, target, status } = exchange;
-  const url = new URL(target, 'http://proxy.local');
-  const requestText = exchange.requestBody?.toString('utf8') ?? '';
-  const curl = curlLine(method, exchange.upstreamUrl, exchange.requestHeaders, requestText);
+export async function inspect(
+  spec: Spec,
+  exchange: Exchange,
+  nowMs: number,
+  keys: KeyBook,
+): Promise<Inspection> {
+  const { method, target, status, requestBody, responseBody } = exchange;
+  // Origin-form, checked by target.ts: a path, never a scheme-relative `//host`.
+  const url = new URL(exchange.path, 'http://proxy.local');
+  const requestText = 'text' in requestBody ? requestBody.text : '';
+  const authorization = header(exchange.requestHeaders, 'authorization');
+  // Written once, and only for an exchange that departs: most do not.
+  let curl: string | undefined;
+  const replay = () =>
+    (curl ??= curlLine(
+      method,
+      exchange.upstreamUrl,
+      exchange.requestHeaders,
+      requestText,
+      authorization === undefined ? undefined : replayAuthorization(authorization, status, keys),
+    ));
   const departures: Departure[] = [];
+  const unchecked: Unchecked[] = [];
+  if ('unchecked' in requestBody) unchecked.push({ side: 'request', reason: requestBody.unchecked });
   const depart = (
     side: Departure['side'],
     check: string,
@@ -81,14 +103,14 @@ export async function inspect(spec: Spec, exchange: Exchange, nowMs: number): Pr
       status,
       expected,
       received,
-      curl,
+      curl: replay(),
     });
 
   const underBase = url.pathname === spec.basePath || url.pathname.startsWith(`${spec.basePath}/`);
   const match = underBase ? spec.matchPath(url.pathname.slice(spec.basePath.length)) : undefined;
   const operation = match?.path.operations.get(method === 'HEAD' ? 'GET' : method);
   if (operation === undefined) {
-    if (method === 'OPTIONS') return departures; // a CORS preflight: no operation is its own
+    if (method === 'OPTIONS') return { departures, unchecked }; // a CORS preflight: no operation is its own
     depart(
       'request',
       'undocumented_route',
@@ -97,21 +119,23 @@ export async function inspect(spec: Spec, exchange: Exchange, nowMs: number): Pr
       `${method} ${url.pathname}`,
     );
   } else {
-    const verdict = await operation.validateRequest<string>({
+    const verdict = await operation.validateRequest<BodyRefusal>({
       pathParams: match?.params ?? null,
       query: url.search === '' ? undefined : url.searchParams,
       readBody: async () => {
         const contentType = header(exchange.requestHeaders, 'content-type');
-        if (exchange.requestBody === undefined) return { refusal: 'a body too large to check' };
+        if ('unchecked' in requestBody) return { refusal: { unchecked: requestBody.unchecked } };
         if (contentType === undefined || !/^application\/json\s*(;|$)/i.test(contentType.trim())) {
           return {
-            refusal: `a body with ${contentType === undefined ? 'no Content-Type' : `Content-Type ${contentType}`}`,
+            refusal: {
+              departs: `a body with ${contentType === undefined ? 'no Content-Type' : `Content-Type ${contentType}`}`,
+            },
           };
         }
         try {
           return { value: JSON.parse(requestText) };
         } catch {
-          return { refusal: 'a body that is not valid JSON' };
+          return { refusal: { departs: 'a body that is not valid JSON' } };
         }
       },
     });
@@ -123,16 +147,22 @@ export async function inspect(spec: Spec, exchange: Exchange, nowMs: number): Pr
         `a request ${operation.id} accepts`,
         verdict.message,
       );
-    } else if (verdict.kind === 'refused') {
-      depart('request', 'request_conformance', operation, 'an application/json body', verdict.refusal);
+    } else if (verdict.kind === 'refused' && 'departs' in verdict.refusal) {
+      depart(
+        'request',
+        'request_conformance',
+        operation,
+        'an application/json body',
+        verdict.refusal.departs,
+      );
     }
   }
 
-  const body =
-    exchange.responseBody === undefined
-      ? undefined
-      : textOf(exchange.responseBody, header(exchange.responseHeaders, 'content-encoding'));
-  if (body === undefined) return departures; // too large to keep, or an encoding not read: unchecked
+  if ('unchecked' in responseBody) {
+    unchecked.push({ side: 'response', reason: responseBody.unchecked });
+    return { departures, unchecked };
+  }
+  const body = responseBody.text;
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(exchange.responseHeaders)) {
     if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
@@ -148,5 +178,5 @@ export async function inspect(spec: Spec, exchange: Exchange, nowMs: number): Pr
       depart('response', check, operation, finding.expected, finding.message);
     }
   }
-  return departures;
+  return { departures, unchecked };
 }

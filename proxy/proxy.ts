@@ -1,30 +1,44 @@
-// The proxy's engine: a node:http listener that forwards every request to the upstream unchanged
-// (method, path, end-to-end headers, body, streamed both ways; hop-by-hop headers dropped and Via
-// added, as RFC 9110 asks of a proxy), keeps a copy of each body up to a cap, and once an exchange
-// ends checks it against openapi.yaml (inspect.ts). Departures go to `onDeparture` as they happen
-// and into a journal, read at `GET /__petkit/departures` (`DELETE` clears it). Nothing here prints.
-import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+// The proxy's engine: a node:http listener that forwards every request to its upstream (forward.ts),
+// only there, whatever the request target says (target.ts refuses what is not a path under it), and
+// once an exchange ends checks it against openapi.yaml (inspect.ts). Departures go to `onDeparture`
+// as they happen and into a journal (journal.ts), read at `GET /__petkit/departures` (`DELETE` clears
+// it). No request can stop it: every socket and stream has its error handled, and what Node's parser
+// refuses is answered by client-error.ts. Nothing here prints.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadSpec } from '../openapi/index.js';
-import { endToEnd } from './hop-by-hop.js';
-import { type Departure, inspect } from './inspect.js';
+import { answerClientError, answerConnect } from './client-error.js';
+import { createKeyBook } from './credential.js';
+import { sendError } from './errors.js';
+import { type Forwarded, forward } from './forward.js';
+import { type Departure, type Inspection, inspect, type Unchecked } from './inspect.js';
+import { createJournal, type ProxyJournal } from './journal.js';
+import { placeTarget } from './target.js';
 
 export const CONTROL_PATH = '/__petkit/departures';
-/** The most of a body kept for checking; a longer one is forwarded whole but not checked. */
+/** The most of a body kept for checking, decoded; a larger one is forwarded whole, not checked. */
 export const MAX_CAPTURE_BYTES = 1024 * 1024;
-/** The most departures the journal keeps, the oldest dropped first. */
-export const MAX_JOURNAL = 1000;
-const VIA = '1.1 petkit';
+/** How long the upstream may say nothing before the client gets a 504. */
+export const DEFAULT_UPSTREAM_TIMEOUT_MS = 30_000;
 
 export interface ProxyOptions {
   /** The API's base URL at the upstream: `https://staging.example.com/v1`. */
   readonly upstream: string;
+  /**
+   * How long the upstream may say nothing, in ms: before the first byte of its answer (a 504
+   * `upstream_timeout` to the client) or within it (the client's connection is cut). Default 30,000.
+   */
+  readonly upstreamTimeoutMs?: number;
+  /**
+   * The app's API key, never printed: with it, a replay line shows a credential that is not the key
+   * (nor derived from it) as sent. Default none.
+   */
+  readonly apiKey?: string;
   /** Called with each departure as its exchange ends. */
   readonly onDeparture?: (departure: Departure) => void;
-  /** Called once per exchange: method, target, status, ms, departures found. */
+  /** Called once per exchange checked: method, target, status, ms, departures found, bodies unchecked. */
   readonly onExchange?: (line: ExchangeLine) => void;
-  /** Called when the upstream cannot be reached (the client gets a 502). */
+  /** Called when the upstream cannot be reached, is silent, or stops short (the client gets a 502 or 504, or a cut answer). */
   readonly onUpstreamError?: (message: string) => void;
   /** The time, ms since the epoch. Default `Date.now`. */
   readonly clock?: () => number;
@@ -36,13 +50,8 @@ export interface ExchangeLine {
   readonly status: number;
   readonly durationMs: number;
   readonly departures: number;
-}
-
-export interface ProxyJournal {
-  /** Exchanges checked since the start or the last clear. */
-  readonly exchanges: number;
-  /** The last departures, oldest first. */
-  readonly departures: readonly Departure[];
+  /** The bodies not checked, and why: `larger than 1048576 bytes`. */
+  readonly unchecked: readonly Unchecked[];
 }
 
 export interface Proxy {
@@ -50,141 +59,103 @@ export interface Proxy {
   readonly listener: (req: IncomingMessage, res: ServerResponse) => void;
 }
 
-/** A copy of a stream's bytes, up to MAX_CAPTURE_BYTES; undefined once it passes the cap. */
-function capture() {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  return {
-    add(chunk: Buffer) {
-      size += chunk.length;
-      if (size <= MAX_CAPTURE_BYTES) chunks.push(chunk);
-    },
-    bytes: (): Buffer | undefined => (size > MAX_CAPTURE_BYTES ? undefined : Buffer.concat(chunks)),
-  };
-}
-
-const via = (previous: string | string[] | undefined): string =>
-  previous === undefined ? VIA : `${Array.isArray(previous) ? previous.join(', ') : previous}, ${VIA}`;
-
-function json(res: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
-  res.end(text);
-}
-
 export function createProxy(options: ProxyOptions): Proxy {
   const spec = loadSpec();
   const clock = options.clock ?? Date.now;
   const upstream = new URL(options.upstream);
-  const prefix = upstream.pathname.replace(/\/+$/, '');
-  const send = upstream.protocol === 'https:' ? httpsRequest : httpRequest;
-  let exchanges = 0;
-  let departures: Departure[] = [];
-
-  /** The upstream URL of a target: the spec's base path replaced by the upstream's. */
-  const upstreamUrl = (target: string): URL => {
-    const { basePath } = spec;
-    const under =
-      target === basePath || target.startsWith(`${basePath}/`) || target.startsWith(`${basePath}?`);
-    return new URL(under ? `${prefix}${target.slice(basePath.length)}` : target, upstream.origin);
+  const base = { origin: upstream.origin, prefix: upstream.pathname.replace(/\/+$/, '') };
+  const keys = createKeyBook(options.apiKey);
+  const journal = createJournal();
+  const context = {
+    upstream,
+    timeoutMs: options.upstreamTimeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS,
+    maxCaptureBytes: MAX_CAPTURE_BYTES,
+    onUpstreamError: (message: string) => options.onUpstreamError?.(message),
   };
 
-  function control(req: IncomingMessage, res: ServerResponse): void {
-    const path = new URL(req.url ?? '/', 'http://proxy.local').pathname;
+  function control(req: IncomingMessage, res: ServerResponse, path: string): void {
     if (path !== CONTROL_PATH) {
-      json(res, 404, {
-        code: 'route_not_found',
-        message: `The proxy's control API is ${CONTROL_PATH}.`,
-        status: 404,
-      });
+      sendError(res, 'route_not_found', `The proxy's control API is ${CONTROL_PATH}.`);
     } else if (req.method === 'GET') {
-      json(res, 200, { exchanges, departures });
+      const text = JSON.stringify(journal.read());
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+      res.end(text);
     } else if (req.method === 'DELETE') {
-      exchanges = 0;
-      departures = [];
+      journal.clear();
       res.writeHead(204).end();
     } else {
-      res.setHeader('allow', 'GET, DELETE');
-      json(res, 405, {
-        code: 'method_not_allowed',
-        message: `${req.method} is not allowed here; use GET, DELETE.`,
-        status: 405,
+      sendError(res, 'method_not_allowed', `${req.method} is not allowed here; use GET, DELETE.`, {
+        allow: 'GET, DELETE',
       });
     }
   }
 
-  function record(found: readonly Departure[]): void {
-    exchanges += 1;
-    for (const departure of found) {
-      departures.push(departure);
-      options.onDeparture?.(departure);
-    }
-    if (departures.length > MAX_JOURNAL) departures = departures.slice(-MAX_JOURNAL);
-  }
-
-  function forward(req: IncomingMessage, res: ServerResponse): void {
-    const started = clock();
+  /** Checks an exchange that ended whole, then journals and reports it. */
+  async function check(req: IncomingMessage, path: string, started: number, forwarded: Forwarded) {
     const method = req.method ?? 'GET';
     const target = req.url ?? '/';
+    const { status } = forwarded;
+    const authorization = req.headers.authorization;
+    if (authorization !== undefined) keys.learn(authorization, status);
+    const exchange = { ...forwarded, method, target, path, requestHeaders: req.headers };
+    let found: Inspection;
+    try {
+      found = await inspect(spec, exchange, clock(), keys);
+    } catch (error) {
+      // A fault of the checks, not of the traffic: the exchange went through; it is said unchecked.
+      found = {
+        departures: [],
+        unchecked: [{ side: 'response', reason: `the check failed (${String(error)})` }],
+      };
+    }
+    journal.record({ time: clock(), method, target, status }, found);
+    for (const departure of found.departures) options.onDeparture?.(departure);
+    options.onExchange?.({
+      method,
+      target,
+      status,
+      durationMs: clock() - started,
+      departures: found.departures.length,
+      unchecked: found.unchecked,
+    });
+  }
+
+  function handle(req: IncomingMessage, res: ServerResponse): void {
+    const started = clock();
+    const target = req.url ?? '/';
     if (target.startsWith('/__petkit/')) {
-      control(req, res);
+      control(req, res, target.replace(/[?#].*$/s, ''));
       return;
     }
-    const url = upstreamUrl(target);
-    const headers = { ...endToEnd(req.headers, ['host', 'via']), via: via(req.headers.via) };
-    const sent = capture();
-    const outgoing = send(url, { method, headers });
-    outgoing.on('response', (incoming) => {
-      const status = incoming.statusCode ?? 502;
-      res.writeHead(status, incoming.statusMessage, {
-        ...endToEnd(incoming.headers, ['via']),
-        via: via(incoming.headers.via),
-      });
-      const received = capture();
-      incoming.on('data', (chunk: Buffer) => received.add(chunk));
-      incoming.pipe(res);
-      incoming.on('end', () => {
-        const exchange = {
-          method,
-          target,
-          upstreamUrl: url.href,
-          requestHeaders: req.headers,
-          requestBody: sent.bytes(),
-          status,
-          responseHeaders: incoming.headers,
-          responseBody: received.bytes(),
-        };
-        void inspect(spec, exchange, clock()).then((found) => {
-          record(found);
-          options.onExchange?.({
-            method,
-            target,
-            status,
-            durationMs: clock() - started,
-            departures: found.length,
-          });
-        });
-      });
+    const placed = placeTarget(target, base, spec.basePath);
+    if ('refusal' in placed) {
+      req.resume();
+      sendError(res, 'invalid_target', placed.refusal, { connection: 'close' });
+      return;
+    }
+    forward(req, res, placed.path, context, (forwarded) => {
+      check(req, placed.originForm, started, forwarded).catch((error: unknown) =>
+        context.onUpstreamError(`petkit proxy could not report an exchange (${String(error)})`),
+      );
     });
-    outgoing.on('error', (error: NodeJS.ErrnoException) => {
-      const message = `the upstream ${upstream.origin} did not answer ${method} ${url.pathname} (${error.code ?? error.message})`;
-      options.onUpstreamError?.(message);
-      if (res.headersSent) res.destroy();
-      else json(res, 502, { code: 'bad_gateway', message: `petkit proxy: ${message}.`, status: 502 });
-    });
-    req.on('data', (chunk: Buffer) => sent.add(chunk));
-    // A client gone before its answer ends: the upstream exchange is dropped too.
-    res.on('close', () => {
-      if (!res.writableFinished) outgoing.destroy();
-    });
-    req.pipe(outgoing);
   }
 
   return {
     get journal() {
-      return { exchanges, departures: [...departures] };
+      return journal.read();
     },
-    listener: forward,
+    listener(req, res) {
+      // A client gone mid-exchange: nothing to answer, and nothing to throw.
+      req.on('error', () => {});
+      res.on('error', () => {});
+      try {
+        handle(req, res);
+      } catch (error) {
+        context.onUpstreamError(`petkit proxy could not forward ${req.method} (${String(error)})`);
+        if (res.headersSent) res.destroy();
+        else sendError(res, 'bad_gateway', 'petkit proxy could not forward this request.');
+      }
+    },
   };
 }
 
@@ -202,6 +173,8 @@ export async function startProxy(
 ): Promise<RunningProxy> {
   const proxy = createProxy(options);
   const server = createServer(proxy.listener);
+  server.on('clientError', answerClientError);
+  server.on('connect', (_req, socket) => answerConnect(socket));
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

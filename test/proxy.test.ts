@@ -1,10 +1,11 @@
 // petkit proxy, as a developer meets it: forwarding to the mock and to servers broken one way each
 // (test/servers/), the engine over real sockets and the command through the built CLI.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
+import { formatExchange, parse } from '../cli/proxy.js';
 import { startServer } from '../mocks/index.js';
 import { type Departure, startProxy } from '../proxy/index.js';
 import { BROKEN_SERVERS } from './servers/broken.js';
@@ -15,9 +16,13 @@ afterEach(async () => {
   for (const close of closers.splice(0).reverse()) await close();
 });
 
-async function proxyTo(upstream: string) {
+async function proxyTo(upstream: string, apiKey?: string) {
   const seen: Departure[] = [];
-  const running = await startProxy({ upstream, onDeparture: (d) => seen.push(d) });
+  const running = await startProxy({
+    upstream,
+    ...(apiKey === undefined ? {} : { apiKey }),
+    onDeparture: (d) => seen.push(d),
+  });
   closers.push(() => running.close());
   /** The departures of the exchanges so far: they are checked once each exchange ends. */
   const settled = async (exchanges: number) => {
@@ -114,7 +119,71 @@ describe('petkit proxy, forwarding to broken servers', () => {
     expect(await (await fetch(`${origin}/__petkit/departures`)).json()).toEqual({
       exchanges: 0,
       departures: [],
+      unchecked: [],
     });
+  });
+});
+
+/**
+ * A departure's curl line as a user runs it: in /bin/sh (POSIX), with API_KEY set to the user's key,
+ * `curl` a function that hands back its arguments; the request then sent for real with fetch.
+ */
+async function replay(line: string, apiKey: string): Promise<number> {
+  const args = execFileSync(
+    '/bin/sh',
+    ['-c', `curl() { for a in "$@"; do printf '%s\\0' "$a"; done; }\n${line}`],
+    { env: { API_KEY: apiKey }, encoding: 'utf8' },
+  )
+    .split('\0')
+    .slice(0, -1);
+  const headers = new Headers();
+  let method = 'GET';
+  for (let i = 0; i < args.length; i += 1) {
+    if (args[i] === '-H') {
+      const [name = '', ...value] = (args[i + 1] ?? '').split(':');
+      headers.append(name, value.join(':').trim());
+    }
+    if (args[i] === '-X') method = args[i + 1] ?? method;
+  }
+  const res = await fetch(args.at(-1) ?? '', { method, headers });
+  await res.text();
+  return res.status;
+}
+
+describe('petkit proxy, replaying what was sent', () => {
+  /** Sends each Authorization through the proxy in turn: the last exchange's departures. */
+  async function departed(apiKey: string | undefined, ...authorizations: string[]) {
+    const { url, settled } = await proxyTo(await brokenUpstream('unauthorised-as-403'), apiKey);
+    for (const authorization of authorizations)
+      await (await fetch(`${url}/pets`, { headers: { authorization } })).text();
+    const found = await settled(authorizations.length);
+    const last = found.filter((d) => d.status === 403);
+    expect(last.length).toBeGreaterThan(0);
+    return last;
+  }
+
+  it.each([
+    ['a wrong key, told the key', REFERENCE_KEY, ['Bearer wrong-one'], 'wrong-one'],
+    [
+      'the key upper-cased, told the key',
+      REFERENCE_KEY,
+      [`Bearer ${REFERENCE_KEY.toUpperCase()}`],
+      undefined,
+    ],
+    [
+      'the key extended, learnt from a 200',
+      undefined,
+      [KEY.authorization, `${KEY.authorization}x`],
+      undefined,
+    ],
+    ['a wrong key, not told the key', undefined, ['Bearer wrong-one'], undefined],
+  ])('%s: the replay line gets the same 403, and never shows the key', async (_, apiKey, sent, shown) => {
+    for (const departure of await departed(apiKey, ...sent)) {
+      expect(await replay(departure.curl, REFERENCE_KEY)).toBe(403);
+      expect(departure.curl.toLowerCase()).not.toContain(REFERENCE_KEY);
+      if (shown === undefined) expect(departure.curl).not.toContain('wrong-one');
+      else expect(departure.curl).toContain(shown);
+    }
   });
 });
 
@@ -186,34 +255,41 @@ describe('petkit proxy, as a proxy', () => {
 
 const MAIN = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
 
+/** The built CLI's proxy in a process of its own: `wait` polls its output for a line (fails if it exits). */
+function cli(args: readonly string[], env: Record<string, string> = {}) {
+  const child = spawn(process.execPath, [MAIN, 'proxy', '--port', '0', ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...env },
+  });
+  onTestFinished(() => {
+    child.kill('SIGKILL');
+  });
+  let out = '';
+  child.stdout.on('data', (data: Buffer) => {
+    out += data.toString();
+  });
+  child.stderr.on('data', (data: Buffer) => {
+    out += data.toString();
+  });
+  const wait = async (pattern: RegExp): Promise<RegExpExecArray> => {
+    for (;;) {
+      const found = pattern.exec(out);
+      if (found !== null) return found;
+      if (child.exitCode !== null) throw new Error(`petkit proxy exited ${child.exitCode}: ${out}`);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  };
+  return { wait, output: () => out };
+}
+
 describe('petkit proxy, through the CLI', () => {
   it('prints each departure as it happens, with a curl line that says $API_KEY, never the key', async () => {
     const upstream = await brokenUpstream('wrapped-list');
-    const child = spawn(process.execPath, [MAIN, 'proxy', '--upstream', upstream, '--port', '0'], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    onTestFinished(() => {
-      child.kill('SIGKILL');
-    });
-    let out = '';
-    child.stdout.on('data', (data: Buffer) => {
-      out += data.toString();
-    });
-    child.stderr.on('data', (data: Buffer) => {
-      out += data.toString();
-    });
-    /** Waits for the output to show a line, polling what has been printed (fails if the proxy exits). */
-    const wait = async (pattern: RegExp): Promise<RegExpExecArray> => {
-      for (;;) {
-        const found = pattern.exec(out);
-        if (found !== null) return found;
-        if (child.exitCode !== null) throw new Error(`petkit proxy exited ${child.exitCode}: ${out}`);
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
-    };
+    const { wait, output } = cli(['--upstream', upstream]);
     const [, url] = await wait(/^petkit proxy: forwarding (\S+) to (\S+), checking against openapi\.yaml$/m);
     await (await fetch(`${url}/pets?limit=2`, { headers: KEY })).text();
     await wait(/^GET \/v1\/pets\?limit=2 200 \d+ms 1 departure$/m);
+    const out = output();
     expect(out).toContain(
       'departure response_schema_conformance (listPets) GET /v1/pets?limit=2 -> 200\n' +
         '  expected: the 200 body to match #/paths/~1pets/get/responses/200/content/application~1json/schema\n' +
@@ -221,6 +297,59 @@ describe('petkit proxy, through the CLI', () => {
         `  replay:   curl -i -H "Authorization: Bearer $API_KEY" '${upstream}/pets?limit=2'\n`,
     );
     expect(out).not.toContain(REFERENCE_KEY);
+  });
+
+  it('answers 504 after --upstream-timeout, and shows a refused key as sent once given PETKIT_API_KEY', async () => {
+    const silent = createServer(() => {});
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    closers.push(() => {
+      silent.closeAllConnections();
+      return new Promise((resolve) => silent.close(() => resolve()));
+    });
+    const quiet = cli([
+      '--upstream',
+      `http://127.0.0.1:${(silent.address() as AddressInfo).port}/v1`,
+      '--upstream-timeout',
+      '100',
+    ]);
+    const [, quietUrl] = await quiet.wait(/^petkit proxy: forwarding (\S+)/m);
+    const res = await fetch(`${quietUrl}/pets`);
+    expect(res.status).toBe(504);
+    expect(await res.json()).toMatchObject({ code: 'upstream_timeout' });
+    await quiet.wait(/^petkit proxy: the upstream \S+ said nothing for 100 ms to GET \/v1\/pets$/m);
+
+    const told = cli(['--upstream', await brokenUpstream('unauthorised-as-403')], {
+      PETKIT_API_KEY: REFERENCE_KEY,
+    });
+    const [, url] = await told.wait(/^petkit proxy: forwarding (\S+)/m);
+    await (await fetch(`${url}/pets`, { headers: { authorization: 'Bearer wrong-one' } })).text();
+    await told.wait(/^GET \/v1\/pets 403 \d+ms \d+ departures?$/m);
+    expect(told.output()).toContain(`replay:   curl -i -H 'Authorization: Bearer wrong-one'`);
+    expect(told.output()).not.toContain(REFERENCE_KEY);
+  });
+
+  it('reads --upstream-timeout (default 30000) and the key from --api-key or PETKIT_API_KEY', () => {
+    const upstream = ['--upstream', 'http://x/v1'];
+    expect(parse(upstream)).toMatchObject({ upstreamTimeoutMs: 30_000, apiKey: undefined });
+    expect(parse([...upstream, '--upstream-timeout', '250'])).toMatchObject({ upstreamTimeoutMs: 250 });
+    expect(() => parse([...upstream, '--upstream-timeout', '0'])).toThrow(
+      '--upstream-timeout must be an integer from 1 to 2147483647, got "0".',
+    );
+    expect(parse(upstream, { PETKIT_API_KEY: 'k1' }).apiKey).toBe('k1');
+    expect(parse([...upstream, '--api-key', 'k2'], { PETKIT_API_KEY: 'k1' }).apiKey).toBe('k2');
+  });
+
+  it('says on the exchange line which body it did not check, and why', () => {
+    expect(
+      formatExchange({
+        method: 'GET',
+        target: '/v1/pets',
+        status: 200,
+        durationMs: 12,
+        departures: 1,
+        unchecked: [{ side: 'response', reason: 'larger than 1048576 bytes' }],
+      }),
+    ).toBe('GET /v1/pets 200 12ms 1 departure, response not checked: larger than 1048576 bytes\n');
   });
 
   it('refuses a missing or bad --upstream with a message of its own', async () => {

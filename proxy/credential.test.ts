@@ -1,0 +1,77 @@
+import { execFileSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { createKeyBook, replayAuthorization, STAND_IN } from './credential.js';
+
+const KEY = 'sk_live_Abc123xyz';
+
+/** What /bin/sh (dash here: POSIX, not bash) makes of a word, with API_KEY set as the user sets it. */
+const expand = (word: string, apiKey = KEY): string =>
+  execFileSync('/bin/sh', ['-c', `printf %s ${word}`], { env: { API_KEY: apiKey }, encoding: 'utf8' });
+
+/** Every run of four characters of the key, either case: none may be written in a line. */
+const runsOf = (key: string) =>
+  Array.from({ length: key.length - 3 }, (_, i) => key.slice(i, i + 4).toLowerCase());
+
+const told = () => createKeyBook(KEY);
+
+describe('replayAuthorization', () => {
+  it.each([
+    ['the key', `Bearer ${KEY}`, 200],
+    ['the key, in upper case', `Bearer ${KEY.toUpperCase()}`, 401],
+    ['the key, in lower case', `Bearer ${KEY.toLowerCase()}`, 401],
+    ['the key, its case changed in one place', 'Bearer sk_live_abc123xyz', 401],
+    ['the key, its case changed in two ways', 'Bearer SK_live_abc123XYZ', 401],
+    ['the key, cut at the end', `Bearer ${KEY.slice(0, -1)}`, 401],
+    ['the key, cut by three at the end', `Bearer ${KEY.slice(0, -3)}`, 401],
+    ['the key, cut at the start', `Bearer ${KEY.slice(2)}`, 401],
+    ['the key, cut at both ends and upper-cased', `Bearer ${KEY.slice(3, -2).toUpperCase()}`, 401],
+    ['the key, extended', `Bearer ${KEY}x`, 401],
+    ['the key, extended in front, with shell characters', `Bearer "$\`!\\'${KEY}`, 401],
+    ['the key twice', `Bearer ${KEY}${KEY}`, 401],
+    ['the key without a scheme', KEY, 401],
+    ['the key under another scheme', `basic ${KEY}`, 401],
+  ])('writes %s from $API_KEY, in POSIX sh, and reproduces it exactly', (_, sent, status) => {
+    const { word } = replayAuthorization(sent, status, told());
+    expect(expand(word)).toBe(`Authorization: ${sent}`);
+    for (const run of runsOf(KEY)) expect(word.toLowerCase()).not.toContain(run);
+    expect(word).not.toContain('~~'); // bash only
+  });
+
+  it('shows a refused credential that is not the key as sent, once told the key', () => {
+    const { word, note } = replayAuthorization("Bearer wrong-key-'1'", 401, told());
+    expect(word).toBe(`'Authorization: Bearer wrong-key-'\\''1'\\'''`);
+    expect(expand(word)).toBe("Authorization: Bearer wrong-key-'1'");
+    expect(note).toBeUndefined();
+  });
+
+  it('writes a stand-in for a refused credential when it cannot tell whether it is derived from a key', () => {
+    const { word, note } = replayAuthorization('Bearer sk_prod_0123456789', 403, createKeyBook(undefined));
+    expect(expand(word)).toBe(`Authorization: Bearer ${STAND_IN}`);
+    expect(word).not.toContain('0123456789');
+    expect(note).toContain('PETKIT_API_KEY');
+  });
+
+  it('writes $API_KEY for a credential it does not know and the upstream did not refuse', () => {
+    expect(replayAuthorization('Bearer something', 500, told()).word).toBe(
+      '"Authorization: Bearer $API_KEY"',
+    );
+    expect(replayAuthorization('Bearer something', 400, createKeyBook(undefined)).word).toBe(
+      '"Authorization: Bearer $API_KEY"',
+    );
+  });
+
+  it('learns a key from a 2xx answer and writes what is derived from it from $API_KEY', () => {
+    const book = createKeyBook(undefined);
+    book.learn('Bearer learnt-key-42', 404);
+    expect(replayAuthorization('Bearer learnt-key-42x', 401, book).word).toContain(STAND_IN);
+    book.learn('Bearer learnt-key-42', 200);
+    const { word, note } = replayAuthorization('Bearer learnt-key-42x', 401, book);
+    expect(word).toBe(`"Authorization: Bearer \${API_KEY}x"`);
+    expect(expand(word, 'learnt-key-42')).toBe('Authorization: Bearer learnt-key-42x');
+    expect(note).toBeUndefined();
+  });
+
+  it('shows a refused scheme without a token as sent, since there is nothing secret in it', () => {
+    expect(replayAuthorization('Bearer', 401, createKeyBook(undefined)).word).toBe(`'Authorization: Bearer'`);
+  });
+});

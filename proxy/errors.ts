@@ -1,0 +1,56 @@
+// Every Error the proxy answers on its own, by stable code: the refusals of a request it will not
+// forward, the control API's, and what it says for an upstream that failed. The body is the API's
+// Error shape ({ code, message, status }), so an app reads it as it reads the backend's.
+import { type ServerResponse, STATUS_CODES } from 'node:http';
+
+export const PROXY_ERRORS = {
+  /** A request target that is not a path under the upstream (absolute-form elsewhere, `//`, `\`, …). */
+  invalid_target: 400,
+  /** A request Node's HTTP parser refused. */
+  invalid_request: 400,
+  route_not_found: 404,
+  method_not_allowed: 405,
+  /** The request was not received in time. */
+  request_timeout: 408,
+  /** The request line and headers are over Node's limit. */
+  request_header_too_large: 431,
+  /** The upstream could not be reached, or answered what cannot be forwarded. */
+  bad_gateway: 502,
+  /** The upstream said nothing for `upstreamTimeoutMs`. */
+  upstream_timeout: 504,
+} as const;
+
+export type ProxyErrorCode = keyof typeof PROXY_ERRORS;
+
+function errorText(code: ProxyErrorCode, message: string): string {
+  return JSON.stringify({ code, message, status: PROXY_ERRORS[code] });
+}
+
+/** Answers a JSON Error on a response whose head is not yet sent. */
+export function sendError(
+  res: ServerResponse,
+  code: ProxyErrorCode,
+  message: string,
+  headers: Readonly<Record<string, string>> = {},
+): void {
+  const text = errorText(code, message);
+  res.writeHead(PROXY_ERRORS[code], {
+    ...headers,
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(text),
+  });
+  res.end(text);
+}
+
+/** The same Error as raw bytes, for a socket Node's parser gave up on; the connection then closes. */
+export function rawError(code: ProxyErrorCode, message: string): string {
+  const status = PROXY_ERRORS[code];
+  const text = errorText(code, message);
+  return (
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\n` +
+    'content-type: application/json\r\n' +
+    `content-length: ${Buffer.byteLength(text)}\r\n` +
+    'connection: close\r\n\r\n' +
+    text
+  );
+}

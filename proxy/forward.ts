@@ -1,0 +1,174 @@
+// One request forwarded to the upstream and its answer streamed back, unchanged but for the
+// hop-by-hop headers (dropped) and Via (added), as RFC 9110 asks of a proxy. A copy of each body is
+// kept for checking, within its bound (body-capture.ts). The upstream may not stay silent for
+// `timeoutMs`: the clock runs from the start, and starts again with each piece of the request handed
+// over, each piece of the answer received, and while the client is slow to read it stops. A silent
+// upstream gets the client a 504 (or, mid-answer, a cut connection), and so does an answer that stops
+// short of its end: the client sees it incomplete, never waits for ever.
+import {
+  request as httpRequest,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type ServerResponse,
+} from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { type Captured, captureBody } from './body-capture.js';
+import { sendError } from './errors.js';
+import { endToEnd } from './hop-by-hop.js';
+
+const VIA = '1.1 petkit';
+
+const via = (previous: string | string[] | undefined): string =>
+  previous === undefined ? VIA : `${Array.isArray(previous) ? previous.join(', ') : previous}, ${VIA}`;
+
+const header = (headers: IncomingHttpHeaders, name: string): string | undefined => {
+  const value = headers[name];
+  return Array.isArray(value) ? value.join(', ') : value;
+};
+
+export interface ForwardContext {
+  /** The upstream's base URL; only its scheme, host and port are used here. */
+  readonly upstream: URL;
+  readonly timeoutMs: number;
+  /** The bound on each body's copy, decoded. */
+  readonly maxCaptureBytes: number;
+  readonly onUpstreamError: (message: string) => void;
+}
+
+/** An exchange that ended whole: the answer's status and headers, both bodies' copies. */
+export interface Forwarded {
+  readonly upstreamUrl: string;
+  readonly status: number;
+  readonly responseHeaders: IncomingHttpHeaders;
+  readonly requestBody: Captured;
+  readonly responseBody: Captured;
+}
+
+/** Forwards `req` to `path` at the upstream's origin; `ended` gets the exchange once it ends whole. */
+export function forward(
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+  context: ForwardContext,
+  ended: (forwarded: Forwarded) => void,
+): void {
+  const { upstream, timeoutMs, maxCaptureBytes, onUpstreamError } = context;
+  const method = req.method ?? 'GET';
+  const upstreamUrl = `${upstream.origin}${path}`;
+  const failed = (why: string) => onUpstreamError(`the upstream ${upstream.origin} ${why} ${method} ${path}`);
+  const sent = captureBody(header(req.headers, 'content-encoding'), maxCaptureBytes);
+  let answer: IncomingMessage | undefined;
+  let timedOut = false;
+  let clientGone = false;
+  let done = false;
+  let timer: NodeJS.Timeout | undefined;
+  const disarm = () => clearTimeout(timer);
+  const arm = () => {
+    disarm();
+    if (done) return;
+    timer = setTimeout(() => {
+      timedOut = true;
+      outgoing.destroy();
+      answer?.destroy();
+    }, timeoutMs);
+  };
+  const finish = () => {
+    done = true;
+    disarm();
+  };
+
+  const outgoing = (upstream.protocol === 'https:' ? httpsRequest : httpRequest)({
+    protocol: upstream.protocol,
+    hostname: upstream.hostname.replace(/^\[(.*)\]$/, '$1'),
+    port: upstream.port === '' ? undefined : Number(upstream.port),
+    path,
+    method,
+    headers: { ...endToEnd(req.headers, ['host', 'via']), via: via(req.headers.via) },
+  });
+  // From the start: an upstream that never accepts the connection is silent too.
+  arm();
+  outgoing.on('finish', arm);
+  outgoing.on('error', (error: NodeJS.ErrnoException) => {
+    finish();
+    sent.abandon();
+    if (clientGone) return; // dropped on the client's behalf: nothing to say of the upstream
+    if (answer !== undefined || res.headersSent) {
+      res.destroy();
+    } else if (timedOut) {
+      failed(`said nothing for ${timeoutMs} ms to`);
+      sendError(
+        res,
+        'upstream_timeout',
+        `petkit proxy: the upstream ${upstream.origin} said nothing for ${timeoutMs} ms (--upstream-timeout).`,
+      );
+    } else {
+      const message = `the upstream ${upstream.origin} did not answer ${method} ${path} (${error.code ?? error.message})`;
+      onUpstreamError(message);
+      sendError(res, 'bad_gateway', `petkit proxy: ${message}.`);
+    }
+  });
+  outgoing.on('response', (incoming) => {
+    answer = incoming;
+    arm();
+    // Its failures are told by 'close' below; a listener keeps them from being thrown.
+    incoming.on('error', () => {});
+    const status = incoming.statusCode ?? 502;
+    try {
+      res.writeHead(status, incoming.statusMessage, {
+        ...endToEnd(incoming.headers, ['via']),
+        via: via(incoming.headers.via),
+      });
+    } catch (error) {
+      // A status or header Node will not write (a status under 100): nothing of it can be forwarded.
+      finish();
+      incoming.destroy();
+      failed(`answered what cannot be forwarded (${(error as Error).message}) to`);
+      if (res.headersSent) res.destroy();
+      else sendError(res, 'bad_gateway', `petkit proxy: the upstream's answer cannot be forwarded.`);
+      return;
+    }
+    const received = captureBody(header(incoming.headers, 'content-encoding'), maxCaptureBytes);
+    incoming.on('data', (chunk: Buffer) => {
+      arm();
+      received.add(chunk);
+    });
+    // While the client is slow to read, the pipe pauses the upstream: its silence is not its fault.
+    incoming.on('pause', disarm);
+    incoming.on('resume', arm);
+    incoming.pipe(res);
+    incoming.on('end', () => {
+      finish();
+      void Promise.all([sent.end(), received.end()]).then(([requestBody, responseBody]) =>
+        ended({ upstreamUrl, status, responseHeaders: incoming.headers, requestBody, responseBody }),
+      );
+    });
+    incoming.on('close', () => {
+      if (incoming.complete) return;
+      finish();
+      sent.abandon();
+      received.abandon();
+      if (!res.destroyed) {
+        failed(
+          timedOut
+            ? `said nothing for ${timeoutMs} ms in its answer to`
+            : 'stopped short of the end of its answer to',
+        );
+      }
+      // The client sees its answer cut, as the upstream's was.
+      res.destroy();
+    });
+  });
+  req.on('data', (chunk: Buffer) => {
+    if (answer === undefined) arm();
+    sent.add(chunk);
+  });
+  // A client gone before its answer ends: the upstream exchange is dropped too.
+  res.on('close', () => {
+    if (res.writableFinished) return;
+    clientGone = true;
+    finish();
+    sent.abandon();
+    outgoing.destroy();
+  });
+  req.pipe(outgoing);
+}

@@ -1,0 +1,54 @@
+// The servers a hostile-proxy test stands up on 127.0.0.1: an upstream or a bystander that records
+// every connection and request it gets, and answers as the test says. Test code only.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface Received {
+  readonly method: string;
+  readonly url: string;
+  readonly headers: IncomingMessage['headers'];
+}
+
+export interface Recording {
+  readonly origin: string;
+  readonly port: number;
+  /** Requests received, in order. */
+  readonly requests: Received[];
+  /** TCP connections accepted, whether or not a request came on them. */
+  readonly connections: () => number;
+  close(): Promise<void>;
+}
+
+/** A JSON 200 of `[]`, the answer of a listPets that keeps the contract's shape. */
+export function answerEmptyList(_req: IncomingMessage, res: ServerResponse): void {
+  res.writeHead(200, { 'content-type': 'application/json', 'content-length': '2' });
+  res.end('[]');
+}
+
+/** Starts a recording server on 127.0.0.1 with a port of its own. */
+export async function recording(
+  answer: (req: IncomingMessage, res: ServerResponse) => void = answerEmptyList,
+): Promise<Recording> {
+  const requests: Received[] = [];
+  let connections = 0;
+  const server = createServer((req, res) => {
+    requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers });
+    answer(req, res);
+  });
+  server.on('connection', () => {
+    connections += 1;
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    port,
+    requests,
+    connections: () => connections,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

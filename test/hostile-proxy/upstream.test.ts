@@ -1,0 +1,162 @@
+// The proxy against upstreams that misbehave on the wire: one that announces a Content-Length and
+// closes early, one that never answers, one that stops in the middle of its answer. The client must
+// learn of it promptly (an answer cut short, or a 504 with a JSON Error), never wait for ever, and the
+// proxy must go on serving. The timeout is injected short; nothing here sleeps longer than it.
+import { createServer, type IncomingMessage, request, type ServerResponse } from 'node:http';
+import { type AddressInfo, createServer as createTcpServer, type Socket } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type RunningProxy, startProxy } from '../../proxy/index.js';
+
+const TIMEOUT_MS = 150;
+/** How long a test waits for the proxy to settle an exchange before calling it a hang. */
+const PATIENCE_MS = 3_000;
+
+const closers: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const close of closers.splice(0).reverse()) await close();
+});
+
+async function upstreamThat(answer: (req: IncomingMessage, res: ServerResponse) => void) {
+  const sockets = new Set<Socket>();
+  const server = createServer(answer);
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  closers.push(
+    () =>
+      new Promise((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  );
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+}
+
+async function proxyTo(upstream: string, upstreamTimeoutMs = TIMEOUT_MS) {
+  const errors: string[] = [];
+  const running = await startProxy({
+    upstream,
+    upstreamTimeoutMs,
+    onUpstreamError: (message) => errors.push(message),
+  });
+  closers.push(() => running.close());
+  return { running, errors };
+}
+
+type Outcome =
+  | { kind: 'answered'; status: number; body: string; ms: number }
+  | { kind: 'cut'; status: number; received: number; ms: number };
+
+/** One GET through the proxy: its whole answer, or how much came before the connection was cut. */
+function outcome(running: RunningProxy, path: string): Promise<Outcome> {
+  const started = performance.now();
+  const ms = () => performance.now() - started;
+  return new Promise((resolve, reject) => {
+    const hang = setTimeout(() => reject(new Error(`no outcome within ${PATIENCE_MS} ms`)), PATIENCE_MS);
+    const req = request(`${running.url}${path}`, { agent: false });
+    req.on('error', (error) => {
+      clearTimeout(hang);
+      reject(error);
+    });
+    req.on('response', (res) => {
+      let body = '';
+      res.on('data', (chunk: Buffer) => {
+        body += chunk.toString();
+      });
+      res.on('end', () => {
+        clearTimeout(hang);
+        resolve({ kind: 'answered', status: res.statusCode ?? 0, body, ms: ms() });
+      });
+      res.on('error', () => {
+        clearTimeout(hang);
+        resolve({ kind: 'cut', status: res.statusCode ?? 0, received: Buffer.byteLength(body), ms: ms() });
+      });
+    });
+    req.end();
+  });
+}
+
+describe('petkit proxy against a misbehaving upstream', () => {
+  it('cuts the client’s answer short when the upstream announces 1000 bytes and closes after 10', async () => {
+    const upstream = await upstreamThat((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' });
+      res.write('[{"id":1,', () => res.socket?.destroy());
+    });
+    const { running, errors } = await proxyTo(upstream);
+    const result = await outcome(running, '/pets');
+    expect(result).toMatchObject({ kind: 'cut', status: 200, received: 9 });
+    expect(result.ms).toBeLessThan(1_000);
+    expect(errors).toEqual([
+      expect.stringMatching(
+        /^the upstream http:\/\/127\.0\.0\.1:\d+ stopped short of the end of its answer to GET \/v1\/pets$/,
+      ),
+    ]);
+    expect((await outcome(running, '/pets')).kind).toBe('cut'); // and it goes on serving
+  });
+
+  it('answers 504 upstream_timeout when the upstream says nothing', async () => {
+    const upstream = await upstreamThat(() => {});
+    const { running, errors } = await proxyTo(upstream);
+    const result = await outcome(running, '/pets');
+    expect(result).toMatchObject({ kind: 'answered', status: 504 });
+    if (result.kind !== 'answered') return;
+    expect(JSON.parse(result.body)).toEqual({
+      code: 'upstream_timeout',
+      message: expect.stringContaining(`said nothing for ${TIMEOUT_MS} ms`),
+      status: 504,
+    });
+    expect(result.ms).toBeGreaterThanOrEqual(TIMEOUT_MS - 5);
+    expect(result.ms).toBeLessThan(TIMEOUT_MS + 1_000);
+    expect(errors).toHaveLength(1);
+  });
+
+  it('cuts the client’s answer when the upstream stops in the middle of it and says nothing more', async () => {
+    const upstream = await upstreamThat((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' });
+      res.write('[{"id":1,');
+    });
+    const { running } = await proxyTo(upstream);
+    const result = await outcome(running, '/pets');
+    expect(result).toMatchObject({ kind: 'cut', status: 200, received: 9 });
+    expect(result.ms).toBeGreaterThanOrEqual(TIMEOUT_MS - 5);
+    expect(result.ms).toBeLessThan(TIMEOUT_MS + 1_000);
+  });
+
+  it('answers 502 bad_gateway for a status Node cannot forward (000), and goes on serving', async () => {
+    const raw = createTcpServer((socket) => {
+      socket.on('error', () => {});
+      socket.once('data', () => socket.end('HTTP/1.1 000 Zero\r\ncontent-length: 0\r\n\r\n'));
+    });
+    await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', resolve));
+    closers.push(() => new Promise((resolve) => raw.close(() => resolve())));
+    const { running, errors } = await proxyTo(`http://127.0.0.1:${(raw.address() as AddressInfo).port}/v1`);
+    for (let i = 0; i < 2; i += 1) {
+      const result = await outcome(running, '/pets');
+      expect(result).toMatchObject({ kind: 'answered', status: 502 });
+      if (result.kind === 'answered') expect(JSON.parse(result.body)).toMatchObject({ code: 'bad_gateway' });
+    }
+    expect(errors[0]).toMatch(/answered what cannot be forwarded/);
+  });
+
+  it('lets a slow upstream that keeps talking finish, however long the whole answer takes', async () => {
+    const upstream = await upstreamThat((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      let sent = 0;
+      const tick = setInterval(() => {
+        sent += 1;
+        if (sent < 10) res.write(sent === 1 ? '[' : ' ');
+        else {
+          clearInterval(tick);
+          res.end(']');
+        }
+      }, 40);
+    });
+    // A piece every 40 ms, 400 ms in all, against a timeout of 300 ms: each silence is short.
+    const { running } = await proxyTo(upstream, 300);
+    const result = await outcome(running, '/pets');
+    expect(result).toMatchObject({ kind: 'answered', status: 200, body: `[${' '.repeat(8)}]` });
+    expect(result.ms).toBeGreaterThan(300);
+  });
+});
