@@ -286,7 +286,7 @@ describe('two petkit mock processes while PostgreSQL goes away under traffic', (
     for (let cycle = 1; cycle <= 3; cycle += 1) {
       await traffic.until(`cycle ${cycle}: creates before the cut`, traffic.answers.length, created, 3);
       const cut = await admin<{ pid: number }>(
-        "SELECT pid FROM pg_stat_activity WHERE application_name LIKE 'petkit%' AND pg_terminate_backend(pid)",
+        "SELECT pid, pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name LIKE 'petkit%'",
       );
       expect(cut.length).toBeGreaterThanOrEqual(2);
       await traffic.until(`cycle ${cycle}: a 201 after the cut`, traffic.answers.length, created);
