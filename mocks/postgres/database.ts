@@ -50,8 +50,10 @@ export function createDatabase(options: DatabaseOptions): Database {
   });
   // Reported once per outage: a restart ends every connection of the pool at once.
   let lossReported = false;
+  /** end() was called: what the pool's connections say now is no loss. */
+  let ending = false;
   const reportLoss = (error: unknown): void => {
-    if (lossReported) return;
+    if (lossReported || ending) return;
     lossReported = true;
     options.logger.error(`petkit state: a pooled connection was lost (${describeError(error)})`);
   };
@@ -104,6 +106,9 @@ export function createDatabase(options: DatabaseOptions): Database {
           throw error;
         }
       }),
-    end: () => pool.end(),
+    end: () => {
+      ending = true;
+      return pool.end();
+    },
   };
 }
