@@ -29,7 +29,7 @@ export interface MockState {
 }
 
 export interface ResetEvent {
-  /** 'reset': a replica reset the shared state. 'reconnected': the engine's channel was lost and is back (a reset may have been missed). */
+  /** 'reset': a replica reset the shared state. 'reconnected': the engine's channel was lost and is back (a reset missed meanwhile is told just before, as a 'reset'). */
   readonly kind: 'reset' | 'reconnected';
   /** True when this replica sent the reset. */
   readonly local: boolean;

@@ -3,13 +3,17 @@
 // processes read one clock the test moves (test/support/clock-file.mjs), so the suite's waits for a
 // window to end take no real time; that is the only thing they share outside the database.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, it, onTestFinished } from 'vitest';
+import { type Cluster, startCluster } from '../bench/postgres/cluster.js';
 import { type Report, renderPretty, runContract } from '../contract-tests/index.js';
 import { createTestDatabase, type TestDatabase } from './support/postgres/database.js';
+import { startTraffic, type Traffic, type TrafficAnswer } from './support/postgres/traffic.js';
 
 const MAIN = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
 const CLOCK_PRELOAD = fileURLToPath(new URL('./support/clock-file.mjs', import.meta.url));
@@ -27,24 +31,39 @@ afterAll(async () => {
   await database?.drop();
 });
 
-/** Starts `petkit mock --port 0 --state url`; resolves with its base URL once it serves. */
-function startReplica(state: string, clockFile: string): Promise<string> {
-  const child = spawn(
-    process.execPath,
-    ['--import', CLOCK_PRELOAD, MAIN, 'mock', '--port', '0', '--state', state],
-    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PETKIT_TEST_CLOCK_FILE: clockFile } },
-  );
+interface Replica {
+  readonly url: string;
+  readonly child: ChildProcess;
+  /** The last of what it printed (its log), for a failure's message. */
+  output(): string;
+}
+
+/** What is kept of a replica's output: the last lines, enough to tell why it stopped. */
+const OUTPUT_KEPT = 20_000;
+
+/**
+ * Starts `petkit mock --port 0 --state url` (reading the test's clock from `clockFile`, if given);
+ * resolves once it serves.
+ */
+function startReplica(state: string, clockFile?: string): Promise<Replica> {
+  const preload = clockFile === undefined ? [] : ['--import', CLOCK_PRELOAD];
+  const child = spawn(process.execPath, [...preload, MAIN, 'mock', '--port', '0', '--state', state], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: clockFile === undefined ? process.env : { ...process.env, PETKIT_TEST_CLOCK_FILE: clockFile },
+  });
   children.push(child);
   let out = '';
+  const output = () => out;
+  const keep = (data: Buffer) => {
+    out = (out + data.toString()).slice(-OUTPUT_KEPT);
+  };
   return new Promise((resolve, reject) => {
     child.stdout?.on('data', (data: Buffer) => {
-      out += data.toString();
+      keep(data);
       const url = /serving the Pet Adoption API at (\S+)/.exec(out)?.[1];
-      if (url !== undefined) resolve(url);
+      if (url !== undefined) resolve({ url, child, output });
     });
-    child.stderr?.on('data', (data: Buffer) => {
-      out += data.toString();
-    });
+    child.stderr?.on('data', keep);
     child.on('exit', (code) => reject(new Error(`petkit mock exited ${code}: ${out}`)));
   });
 }
@@ -76,7 +95,9 @@ describe('two petkit mock processes on one database', () => {
     clockFile = join(folder, 'clock');
     writeFileSync(clockFile, String(now));
     const state = await database.schema();
-    urls = await Promise.all([startReplica(state, clockFile), startReplica(state, clockFile)]);
+    urls = (await Promise.all([startReplica(state, clockFile), startReplica(state, clockFile)])).map(
+      (replica) => replica.url,
+    );
   });
 
   const control = (index: number, path: string, init?: RequestInit) =>
@@ -156,5 +177,122 @@ describe('petkit mock --state at start', () => {
     expect(result.stderr).toBe(
       'petkit mock: The state URL must start with postgres:// (got redis://…): petkit keeps shared state in PostgreSQL.\n',
     );
+  });
+});
+
+describe('two petkit mock processes while PostgreSQL goes away under traffic', () => {
+  // A cluster of the file's own: these tests stop it and cut its connections.
+  let cluster: Cluster;
+  beforeAll(async () => {
+    cluster = await startCluster({ binaries: inject('postgres').binaries });
+  });
+  afterAll(() => cluster?.destroy());
+
+  async function admin<Row extends pg.QueryResultRow>(text: string): Promise<Row[]> {
+    const client = new pg.Client({ host: cluster.host, port: cluster.port, user: cluster.user });
+    await client.connect();
+    try {
+      return (await client.query<Row>(text)).rows;
+    } finally {
+      await client.end();
+    }
+  }
+
+  /** Two replicas on a schema of their own, and requests going to both until the test ends. */
+  async function replicasUnderTraffic(): Promise<{ replicas: Replica[]; traffic: Traffic; schema: string }> {
+    await cluster.start();
+    const schema = `petkit_outage_${randomUUID().replaceAll('-', '').slice(0, 12)}`;
+    await admin(`CREATE SCHEMA ${schema}`);
+    const url = `postgres://${cluster.user}@${cluster.host}:${cluster.port}/postgres?options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+    const replicas = await Promise.all([startReplica(url), startReplica(url)]);
+    onTestFinished(({ task }) => {
+      for (const { child, output } of replicas) {
+        const stopped = child.exitCode ?? child.signalCode;
+        // Why a replica stopped, when the test failed for it.
+        if (task.result?.state === 'fail' && stopped !== null) console.error(`replica stopped:\n${output()}`);
+        child.kill('SIGKILL');
+      }
+    });
+    const traffic = startTraffic(
+      replicas.map((replica) => replica.url),
+      { apiKey: 'demo-enterprise' },
+    );
+    onTestFinished(() => traffic.stop());
+    return { replicas, traffic, schema };
+  }
+
+  /** No replica stopped: each is running, and answers its health check. */
+  async function expectAlive(replicas: readonly Replica[]): Promise<void> {
+    for (const { child, url, output } of replicas) {
+      if (child.exitCode !== null || child.signalCode !== null) {
+        throw new Error(`a replica stopped (${child.exitCode ?? child.signalCode}):\n${output()}`);
+      }
+      const health = await fetch(`${new URL(url).origin}/__petkit/health`);
+      expect(health.status).toBe(200);
+    }
+  }
+
+  /**
+   * Every answer was a 2xx or the documented 503; every pet answered 201 is stored exactly once, under
+   * its Location's id; a create answered 503 is stored at most once; nothing else was stored.
+   */
+  async function expectEveryCreateKeptOnce(traffic: Traffic, schema: string): Promise<void> {
+    const unexpected = traffic.answers.filter(
+      (answer) => !(answer.status === 200 || answer.status === 201 || answer.status === 503),
+    );
+    expect(unexpected).toEqual([]);
+    const unavailable = traffic.answers.filter((answer) => answer.status === 503);
+    expect(new Set(unavailable.map((answer) => answer.code))).toEqual(new Set(['state_unavailable']));
+
+    const rows = await admin<{ id: string; json: string }>(`SELECT id, json FROM ${schema}.petkit_pets`);
+    const stored = new Map<string, string[]>();
+    for (const row of rows) {
+      const { name } = JSON.parse(row.json) as { name: string };
+      stored.set(name, [...(stored.get(name) ?? []), row.id]);
+    }
+    const creates = traffic.answers.filter((answer) => answer.kind === 'create');
+    const created = creates.filter((answer) => answer.status === 201);
+    expect(created.length).toBeGreaterThan(0);
+    for (const { name, location } of created) {
+      expect({ name, ids: stored.get(name as string) }).toEqual({ name, ids: [location?.split('/').at(-1)] });
+    }
+    for (const { name } of creates.filter((answer) => answer.status === 503)) {
+      expect(stored.get(name as string)?.length ?? 0).toBeLessThanOrEqual(1);
+    }
+    const sent = new Set(creates.map((answer) => answer.name));
+    const strangers = [...stored.keys()].filter((name) => name.startsWith('traffic ') && !sent.has(name));
+    expect(strangers).toEqual([]);
+  }
+
+  it('stay up through three stops and restarts: 503 state_unavailable while it is down, answering again after, every 201 stored once', async () => {
+    const { replicas, traffic, schema } = await replicasUnderTraffic();
+    const created = (answer: TrafficAnswer) => answer.status === 201;
+    for (let cycle = 1; cycle <= 3; cycle += 1) {
+      await traffic.until(`cycle ${cycle}: creates before the stop`, traffic.answers.length, created, 3);
+      await cluster.stop();
+      const down = traffic.answers.length;
+      await traffic.until(`cycle ${cycle}: a 503 while stopped`, down, (answer) => answer.status === 503);
+      await cluster.start();
+      await traffic.until(`cycle ${cycle}: a 201 after the restart`, traffic.answers.length, created);
+    }
+    await traffic.stop();
+    await expectAlive(replicas);
+    await expectEveryCreateKeptOnce(traffic, schema);
+  });
+
+  it('stay up when every connection of theirs is cut (pg_terminate_backend), three times, every 201 stored once', async () => {
+    const { replicas, traffic, schema } = await replicasUnderTraffic();
+    const created = (answer: TrafficAnswer) => answer.status === 201;
+    for (let cycle = 1; cycle <= 3; cycle += 1) {
+      await traffic.until(`cycle ${cycle}: creates before the cut`, traffic.answers.length, created, 3);
+      const cut = await admin<{ pid: number }>(
+        "SELECT pid, pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name LIKE 'petkit%'",
+      );
+      expect(cut.length).toBeGreaterThanOrEqual(2);
+      await traffic.until(`cycle ${cycle}: a 201 after the cut`, traffic.answers.length, created);
+    }
+    await traffic.stop();
+    await expectAlive(replicas);
+    await expectEveryCreateKeptOnce(traffic, schema);
   });
 });

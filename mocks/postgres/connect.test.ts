@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it, onTestFinished } from 'vitest';
 import { freePort } from '../../bench/free-port.js';
@@ -5,6 +6,7 @@ import { startCluster } from '../../bench/postgres/cluster.js';
 import { createTestDatabase, type TestDatabase } from '../../test/support/postgres/database.js';
 import { connectState, type SharedState } from './connect.js';
 import { StateConfigError, StateUnavailableError } from './errors.js';
+import type { ResetEvent } from './reset-channel.js';
 import { SCHEMA_VERSION } from './schema.js';
 import { nextReset, type Replicas, replicasIn } from './test-helpers.js';
 
@@ -49,13 +51,34 @@ describe('connectState', () => {
     ]);
   });
 
+  it('brings a database of the first schema version up to date, its pets kept', async () => {
+    const replicas = await freshReplicas();
+    const first = await replicas.connect();
+    await first.seed(PETS);
+    // What petkit's first schema had: no reset generation.
+    await sql(
+      replicas.url,
+      'ALTER TABLE petkit_store DROP COLUMN reset_generation; UPDATE petkit_schema_version SET version = 1',
+    );
+    const next = await replicas.connect();
+    expect(await sql(replicas.url, 'SELECT version FROM petkit_schema_version')).toEqual([
+      { version: SCHEMA_VERSION },
+    ]);
+    expect(await next.store.get(2)).toBe('{"id":2,"name":"Mochi","categoryId":1}');
+    const heard = nextReset(next);
+    await next.reset(PETS);
+    expect(await heard).toEqual({ kind: 'reset', local: true });
+  });
+
   it('refuses a database whose schema a newer petkit wrote', async () => {
     const replicas = await freshReplicas();
     await replicas.connect();
     await sql(replicas.url, 'UPDATE petkit_schema_version SET version = 99');
     const failure = replicas.connect();
     await expect(failure).rejects.toThrow(StateConfigError);
-    await expect(failure).rejects.toThrow(/schema version 99; this petkit knows versions up to 1/);
+    await expect(failure).rejects.toThrow(
+      new RegExp(`schema version 99; this petkit knows versions up to ${SCHEMA_VERSION}\\.`),
+    );
   });
 
   it('says in one line, password hidden, that a database nobody listens for cannot be reached', async () => {
@@ -169,6 +192,49 @@ async function cutOff(database: TestDatabase): Promise<() => Promise<void>> {
   };
 }
 
+/**
+ * A login role of its own for some replicas, which the test can lock out (no new connection) and
+ * whose reset channels it can end, while the replicas of the usual role carry on.
+ */
+async function lockableRole(replicas: Replicas): Promise<{
+  connect(): Promise<SharedState>;
+  lockOut(): Promise<void>;
+  endResetChannels(): Promise<void>;
+  letIn(): Promise<void>;
+}> {
+  // The tables made by the usual role first, so that this one owns nothing and can be dropped.
+  await replicas.connect();
+  const name = `petkit_role_${randomUUID().replaceAll('-', '').slice(0, 12)}`;
+  await database.admin(`CREATE ROLE ${name} LOGIN SUPERUSER`);
+  const url = new URL(replicas.url);
+  url.username = name;
+  const opened: SharedState[] = [];
+  onTestFinished(async () => {
+    await Promise.all(opened.map((state) => state.close().catch(() => undefined)));
+    await database.admin(`DROP ROLE ${name}`);
+  });
+  return {
+    async connect() {
+      const state = await connectState(url.href);
+      opened.push(state);
+      return state;
+    },
+    lockOut: async () => {
+      await database.admin(`ALTER ROLE ${name} NOLOGIN`);
+    },
+    async endResetChannels() {
+      const of = `FROM pg_stat_activity WHERE usename = '${name}' AND application_name = 'petkit-reset-channel'`;
+      await database.admin(`SELECT pg_terminate_backend(pid) ${of}`);
+      while ((await database.admin(`SELECT 1 ${of}`)).length > 0) await pause(5);
+    },
+    letIn: async () => {
+      await database.admin(`ALTER ROLE ${name} LOGIN`);
+    },
+  };
+}
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 /** Each shared operation a request may run. */
 function everyOperation(state: SharedState): (() => Promise<unknown>)[] {
   return [
@@ -235,6 +301,49 @@ describe('losing the database', () => {
       { kind: 'reconnected', local: false },
     ]);
     for (const state of [one, two]) for (const operation of everyOperation(state)) await operation();
+  });
+
+  it('tells a replica of a reset it missed while its reset channel was down, once the channel is back', async () => {
+    const replicas = await freshReplicas();
+    const one = await replicas.connect();
+    await one.seed(PETS);
+    const role = await lockableRole(replicas);
+    const two = await role.connect();
+    const heard: ResetEvent[] = [];
+    two.onReset((event) => heard.push(event));
+
+    await role.lockOut();
+    await role.endResetChannels();
+    await one.reset(PETS);
+    const back = nextReset(two, (event) => event.kind === 'reconnected');
+    await role.letIn();
+    await back;
+    expect(heard).toEqual([
+      { kind: 'reset', local: false },
+      { kind: 'reconnected', local: false },
+    ]);
+  });
+
+  it('tells a replica of its own reset while its reset channel is down, and only once', async () => {
+    const replicas = await freshReplicas();
+    const role = await lockableRole(replicas);
+    const one = await role.connect();
+    await one.seed(PETS);
+    const heard: ResetEvent[] = [];
+    one.onReset((event) => heard.push(event));
+
+    await role.lockOut();
+    await role.endResetChannels();
+    // Through the connection its pool still holds: the database is there, the channel is not.
+    await one.reset(PETS);
+    expect(heard).toEqual([{ kind: 'reset', local: true }]);
+    const back = nextReset(one, (event) => event.kind === 'reconnected');
+    await role.letIn();
+    await back;
+    expect(heard).toEqual([
+      { kind: 'reset', local: true },
+      { kind: 'reconnected', local: false },
+    ]);
   });
 
   it('answers StateUnavailableError while the server is down, and serves again once it has restarted', async () => {

@@ -55,7 +55,10 @@ export interface SharedState extends MockState {
    * does; store.clear() and limiter.reset() alone tell no other replica.
    */
   reset(pets: readonly NewPet[]): Promise<void>;
-  /** Runs `listener` on every reset by any replica, and when the reset channel comes back after a loss. */
+  /**
+   * Runs `listener` on every reset by any replica (one missed while the reset channel was down, when it
+   * is back), and with kind 'reconnected' when the channel comes back after a loss.
+   */
   onReset(listener: ResetListener): () => void;
   /** This replica's id, as its resets carry it. */
   readonly replicaId: string;
@@ -135,18 +138,26 @@ export async function connectState(url: string, options: StateOptions = {}): Pro
     replicaId,
     url: normalized.shown,
     seed: (pets) => seed(database, pets, maxPets),
-    reset: (pets) =>
-      database.transaction(async (client) => {
+    async reset(pets) {
+      const generation = await database.transaction(async (client) => {
         // petkit_pets first (see the lock order in shared-store.ts).
         await replacePets(client, pets, maxPets);
         await client.query({ text: 'TRUNCATE petkit_rate_buckets' });
-        await client.query({ text: 'UPDATE petkit_store SET seeded = true' });
+        const { rows } = await client.query<{ generation: string }>({
+          text: `UPDATE petkit_store SET seeded = true, reset_generation = reset_generation + 1
+                 RETURNING reset_generation AS generation`,
+        });
+        const generation = Number(rows[0]?.generation);
         // Delivered to every listening replica when the transaction commits.
         await client.query({
           text: `SELECT pg_notify('${RESET_CHANNEL}', ${RESET_PAYLOAD_SQL})`,
-          values: [replicaId],
+          values: [replicaId, generation],
         });
-      }),
+        return generation;
+      });
+      // This replica's listeners hear of it now, even with its reset channel down.
+      channel.committed(generation);
+    },
     onReset: (listener) => channel.onReset(listener),
     close() {
       closing ??= channel.close().finally(() => database.end());

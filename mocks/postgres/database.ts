@@ -1,8 +1,14 @@
 // The pool of connections a replica keeps to the state database, with every failure to reach it
 // turned into StateUnavailableError. pg's Pool reconnects by itself: a connection that breaks is
 // dropped, and the next request opens a new one, so a replica recovers as soon as the database is
-// back. An idle connection that breaks is reported to the logger, never thrown (pg would otherwise
-// raise it as an 'error' event that nobody catches, and the process would exit).
+// back.
+//
+// A connection the server ends (a restart, pg_terminate_backend, a network cut) makes its pg.Client
+// emit 'error', whether it sits idle in the pool or is checked out between two statements; an
+// 'error' event that nobody listens for ends the process. The pool listens to its idle connections
+// (pool.on('error')); every connection also gets a listener of its own when it is made, so that one
+// checked out is covered too. The request using it learns of the loss from its next statement, which
+// fails (and answers 503); the broken connection is then destroyed, not returned to the pool.
 import pg from 'pg';
 import type { Logger } from '../options.js';
 import { describeError, isConnectionError } from './connection-errors.js';
@@ -42,12 +48,23 @@ export function createDatabase(options: DatabaseOptions): Database {
     keepAlive: true,
     application_name: 'petkit',
   });
-  pool.on('error', (error) => {
+  // Reported once per outage: a restart ends every connection of the pool at once.
+  let lossReported = false;
+  /** end() was called: what the pool's connections say now is no loss. */
+  let ending = false;
+  const reportLoss = (error: unknown): void => {
+    if (lossReported || ending) return;
+    lossReported = true;
     options.logger.error(`petkit state: a pooled connection was lost (${describeError(error)})`);
-  });
-  // The state is a mock's: a commit need not wait for the disk (a crash of the database loses at
-  // most its last fraction of a second, never consistency), so no request waits for an fsync.
+  };
+  pool.on('error', reportLoss);
   pool.on('connect', (client) => {
+    lossReported = false;
+    // Checked out or idle, a lost connection must not end the process (see above); the pool's own
+    // listener, while it is idle, drops it.
+    client.on('error', () => undefined);
+    // The state is a mock's: a commit need not wait for the disk (a crash of the database loses at
+    // most its last fraction of a second, never consistency), so no request waits for an fsync.
     client.query('SET synchronous_commit = off').catch(() => undefined);
   });
 
@@ -89,6 +106,9 @@ export function createDatabase(options: DatabaseOptions): Database {
           throw error;
         }
       }),
-    end: () => pool.end(),
+    end: () => {
+      ending = true;
+      return pool.end();
+    },
   };
 }

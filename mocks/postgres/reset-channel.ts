@@ -5,9 +5,13 @@
 // the sending replica (RESET_PAYLOAD_SQL), and a replica hears only the resets of its own schema.
 //
 // A LISTEN lasts as long as its connection. When that connection is lost the replica reconnects
-// (after 50 ms, doubling up to 1 s between tries) and LISTENs again; since a reset may have been
-// missed meanwhile, the listeners then run once with kind 'reconnected', and should drop their caches
-// as for a reset.
+// (after 50 ms, doubling up to 1 s between tries, for as long as it takes) and LISTENs again. Resets
+// sent meanwhile were not heard: each reset counts one more in petkit_store.reset_generation, and
+// its NOTIFY carries that number, so the channel knows the last generation it told its listeners of.
+// Back, it LISTENs first and then reads the generation: one that moved on was missed, and the
+// listeners run once with kind 'reset' (a later NOTIFY of the same generation is not told again);
+// then they run once with kind 'reconnected'. A replica's own reset is told when it commits
+// (committed()), whether or not the channel is up; several resets missed together are told as one.
 import pg from 'pg';
 import type { Logger } from '../options.js';
 import type { ResetEvent } from '../state.js';
@@ -18,12 +22,17 @@ export const RESET_CHANNEL = 'petkit_reset';
 const FIRST_RETRY_MS = 50;
 const LAST_RETRY_MS = 1_000;
 
-/** The NOTIFY payload of a reset: SQL for the reset's transaction, $1 the sending replica's id. */
-export const RESET_PAYLOAD_SQL = "json_build_object('schema', current_schema(), 'replica', $1::text)::text";
+/**
+ * The NOTIFY payload of a reset: SQL for the reset's transaction, $1 the sending replica's id, $2 the
+ * reset's generation.
+ */
+export const RESET_PAYLOAD_SQL =
+  "json_build_object('schema', current_schema(), 'replica', $1::text, 'generation', $2::bigint)::text";
 
 interface ResetPayload {
   readonly schema?: unknown;
   readonly replica?: unknown;
+  readonly generation?: unknown;
 }
 
 /** The payload of a NOTIFY on the channel, or undefined for one petkit did not send. */
@@ -43,6 +52,8 @@ export type ResetListener = (event: ResetEvent) => void;
 export interface ResetChannel {
   /** Runs `listener` on every reset by any replica; answers the function that removes it. */
   onReset(listener: ResetListener): () => void;
+  /** This replica's reset committed as `generation`: tells the listeners now, unless already told. */
+  committed(generation: number): void;
   close(): Promise<void>;
 }
 
@@ -64,6 +75,8 @@ export async function openResetChannel(options: ResetChannelOptions): Promise<Re
   let closed = false;
   /** The schema this replica's tables are in, as the payloads name it. */
   let schema: string | undefined;
+  /** The last reset generation the listeners were told of (or found at start). */
+  let told = 0;
 
   const emit = (event: ResetEvent): void => {
     for (const listener of listeners) {
@@ -75,6 +88,13 @@ export async function openResetChannel(options: ResetChannelOptions): Promise<Re
     }
   };
 
+  /** Tells the listeners of reset `generation` unless they know of it or of a later one. */
+  const tell = (generation: number, local: boolean): void => {
+    if (generation <= told) return;
+    told = generation;
+    emit({ kind: 'reset', local });
+  };
+
   const lost = (which: pg.Client, error: unknown): void => {
     if (which !== client || closed) return;
     client = undefined;
@@ -83,7 +103,8 @@ export async function openResetChannel(options: ResetChannelOptions): Promise<Re
     scheduleRetry();
   };
 
-  const subscribe = async (): Promise<pg.Client> => {
+  /** A connection LISTENing, and the reset generation as it stood once it did. */
+  const subscribe = async (): Promise<{ client: pg.Client; generation: number }> => {
     const next = new pg.Client({
       connectionString: options.url,
       connectionTimeoutMillis: options.connectTimeoutMs,
@@ -100,8 +121,8 @@ export async function openResetChannel(options: ResetChannelOptions): Promise<Re
     next.on('notification', (message) => {
       if (message.channel !== RESET_CHANNEL) return;
       const payload = parsePayload(message.payload);
-      if (payload !== undefined && payload.schema === schema) {
-        emit({ kind: 'reset', local: payload.replica === replicaId });
+      if (payload !== undefined && payload.schema === schema && typeof payload.generation === 'number') {
+        tell(payload.generation, payload.replica === replicaId);
       }
     });
     try {
@@ -109,13 +130,17 @@ export async function openResetChannel(options: ResetChannelOptions): Promise<Re
       const { rows } = await next.query<{ schema: string }>('SELECT current_schema() AS schema');
       schema = rows[0]?.schema;
       await next.query(`LISTEN ${RESET_CHANNEL}`);
-      // Lost between LISTEN's answer and now: not subscribed after all.
+      // After LISTEN: a reset that commits from now on is heard, one before is counted here.
+      const counted = await next.query<{ generation: string }>(
+        'SELECT reset_generation AS generation FROM petkit_store',
+      );
+      // Lost between the last answer and now: not subscribed after all.
       if (failure !== undefined) throw failure;
+      return { client: next, generation: Number(counted.rows[0]?.generation ?? 0) };
     } catch (error) {
       next.end().catch(() => undefined);
       throw error;
     }
-    return next;
   };
 
   const scheduleRetry = (): void => {
@@ -125,12 +150,14 @@ export async function openResetChannel(options: ResetChannelOptions): Promise<Re
       try {
         const next = await subscribe();
         if (closed) {
-          await next.end();
+          await next.client.end();
           return;
         }
-        client = next;
+        client = next.client;
         failures = 0;
         logger.info('petkit state: the reset channel is back');
+        // Resets while it was down: each replica's own were told as they committed.
+        tell(next.generation, false);
         emit({ kind: 'reconnected', local: false });
       } catch {
         failures += 1;
@@ -140,7 +167,9 @@ export async function openResetChannel(options: ResetChannelOptions): Promise<Re
   };
 
   try {
-    client = await subscribe();
+    const first = await subscribe();
+    client = first.client;
+    told = first.generation;
   } catch (error) {
     throw unavailable(error);
   }
@@ -151,6 +180,9 @@ export async function openResetChannel(options: ResetChannelOptions): Promise<Re
       return () => {
         listeners.delete(listener);
       };
+    },
+    committed(generation) {
+      tell(generation, true);
     },
     async close() {
       closed = true;

@@ -2,8 +2,10 @@
 // migration runs once, in order; petkit_schema_version says how many have run. The whole check runs
 // in one transaction under an advisory lock, so replicas starting together migrate once.
 //
-// petkit_store   one row: the last id given (ids run from 1 with no gap, so it is also the count)
-//                and whether the state was ever seeded.
+// petkit_store   one row: the last id given (ids run from 1 with no gap, so it is also the count),
+//                whether the state was ever seeded, and how many resets there have been (its
+//                reset generation: a replica whose reset channel was down compares it with the last it
+//                heard, see reset-channel.ts).
 // petkit_pets    each pet as its JSON answer, with its id and status for lists. The name lives only
 //                in the JSON: text columns cannot hold U+0000 or a lone surrogate, both of which a
 //                JSON body may carry and JSON.stringify escapes.
@@ -41,6 +43,7 @@ const MIGRATIONS: readonly string[] = [
      banned_until double precision NOT NULL,
      outcome smallint NOT NULL
    );`,
+  'ALTER TABLE petkit_store ADD COLUMN reset_generation bigint NOT NULL DEFAULT 0;',
 ];
 
 /** The schema version this petkit writes. */

@@ -15,7 +15,10 @@ export interface TestDatabase {
   admin(sql: string): Promise<pg.QueryResultRow[]>;
   /** Makes an empty schema in this database; answers a URL whose connections use it (search_path). */
   schema(): Promise<string>;
-  /** Ends every connection to this database, and resolves once their server processes are gone. */
+  /**
+   * Ends every connection to this database, and resolves once the server processes of those it ended
+   * are gone (clients may already have connected again: their new connections are not waited for).
+   */
   terminateConnections(): Promise<void>;
   drop(): Promise<void>;
 }
@@ -29,9 +32,13 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   const { host, port, user } = inject('postgres');
   const name = uniqueName('petkit_test');
   const url = `postgres://${user}@${host}:${port}/${name}`;
-  const run = async (database: string, sql: string): Promise<pg.QueryResultRow[]> => {
+  const connect = async (database: string): Promise<pg.Client> => {
     const client = new pg.Client({ host, port, user, database });
     await client.connect();
+    return client;
+  };
+  const run = async (database: string, sql: string): Promise<pg.QueryResultRow[]> => {
+    const client = await connect(database);
     try {
       return (await client.query(sql)).rows;
     } finally {
@@ -39,7 +46,6 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     }
   };
   const admin = (sql: string) => run('postgres', sql);
-  const backends = `FROM pg_stat_activity WHERE datname = '${name}'`;
   await admin(`CREATE DATABASE ${name}`);
   return {
     name,
@@ -51,9 +57,24 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       return `${url}?options=${encodeURIComponent(`-c search_path=${schema}`)}`;
     },
     async terminateConnections() {
-      await admin(`SELECT pg_terminate_backend(pid) ${backends}`);
-      // pg_terminate_backend(pid, timeout) would wait too, but it looks only every 100 ms.
-      while ((await admin(`SELECT 1 ${backends}`)).length > 0) await pause(5);
+      const client = await connect('postgres');
+      try {
+        const { rows } = await client.query<{ pid: number }>({
+          text: 'SELECT pid, pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1',
+          values: [name],
+        });
+        // Only the processes ended here: a client that reconnects at once (a replica's reset channel
+        // does, 50 ms later; sooner than these exit on a busy machine) has a new one, which would keep
+        // "no connection to the database" from ever being true. pg_terminate_backend(pid, timeout)
+        // would wait too, but it looks only every 100 ms, one process after the other.
+        const ended = {
+          text: 'SELECT 1 FROM pg_stat_activity WHERE pid = ANY($1)',
+          values: [rows.map((row) => row.pid)],
+        };
+        while (((await client.query(ended)).rowCount ?? 0) > 0) await pause(5);
+      } finally {
+        await client.end();
+      }
     },
     async drop() {
       await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);

@@ -28,6 +28,35 @@ describe('the test PostgreSQL', () => {
     expect(rows[0]?.db).toBe(one.name);
     expect(Number(rows[0]?.version)).toBeGreaterThanOrEqual(180000);
   });
+  it('ends every connection to a database, and returns while their clients connect again at once', async () => {
+    const database = await createTestDatabase();
+    onTestFinished(() => database.drop());
+    // Clients that reconnect the moment they are cut, as a replica's reset channel does.
+    let stopped = false;
+    const current: Promise<pg.Client>[] = [];
+    const reconnecting = async (): Promise<pg.Client> => {
+      const client = new pg.Client({ connectionString: database.url });
+      client.on('error', () => {
+        if (!stopped) current.push(reconnecting());
+      });
+      await client.connect();
+      return client;
+    };
+    for (let i = 0; i < 3; i += 1) current.push(reconnecting());
+    await Promise.all(current);
+    onTestFinished(async () => {
+      stopped = true;
+      for (const client of await Promise.all(current)) await client.end().catch(() => undefined);
+    });
+    const pids = async () =>
+      (await database.admin(`SELECT pid FROM pg_stat_activity WHERE datname = '${database.name}'`)).map(
+        (row) => row.pid as number,
+      );
+    const before = await pids();
+    expect(before).toHaveLength(3);
+    await database.terminateConnections();
+    expect((await pids()).filter((pid) => before.includes(pid))).toEqual([]);
+  });
   it('runs the server as a user other than root', async () => {
     const { host, port, user } = inject('postgres');
     const client = new pg.Client({ host, port, user, database: 'postgres' });
