@@ -170,8 +170,8 @@ describe('override of an error status', () => {
     });
   });
   it('refuses, as a type error and at run time, a documented header off its schema', () => {
-    // @ts-expect-error Retry-After is a number of seconds
     expect(() =>
+      // @ts-expect-error Retry-After is a number of seconds
       override('listPets', { status: 429, body: limited, headers: { 'Retry-After': 'soon' } }),
     ).toThrow(
       new OverrideError(
