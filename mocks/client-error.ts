@@ -3,26 +3,41 @@
 // Each is answered as the core answers everything else, a JSON Error with the CORS headers, and the
 // connection is closed once it is out.
 import { maxHeaderSize, type ServerResponse, STATUS_CODES } from 'node:http';
-import type { Duplex } from 'node:stream';
 import type { ErrorCode } from './errors.js';
 import { ALLOWED_METHODS, errorReply, type Reply } from './responses.js';
 
 /** How long a connection answered with a transport-level error is read (and dropped) before it is cut. */
 export const LINGER_MS = 1_000;
 
+/**
+ * What the refusals use of a connection (node:stream's Duplex, which Node hands to 'clientError' and
+ * 'connect', has all of it). Declared here rather than imported: petkit's declarations reach this
+ * file (index.d.ts re-exports LINGER_MS through node-server.d.ts), and an app's type-check must not
+ * need @types/node for them (TypeScript 6 and later include no @types package unless `types` names it).
+ */
+export interface RawSocket {
+  readonly writable: boolean;
+  write(chunk: string): boolean;
+  end(chunk: string): unknown;
+  destroy(): unknown;
+  resume(): unknown;
+  once(event: 'close', listener: () => void): unknown;
+  on(event: 'error', listener: (error: Error) => void): unknown;
+}
+
 /** What the refusals need to know of the server: its timeouts, and the connections still open. */
 export interface RawRefusals {
   readonly headersTimeoutMs: number;
   readonly requestTimeoutMs: number;
   /** Connections answered here and still open (closed at once by close()). */
-  readonly lingering: Set<Duplex>;
+  readonly lingering: Set<RawSocket>;
   /**
    * Whether requests read on this connection are still being answered, and whether each was read
    * whole: a refusal waits for their answers, which go out first and in order (RFC 9112 §9.3.2).
    */
-  pendingOn(socket: Duplex): { count: number; allComplete: boolean };
+  pendingOn(socket: RawSocket): { count: number; allComplete: boolean };
   /** Runs `then` once the last answer pending on `socket` is written. */
-  afterPending(socket: Duplex, then: () => void): void;
+  afterPending(socket: RawSocket, then: () => void): void;
 }
 
 /** The raw bytes of a Reply, with its status line, a Date and a Content-Length. */
@@ -38,7 +53,7 @@ export function rawReply({ status, body, headers }: Reply): string {
  * Writes `answer` and closes our side, then keeps reading until the client closes its own (at most
  * LINGER_MS): cutting a connection with unread data resets it, and the client could lose the answer.
  */
-export function endWith(socket: Duplex, answer: Reply, lingering: Set<Duplex>): void {
+export function endWith(socket: RawSocket, answer: Reply, lingering: Set<RawSocket>): void {
   if (!socket.writable) {
     socket.destroy();
     return;
@@ -61,13 +76,13 @@ export function endWith(socket: Duplex, answer: Reply, lingering: Set<Duplex>): 
  * own status for them), 400 validation_failed for any other malformed request. These come from the
  * transport, before routing, so they carry no rate-limit headers.
  */
-export function answerClientError(error: Error, socket: Duplex, refusals: RawRefusals): void {
+export function answerClientError(error: Error, socket: RawSocket, refusals: RawRefusals): void {
   // Node goes on parsing what the client still sends, and each chunk fails again: answered once.
   if (refusals.lingering.has(socket)) return;
   const code = (error as NodeJS.ErrnoException).code;
   const refusal = clientErrorRefusal(code, refusals);
   // Node's own rule: nothing is written over a response already under way (it would corrupt it).
-  const current = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage;
+  const current = (socket as RawSocket & { _httpMessage?: ServerResponse | null })._httpMessage;
   if (refusal === undefined || !socket.writable) {
     socket.destroy();
     return;
@@ -118,7 +133,7 @@ function clientErrorRefusal(
 const seconds = (ms: number) => `${ms / 1000} s`;
 
 /** 'connect': the mock is an origin server, not a proxy; a CONNECT tunnel is refused with 405. */
-export function answerConnect(socket: Duplex, lingering: Set<Duplex>): void {
+export function answerConnect(socket: RawSocket, lingering: Set<RawSocket>): void {
   endWith(
     socket,
     errorReply(

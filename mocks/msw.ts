@@ -7,6 +7,14 @@ import { describeFault, loadSpec, type OperationId, type operations } from '../o
 import { CONTROL_PREFIX } from './control.js';
 import { createMock, type Mock } from './mock.js';
 import type { MockOptions } from './options.js';
+import {
+  completeHeaders,
+  documentedHeaders,
+  headerFault,
+  normalizeHeaders,
+  type OverrideHeaders,
+} from './override-headers.js';
+import { reply, toResponse } from './responses.js';
 
 /**
  * Where the handlers answer. `baseUrl` is the API's base URL as your app calls it; the default
@@ -79,19 +87,24 @@ function freshOnEachSpread(make: () => RequestHandler[]): RequestHandler[] {
 }
 
 // Typed overrides: one operation's answer replaced, in the style of `server.use(http.get(...))`,
-// with its status and body typed from openapi.yaml (a body the operation does not document for that
-// status is a type error, and is refused when the override is made).
+// with its status, body and headers typed from openapi.yaml (a body the operation does not document
+// for that status is a type error, and is refused when the override is made), and answered whole:
+// the headers the document gives that status, filled in where the test leaves them out.
 
 type Responses<Id extends OperationId> = operations[Id]['responses'];
 type JsonBody<R> = R extends { content: { 'application/json': infer Body } } ? Body : never;
 
-/** One documented answer of an operation: a status it lists and that status's JSON body. */
+/** One documented answer of an operation: a status it lists, that status's JSON body, and headers. */
 export type OperationAnswer<Id extends OperationId> = {
   [Status in keyof Responses<Id>]: {
     readonly status: Status;
     readonly body: JsonBody<Responses<Id>[Status]>;
-    /** Added to the answer's headers (Content-Type is application/json). */
-    readonly headers?: Readonly<Record<string, string>>;
+    /**
+     * Headers of the answer: a documented one typed as openapi.yaml says (`'Retry-After': 5`), any
+     * other as a string or a number. Each documented header not given gets a default that agrees
+     * with those given (see `override`); Content-Type is application/json.
+     */
+    readonly headers?: OverrideHeaders<Id, Status>;
   };
 }[keyof Responses<Id>];
 
@@ -110,6 +123,8 @@ export interface OverrideOptions {
   baseUrl?: string;
   /** Answer only the first matching request, then let the handlers after it answer (MSW's `once`). */
   once?: boolean;
+  /** The clock of the default rate-limit headers, in ms since the epoch. Default `Date.now`. */
+  now?: () => number;
 }
 
 /** A fault of an answer: its status is not documented, or its body departs from the schema. */
@@ -122,14 +137,21 @@ const HTTP = { GET: http.get, POST: http.post, PUT: http.put, PATCH: http.patch,
 /**
  * A request handler that answers one operation as given, for `server.use(...)` or `worker.use(...)`
  * in front of petkit's handlers: a fixed answer (checked now against openapi.yaml), or a function of
- * the request that answers one.
+ * the request that answers one. The answer carries every header the document gives its status, as
+ * the mock's `Prefer: code=` answer would: those given, and for the others the demo-free key's (the
+ * Free plan's 60 a minute, the current minute's window; a 429 has none remaining and a Retry-After
+ * until the window's end, or the window ends after a given Retry-After), WWW-Authenticate on a 401,
+ * Location on a 201, and the deprecation headers on every answer of getPet.
  */
 export function override<Id extends OperationId>(
   operationId: Id,
   answer: NoInfer<OperationAnswer<Id> | OverrideResolver<Id>>,
   options: OverrideOptions = {},
 ): RequestHandler {
-  const operation = loadSpec().operation(operationId);
+  const spec = loadSpec();
+  const operation = spec.operation(operationId);
+  const headerSpecs = documentedHeaders(spec);
+  const now = options.now ?? Date.now;
   const check = (given: OperationAnswer<Id>): OperationAnswer<Id> => {
     const status = Number(given.status);
     const documented = operation.response(status)?.content.get('application/json');
@@ -144,6 +166,10 @@ export function override<Id extends OperationId>(
         `override('${operationId}'): the ${status} body departs from openapi.yaml: ${fault.path || '(body)'} ${fault.message}.`,
       );
     }
+    const headerFaulty = headerFault(normalizeHeaders(given.headers), headerSpecs);
+    if (headerFaulty !== undefined) {
+      throw new OverrideError(`override('${operationId}'): the ${status} header ${headerFaulty}.`);
+    }
     return given;
   };
   const fixed = typeof answer === 'function' ? undefined : check(answer);
@@ -156,10 +182,16 @@ export function override<Id extends OperationId>(
       const given =
         fixed ??
         check(await (answer as OverrideResolver<Id>)({ request, params: params as Record<string, string> }));
-      return new Response(JSON.stringify(given.body), {
-        status: Number(given.status),
-        headers: { 'content-type': 'application/json', 'access-control-allow-origin': '*', ...given.headers },
+      const status = Number(given.status);
+      const headers = completeHeaders({
+        operation,
+        basePath: spec.basePath,
+        status,
+        body: given.body,
+        given: normalizeHeaders(given.headers),
+        nowMs: now(),
       });
+      return toResponse(reply(status, JSON.stringify(given.body), headers), request.method === 'HEAD');
     },
     { once: options.once ?? false },
   );

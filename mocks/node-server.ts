@@ -4,7 +4,6 @@
 // five times the CPU of the rest of the mock, and its body streams holding memory under load.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Duplex } from 'node:stream';
 import { loadSpec } from '../openapi/index.js';
 import {
   BodyAbortedError,
@@ -20,6 +19,7 @@ import {
   expectationReply,
   missingHostReply,
   type RawRefusals,
+  type RawSocket,
 } from './client-error.js';
 import {
   type ControlGuard,
@@ -104,7 +104,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   let guard: ControlGuard | undefined;
   /** Requests read on each connection and not yet answered, in order, and what runs after them. */
   const pending = new WeakMap<
-    Duplex,
+    RawSocket,
     { requests: Set<IncomingMessage>; afterwards?: (() => void) | undefined }
   >();
   const track = (incoming: IncomingMessage, outgoing: ServerResponse) => {
@@ -165,7 +165,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     track(incoming, outgoing);
     write(incoming, outgoing, expectationReply(String(incoming.headers.expect)));
   });
-  const lingering = new Set<Duplex>();
+  const lingering = new Set<RawSocket>();
   const refusals: RawRefusals = {
     headersTimeoutMs: timeouts.headersMs,
     requestTimeoutMs: timeouts.requestMs,

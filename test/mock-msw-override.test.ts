@@ -3,13 +3,19 @@
 // and checked at run time for callers without types.
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { errorBody, FORCED_CODES } from '../mocks/errors.js';
 import { createMock } from '../mocks/index.js';
 import { createHandlers, OverrideError, override } from '../mocks/msw.js';
+import { EXPOSED_HEADERS } from '../mocks/responses.js';
+import { checkResponse } from '../mocks/test-helpers.js';
+import { loadSpec, type OperationId } from '../openapi/index.js';
 
 const BASE = 'https://api.example.test/v1';
 const mock = createMock({ seed: 42 });
 const server = setupServer(...createHandlers({ mock, baseUrl: BASE }));
 const KEY = { authorization: 'Bearer demo-free' };
+const NOW = Date.parse('2030-01-01T00:00:30Z');
+const spec = loadSpec();
 
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterEach(() => {
@@ -67,5 +73,113 @@ describe('override', () => {
     );
     // @ts-expect-error no such operation
     expect(() => override('deletePet', { status: 204, body: null })).toThrow();
+  });
+});
+
+describe('override of an error status', () => {
+  const limited = errorBody('rate_limited');
+  it('answers a 429 completely: Retry-After, the window spent, the headers a browser app may read', async () => {
+    server.use(override('listPets', { status: 429, body: limited }, { baseUrl: BASE, now: () => NOW }));
+    const res = await fetch(`${BASE}/pets`, { headers: KEY });
+    expect(res.status).toBe(429);
+    expect(Object.fromEntries(res.headers)).toMatchObject({
+      // As the mock's own 429 for demo-free at NOW: the Free plan's 60 a minute, until the minute's end.
+      'retry-after': '30',
+      'x-ratelimit-limit': '60',
+      'x-ratelimit-remaining': '0',
+      'x-ratelimit-reset': String(NOW / 1000 + 30),
+      'access-control-allow-origin': '*',
+      'access-control-expose-headers': EXPOSED_HEADERS,
+    });
+    expect(await res.json()).toEqual(limited);
+  });
+  it('answers every documented status of every operation as openapi.yaml says, given only the body', async () => {
+    const bodies: Record<string, unknown> = {
+      'listPets 200': [],
+      'createPet 201': { id: 51, name: 'Rex', categoryId: 1 },
+      'getPet 200': { id: 1, name: 'Rex', categoryId: 1 },
+    };
+    const answered: string[] = [];
+    for (const operation of spec.operations) {
+      for (const key of operation.responses.keys()) {
+        const status = Number(key);
+        const code = FORCED_CODES.get(status);
+        const body =
+          bodies[`${operation.id} ${status}`] ?? (code === undefined ? undefined : errorBody(code));
+        if (body === undefined) throw new Error(`no body for ${operation.id} ${status} in this test`);
+        const answer = { status, body } as never;
+        server.use(override(operation.id as OperationId, answer, { baseUrl: BASE, once: true }));
+        const url = `${BASE}${operation.expand({ petId: 1 })}`;
+        const init =
+          operation.method === 'POST' ? { method: 'POST', headers: KEY, body: '{}' } : { headers: KEY };
+        const res = await checkResponse(operation.method, url, await fetch(url, init));
+        expect(res.status).toBe(status);
+        answered.push(`${operation.id} ${status}`);
+      }
+    }
+    expect(answered).toHaveLength(22);
+  });
+  it("carries the headers of the mock's own answer when that status is forced (Prefer: code=)", async () => {
+    const forcedMock = createMock({ seed: 42, clock: () => NOW });
+    for (const operation of spec.operations) {
+      for (const [status, code] of FORCED_CODES) {
+        if (!operation.responses.has(String(status))) continue;
+        forcedMock.reset();
+        const path = `${spec.basePath}${operation.expand({ petId: 1 })}`;
+        const forced = await forcedMock.request(path, {
+          method: operation.method,
+          headers: { ...KEY, prefer: `code=${status}`, 'content-type': 'application/json' },
+          ...(operation.method === 'POST' ? { body: '{}' } : {}),
+        });
+        const answer = { status, body: errorBody(code) } as never;
+        server.use(
+          override(operation.id as OperationId, answer, { baseUrl: BASE, once: true, now: () => NOW }),
+        );
+        const overridden = await fetch(`${BASE}${operation.expand({ petId: 1 })}`, {
+          method: operation.method,
+          headers: KEY,
+          ...(operation.method === 'POST' ? { body: '{}' } : {}),
+        });
+        const { 'preference-applied': _, ...mockHeaders } = Object.fromEntries(forced.headers);
+        expect(Object.fromEntries(overridden.headers), `${operation.id} ${status}`).toEqual(mockHeaders);
+      }
+    }
+  });
+  it('says who is refused on a 401: the challenge of RFC 6750, for a missing or a wrong key', async () => {
+    server.use(override('createPet', { status: 401, body: errorBody('missing_api_key') }, { baseUrl: BASE }));
+    const missing = await fetch(`${BASE}/pets`, { method: 'POST', body: '{}' });
+    expect(missing.headers.get('www-authenticate')).toBe('Bearer realm="pets"');
+    server.use(override('listPets', { status: 401, body: errorBody('invalid_api_key') }, { baseUrl: BASE }));
+    const wrong = await fetch(`${BASE}/pets`, { headers: KEY });
+    expect(wrong.headers.get('www-authenticate')).toBe('Bearer realm="pets", error="invalid_token"');
+  });
+  it('takes the headers given, typed from openapi.yaml, and fills the rest to agree with them', async () => {
+    server.use(
+      override(
+        'listPets',
+        { status: 429, body: limited, headers: { 'Retry-After': 5, 'X-RateLimit-Limit': 300 } },
+        { baseUrl: BASE, now: () => NOW },
+      ),
+    );
+    const res = await fetch(`${BASE}/pets`, { headers: KEY });
+    expect(Object.fromEntries(res.headers)).toMatchObject({
+      'retry-after': '5',
+      'x-ratelimit-limit': '300',
+      'x-ratelimit-remaining': '0',
+      'x-ratelimit-reset': String(NOW / 1000 + 5),
+    });
+  });
+  it('refuses, as a type error and at run time, a documented header off its schema', () => {
+    expect(() =>
+      // @ts-expect-error Retry-After is a number of seconds
+      override('listPets', { status: 429, body: limited, headers: { 'Retry-After': 'soon' } }),
+    ).toThrow(
+      new OverrideError(
+        `override('listPets'): the 429 header Retry-After departs from openapi.yaml: "soon" must be integer.`,
+      ),
+    );
+    expect(() =>
+      override('listPets', { status: 429, body: limited, headers: { 'retry-after': -1 } }),
+    ).toThrow(OverrideError);
   });
 });

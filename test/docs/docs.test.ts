@@ -16,6 +16,7 @@ import { type Block, DOC_PAGES, kindOf, parseBlocks, where } from './blocks.js';
 import { asBlockText, masked, withOutputs } from './outputs.js';
 import { makeScratchApp, type ScratchApp } from './scratch-app.js';
 import { type CommandResult, PageShell, transcript } from './shell.js';
+import { CONFIGS, type MatrixRun, runTypeMatrix, TYPESCRIPTS } from './type-matrix.js';
 
 const execFileAsync = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -38,6 +39,8 @@ const pages: Page[] = [];
 /** What each output block should hold now. */
 const fresh = new Map<Block, string>();
 const tsFiles: { name: string; esm: boolean; cjs: boolean; test: boolean }[] = [];
+/** The TypeScript matrix (type-matrix.ts), started once the app is installed; settled, never rejected. */
+let matrix: Promise<MatrixRun[] | Error> | undefined;
 
 beforeAll(async () => {
   for (const name of PAGES) {
@@ -45,6 +48,19 @@ beforeAll(async () => {
     pages.push({ name, text, blocks: parseBlocks(name, text) });
   }
   app = await makeScratchApp(ROOT);
+  // Started now and awaited by its test: its twelve tsc runs take a minute, and overlap the pages' commands.
+  const snippets = pages.flatMap((page) =>
+    page.blocks
+      .filter((block) => kindOf(block) === 'file' && block.lang === 'ts')
+      .map((block) => ({
+        name: block.attrs.get('file') ?? '',
+        text: block.text,
+        cjs: !block.attrs.has('browser'),
+      })),
+  );
+  matrix = runTypeMatrix(app.dir, snippets).catch((error: unknown) =>
+    error instanceof Error ? error : new Error(String(error)),
+  );
   console.info(
     `docs test: npm pack ${(app.timings.pack / 1000).toFixed(1)} s, npm install in the app ${(app.timings.install / 1000).toFixed(1)} s`,
   );
@@ -201,6 +217,21 @@ describe('every code block of the README and docs/', () => {
     }
   }, 120_000);
 
+  it('type-checks the published declarations under TypeScript 5.9, 6 and 7: NodeNext ESM and CommonJS with no `types` and no skipLibCheck, and what tsc --init writes', async () => {
+    const runs = await matrix;
+    if (runs === undefined || runs instanceof Error) throw runs ?? new Error('the matrix did not start');
+    expect(runs).toHaveLength(TYPESCRIPTS.length * (CONFIGS.length + 1));
+    const failed = runs
+      .filter((entry) => entry.output !== '')
+      .map((entry) => `TypeScript ${entry.typescript}, ${entry.config}:\n${entry.output}`);
+    expect(failed.join('\n')).toBe('');
+  }, 180_000);
+
+  it('installs with no engine warning on this Node (npm prints none for petkit or what it depends on)', () => {
+    expect(app.installOutput).toMatch(/added \d+ packages/);
+    expect(app.installOutput).not.toMatch(/EBADENGINE/);
+  });
+
   it('runs every test snippet with vitest, in both apps', async () => {
     const files = tsFiles
       .filter((file) => file.test)
@@ -272,7 +303,8 @@ async function writeSnippetFile(block: Block): Promise<void> {
 
 afterAll(async () => {
   // PETKIT_KEEP_SCRATCH=1 keeps the app for a look after a failure.
+  await matrix;
   if (app !== undefined && process.env.PETKIT_KEEP_SCRATCH !== '1') {
     await rm(dirname(app.dir), { recursive: true, force: true });
   }
-});
+}, 180_000);

@@ -3,8 +3,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { resolveConfig } from 'vite';
 import { describe, expect, it } from 'vitest';
 import { commandsOf, DOC_PAGES, readBlocks } from './blocks.js';
+import { satisfies } from './node-range.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const PAGES = [...DOC_PAGES, 'examples/browser/README.md', 'examples/ci/README.md'];
@@ -36,6 +38,48 @@ describe('the README', () => {
     expect(listed.sort()).toEqual(
       [...Object.keys(pkg.dependencies), ...Object.keys(pkg.devDependencies)].sort(),
     );
+  });
+
+  it('reads engines ranges as npm does', () => {
+    expect(satisfies('v20.20.2', '>=24.18.0')).toBe(false);
+    expect(satisfies('v20.20.2', '>=20.19')).toBe(true);
+    expect(satisfies('v20.20.2', '>=23.5.0 || ^22.13.0 || ^20.17.0')).toBe(true);
+    expect(satisfies('v20.20.2', '>=22.12.0 || >=20.19.0 <21.0.0')).toBe(true);
+    expect(satisfies('v20.16.0', '>=22.12.0 || >=20.19.0 <21.0.0')).toBe(false);
+    expect(satisfies('v20.20.2', '10.* || >= 12.*')).toBe(true);
+    expect(satisfies('v11.0.0', '10.* || >= 12.*')).toBe(false);
+    expect(satisfies('v20.20.2', '4.x || >=6.0.0')).toBe(true);
+    expect(satisfies('v20.20.2', '*')).toBe(true);
+    expect(() => satisfies('v20.20.2', 'node 20')).toThrow('cannot read');
+  });
+
+  it('says why `npm ci` warns EBADENGINE on this Node: names every package of the lock that asks for a later one', () => {
+    const lock = JSON.parse(read('package-lock.json')) as {
+      packages: Record<string, { engines?: { node?: string } }>;
+    };
+    const asking = Object.entries(lock.packages)
+      .filter(([path, entry]) => path !== '' && entry.engines?.node !== undefined)
+      .filter(([, entry]) => !satisfies(process.version, entry.engines?.node ?? ''))
+      .map(([path]) => path.slice(path.lastIndexOf('node_modules/') + 'node_modules/'.length));
+    const readme = read('README.md');
+    if (asking.length > 0) expect(readme).toContain('`npm ci` warns `EBADENGINE`');
+    expect(asking.filter((name) => !readme.includes(`\`${name}\``))).toEqual([]);
+  });
+
+  it("gives the browser example's address and the line that switches it to a running mock, as the example has them", async () => {
+    const readme = read('README.md');
+    const main = read('examples/browser/src/main.ts');
+    const modeLine = /^const MODE: 'msw' \| 'server' = 'msw';$/m.exec(main)?.[0];
+    const serverUrl = /^const SERVER_URL = '([^']+)';$/m.exec(main)?.[1];
+    expect(modeLine).toBeDefined();
+    expect(readme).toContain(`\`${modeLine}\``);
+    expect(readme).toContain(serverUrl);
+    // What `npm run example:browser` serves: Vite's address for the example's own config.
+    const pkg = JSON.parse(read('package.json')) as { scripts: Record<string, string> };
+    expect(pkg.scripts['example:browser']).toMatch(/&& vite examples\/browser$/);
+    const { server } = await resolveConfig({ root: join(ROOT, 'examples/browser') }, 'serve');
+    expect(server.host ?? 'localhost').toBe('localhost');
+    expect(readme).toContain(`http://localhost:${server.port}/`);
   });
 });
 

@@ -5,12 +5,14 @@
 // is prepack's, and the build never touches the dist/ that other tests are reading. The project is ESM
 // ("type": "module") and holds a CommonJS sub-project in cjs/ ("type": "commonjs"); both type-check
 // with module NodeNext and resolve the same node_modules. The install reuses npm's cache of what
-// `npm ci` fetched for this repository (--prefer-offline), with the same versions.
+// `npm ci` fetched for this repository (--prefer-offline), with the same versions, and adds
+// TypeScript 6 and 7 from the registry for the type matrix (type-matrix.ts).
 import { execFile } from 'node:child_process';
 import { cp, mkdir, mkdtemp, readFile, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { TYPESCRIPTS } from './type-matrix.js';
 
 const run = promisify(execFile);
 
@@ -24,10 +26,15 @@ export interface ScratchApp {
   readonly tarball: string;
   /** How long `npm pack` and `npm install` took, in ms. */
   readonly timings: { readonly pack: number; readonly install: number };
+  /** What `npm install` printed (its warnings included). */
+  readonly installOutput: string;
 }
 
-/** The packages a user adds beside petkit to run the docs' snippets, at this repository's versions. */
-const TOOLS = ['msw', 'vitest', 'typescript', '@types/node'];
+/**
+ * The packages a user adds beside petkit to run the docs' snippets, at this repository's versions
+ * (`@types/pg` for petkit/postgres, whose types are pg's).
+ */
+const TOOLS = ['msw', 'vitest', 'typescript', '@types/node', '@types/pg'];
 
 function tsconfig(lib: string[]): string {
   return `${JSON.stringify(
@@ -75,7 +82,9 @@ export async function makeScratchApp(root: string): Promise<ScratchApp> {
     maxBuffer: 16 * 1024 * 1024,
   });
   for (const file of files.stdout.split('\0')) {
-    if (file !== '') await cp(join(root, file), join(clone, file), { force: true }).catch(missingIsFine);
+    // A worktree's node_modules may be a symlink, which `node_modules/` in .gitignore does not match.
+    if (file !== '' && file !== 'node_modules')
+      await cp(join(root, file), join(clone, file), { force: true }).catch(missingIsFine);
   }
   await symlink(join(root, 'node_modules'), join(clone, 'node_modules'), 'dir');
   const packed = await run('npm', ['pack', '--json', '--pack-destination', base], {
@@ -99,10 +108,19 @@ export async function makeScratchApp(root: string): Promise<ScratchApp> {
 
   started = Date.now();
   const tools = await Promise.all(TOOLS.map(async (name) => `${name}@${await versionOf(root, name)}`));
-  await run(
+  const typescripts = TYPESCRIPTS.flatMap((ts) => ('install' in ts ? [ts.install] : []));
+  // npm's own log level (warn), so that its warnings (EBADENGINE among them) are in the output.
+  const installed = await run(
     'npm',
-    ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', tarball, ...tools],
+    ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball, ...tools, ...typescripts],
     { cwd: dir, maxBuffer: 16 * 1024 * 1024 },
   );
-  return { dir, cjs, clone, tarball, timings: { pack, install: Date.now() - started } };
+  return {
+    dir,
+    cjs,
+    clone,
+    tarball,
+    timings: { pack, install: Date.now() - started },
+    installOutput: `${installed.stdout}${installed.stderr}`,
+  };
 }
