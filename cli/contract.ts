@@ -9,6 +9,7 @@ import {
   renderPretty,
   runContract,
 } from '../contract-tests/index.js';
+import { createRedactor } from '../contract-tests/redaction.js';
 import { recordContractHar } from './contract-har.js';
 import { integerFlag, UsageError } from './flags.js';
 import { petkitVersion } from './mock-har.js';
@@ -19,7 +20,8 @@ Usage:
   petkit contract --base-url URL --api-key KEY [options]
 
   --base-url URL       the server, with its version prefix (http://127.0.0.1:4010/v1); or CONTRACT_BASE_URL
-  --api-key KEY        a bearer key it accepts (never printed); or CONTRACT_API_KEY
+  --api-key KEY        a bearer key it accepts (never printed; visible ASCII, no white space);
+                       or CONTRACT_API_KEY
   --read-only          send no POST: safe against staging
   --reporter NAME      pretty (default), junit or json
   --output FILE        write the report there instead of to stdout
@@ -104,7 +106,7 @@ export async function run(argv: string[], io: Io = process): Promise<number> {
     values = parse(joinNegativeValues(argv)).values;
   } catch (cause) {
     io.stderr.write(
-      `petkit contract: ${(cause as Error).message}\nRun 'petkit contract --help' for the options.\n`,
+      `petkit contract: ${parseMessage(cause as Error, joinNegativeValues(argv))}\nRun 'petkit contract --help' for the options.\n`,
     );
     return 2;
   }
@@ -112,9 +114,14 @@ export async function run(argv: string[], io: Io = process): Promise<number> {
     io.stdout.write(HELP);
     return 0;
   }
+  const apiKey = values['api-key'] ?? io.env.CONTRACT_API_KEY ?? '';
+  // What the command says on stderr may quote what the user typed (a flag's value): the key hidden in
+  // it, should it have gone to the wrong flag. The reports hide it as they are built.
+  const hide = createRedactor(apiKey).response;
+  const say = (text: string) => io.stderr.write(hide(text));
   const reporter = values.reporter ?? 'pretty';
   if (!['pretty', 'junit', 'json'].includes(reporter)) {
-    io.stderr.write(`petkit contract: --reporter must be pretty, junit or json, got "${reporter}".\n`);
+    say(`petkit contract: --reporter must be pretty, junit or json, got "${reporter}".\n`);
     return 2;
   }
   const progress = io.stderr.isTTY === true && values.output === undefined ? io.stderr : undefined;
@@ -156,7 +163,7 @@ export async function run(argv: string[], io: Io = process): Promise<number> {
   try {
     const report = await runContract({
       baseUrl: values['base-url'] ?? io.env.CONTRACT_BASE_URL ?? '',
-      apiKey: values['api-key'] ?? io.env.CONTRACT_API_KEY ?? '',
+      apiKey,
       readOnly: values['read-only'] ?? false,
       probeRateLimit: values['probe-rate-limit'] ?? false,
       probeBan: values['probe-ban'] ?? false,
@@ -196,14 +203,14 @@ export async function run(argv: string[], io: Io = process): Promise<number> {
         `petkit contract: ${report.verdict} (exit ${report.exitCode}), ${report.findings.length} finding${report.findings.length === 1 ? '' : 's'}, seed ${report.seed}; ${reporter} report in ${values.output}\n`,
       );
     }
-    if (report.aborted !== null) io.stderr.write(`petkit contract: ${report.aborted.message}\n`);
+    if (report.aborted !== null) say(`petkit contract: ${report.aborted.message}\n`);
     writeHar();
     return report.exitCode;
   } catch (cause) {
     clearInterval(ticker);
     if (progress !== undefined) progress.write('\r\u001b[2K');
     if (cause instanceof ContractAbort || cause instanceof UsageError) {
-      io.stderr.write(`petkit contract: ${cause.message}\n`);
+      say(`petkit contract: ${cause.message}\n`);
       writeHar();
       return 2;
     }
@@ -211,15 +218,33 @@ export async function run(argv: string[], io: Io = process): Promise<number> {
   }
 }
 
+/**
+ * node:util's words for a command line it cannot read, except that an argument it did not expect is
+ * not quoted: it may be a key given without --api-key.
+ */
+function parseMessage(cause: Error, argv: string[]): string {
+  if ((cause as { code?: unknown }).code !== 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') return cause.message;
+  let where = '';
+  try {
+    const token = parse(argv, true).tokens.find((candidate) => candidate.kind === 'positional');
+    if (token !== undefined) where = ` at position ${token.index + 1}`;
+  } catch {
+    // Another fault besides: the position is left out.
+  }
+  return `unexpected argument${where} (not shown: it may be a key). Every value follows its flag: --api-key KEY.`;
+}
+
 function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
   return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
 }
 
-function parse(argv: string[]) {
+/** The flags; `positionals` only to find a stray argument for its message. */
+function parse(argv: string[], positionals = false) {
   return parseArgs({
     args: argv,
     strict: true,
-    allowPositionals: false,
+    allowPositionals: positionals,
+    tokens: true,
     options: {
       'base-url': { type: 'string' },
       'api-key': { type: 'string' },

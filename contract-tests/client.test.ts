@@ -2,6 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { type ClientOptions, createClient, type Outgoing, retryAfterMs } from './client.js';
 import { ContractAbort } from './errors.js';
 import type { Exchange } from './exchange.js';
+import { createRedactor } from './redaction.js';
 
 interface Scripted {
   status: number;
@@ -25,6 +26,7 @@ function harness(script: Scripted[], overrides: Partial<ClientOptions> = {}) {
   const client = createClient({
     baseUrl: 'http://staging.example/v1',
     apiKey: 'secret-key-123',
+    redactor: createRedactor(overrides.apiKey ?? 'secret-key-123'),
     timeoutMs: 1000,
     maxRpm: undefined,
     readOnly: false,

@@ -2,9 +2,10 @@
 // honouring Retry-After with exponential backoff and jitter, and stopping before it could get the key
 // banned. The clock, sleep, randomness and fetch are injected, so tests never wait for real.
 import { headerInteger } from '../openapi/index.js';
-import { ContractAbort } from './errors.js';
-import { type Exchange, type RequestRecord, redact, swapCase } from './exchange.js';
+import { ContractAbort, TargetSilent } from './errors.js';
+import type { Exchange, RequestRecord } from './exchange.js';
 import type { NormalizedOptions } from './options.js';
+import { swapCase } from './redaction.js';
 
 /**
  * How a request authenticates: the key as a bearer token, none, a wrong key, the key under `Token`,
@@ -29,6 +30,7 @@ export type ClientOptions = Pick<
   NormalizedOptions,
   | 'baseUrl'
   | 'apiKey'
+  | 'redactor'
   | 'timeoutMs'
   | 'maxRpm'
   | 'readOnly'
@@ -51,6 +53,16 @@ export interface Client {
   readonly maxRpm: number | undefined;
   readonly requests: number;
 }
+
+/**
+ * Requests in a row that got no answer within the timeout, from a target that answered before, after
+ * which the target is taken to have stopped answering: waiting out every request left would take the
+ * run's whole budget of them (96 × 10 s by default), and say nothing more.
+ */
+export const SILENT_AFTER = 3;
+
+/** What the client sends to tell a target that stopped answering from one that does not answer one request. */
+const LIVENESS_PROBE: Outgoing = { operationId: 'listPets', method: 'GET', path: '/pets' };
 
 /** The longest window the API has is a day (and a few minutes of clock skew). */
 const LONGEST_WINDOW_MS = 24 * 3600_000 + 300_000;
@@ -102,6 +114,10 @@ export function createClient(options: ClientOptions): Client {
   let window: { remaining: number; resetMs: number } | undefined;
   let started = 0;
   let inFlight = 0;
+  /** Requests in a row that got no answer within the timeout; a response puts it back to 0. */
+  let unanswered = 0;
+  let silent = false;
+  const { redactor } = options;
 
   const authorization = (auth: Auth): string | undefined => {
     switch (auth) {
@@ -148,9 +164,9 @@ export function createClient(options: ClientOptions): Client {
     if (outgoing.contentType !== undefined) headers['content-type'] = outgoing.contentType;
     const request: RequestRecord = {
       method: outgoing.method,
-      url: url.toString(),
-      headers: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, redact(v, options.apiKey)])),
-      ...(outgoing.body === undefined ? {} : { body: redact(outgoing.body, options.apiKey) }),
+      url: redactor.request(url.toString()),
+      headers: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, redactor.request(v)])),
+      ...(outgoing.body === undefined ? {} : { body: redactor.request(outgoing.body) }),
     };
     const startedMs = options.now();
     // The next request may go one interval after this one started; requests sent at once (concurrent
@@ -174,9 +190,10 @@ export function createClient(options: ClientOptions): Client {
       const body = await readBody(response);
       inFlight -= 1;
       answered += 1;
+      unanswered = 0;
       const responseHeaders: Record<string, string> = {};
       response.headers.forEach((value, name) => {
-        responseHeaders[name.toLowerCase()] = redact(value, options.apiKey);
+        responseHeaders[name.toLowerCase()] = redactor.response(value);
       });
       const limit = headerInteger(responseHeaders['x-ratelimit-limit']);
       const remaining = headerInteger(responseHeaders['x-ratelimit-remaining']);
@@ -199,7 +216,7 @@ export function createClient(options: ClientOptions): Client {
       return {
         operationId: outgoing.operationId,
         request,
-        response: { status: response.status, headers: responseHeaders, body: redact(body, options.apiKey) },
+        response: { status: response.status, headers: responseHeaders, body: redactor.response(body) },
         durationMs: options.now() - startedMs,
         ...(overlapped() ? { overlapped: true } : {}),
       };
@@ -213,6 +230,7 @@ export function createClient(options: ClientOptions): Client {
           ? ((cause.cause as Error | undefined)?.message ?? cause.message)
           : String(cause);
       const code = cause instanceof Error ? (cause.cause as { code?: unknown } | undefined)?.code : undefined;
+      if (timeout) unanswered += 1;
       return {
         operationId: outgoing.operationId,
         request,
@@ -221,12 +239,34 @@ export function createClient(options: ClientOptions): Client {
           ? { kind: 'timeout', message: `no response within ${options.timeoutMs} ms` }
           : {
               kind: 'network',
-              message: `no response: ${reason}`,
+              // Node's own words may quote what was sent (an invalid header value quotes it whole).
+              message: `no response: ${redactor.response(reason)}`,
               ...(typeof code === 'string' ? { code } : {}),
             },
         durationMs: options.now() - startedMs,
       };
     }
+  };
+
+  /**
+   * After a request that got no answer in time: listPets, until SILENT_AFTER requests in a row went
+   * unanswered (the target stopped answering: TargetSilent) or one is answered (the request's own
+   * finding, then). Creates sent at once may reach SILENT_AFTER together, with no listPets.
+   */
+  const stillAnswering = async (exchange: Exchange): Promise<void> => {
+    while (unanswered < SILENT_AFTER && !silent) {
+      await waitYourTurn(true);
+      const probe = await once(LIVENESS_PROBE);
+      options.onExchange(probe);
+      if (probe.failure?.kind !== 'timeout') return;
+    }
+    silent = true;
+    throw new TargetSilent(
+      `the target stopped answering: no response to ${SILENT_AFTER} requests in a row ` +
+        `(each waited the --timeout, ${options.timeoutMs} ms) after ${answered} answered; the rest of the run was not judged`,
+      exchange,
+      answered,
+    );
   };
 
   return {
@@ -266,6 +306,7 @@ export function createClient(options: ClientOptions): Client {
           options.onExchange(probe);
           if (idempotent) exchange = probe;
         }
+        if (exchange.failure?.kind === 'timeout' && answered > 0) await stillAnswering(exchange);
         if (answered > 0 && refused(probe)) {
           throw new ContractAbort(
             'unreachable',

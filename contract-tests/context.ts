@@ -7,6 +7,8 @@ import type { FindingInput } from './finding.js';
 
 export interface Context {
   readonly spec: Spec;
+  /** The target's base URL, with its version prefix (no trailing slash). */
+  readonly baseUrl: string;
   readonly seed: number;
   readonly examples: number;
   readonly readOnly: boolean;

@@ -1,4 +1,4 @@
-import type { RequestRecord } from './exchange.js';
+import type { Exchange, RequestRecord } from './exchange.js';
 
 // The few errors the suite throws. Each has a stable code; the CLI maps them to exit status 2.
 
@@ -20,5 +20,23 @@ export class ContractAbort extends Error {
     super(message, options);
     this.code = code;
     this.request = options?.request;
+  }
+}
+
+/**
+ * The target stopped answering: requests in a row got no answer within the timeout (client.ts,
+ * SILENT_AFTER). Not a ContractAbort: a target that hangs departs from the contract, so the run ends
+ * with this as a finding (exit 1) and judges nothing more.
+ */
+export class TargetSilent extends Error {
+  override readonly name = 'TargetSilent';
+  /** The request that started the silence. */
+  readonly exchange: Exchange;
+  /** Requests answered before it. */
+  readonly answered: number;
+  constructor(message: string, exchange: Exchange, answered: number) {
+    super(message);
+    this.exchange = exchange;
+    this.answered = answered;
   }
 }

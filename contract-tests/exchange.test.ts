@@ -1,5 +1,6 @@
 import { describe, expect, it, test } from 'vitest';
-import { excerpt, redact, toCurl } from './exchange.js';
+import { excerpt, toCurl } from './exchange.js';
+import { BRACED_KEY } from './redaction.js';
 
 test('a request becomes a curl command that the shell fills the key into', () => {
   const curl = toCurl({
@@ -14,8 +15,16 @@ test('a request becomes a curl command that the shell fills the key into', () =>
   );
 });
 
-test('redacts every occurrence of the key', () => {
-  expect(redact('Bearer k1 and k1', 'k1')).toBe('Bearer $API_KEY and $API_KEY');
+test('the forms of $API_KEY are expanded by the shell, the rest is literal', () => {
+  const curl = toCurl({
+    method: 'GET',
+    url: 'http://127.0.0.1:4010/v1/pets?q=$API_KEY',
+    headers: { authorization: `Bearer ${BRACED_KEY}x`, 'x-note': `it's "$API_KEY"!` },
+  });
+  expect(curl).toBe(
+    `curl -i "http://127.0.0.1:4010/v1/pets?q=$API_KEY" -H "authorization: Bearer ${BRACED_KEY}x" ` +
+      `-H 'x-note: it'\\''s "'"$API_KEY"'"!'`,
+  );
 });
 
 describe('excerpt', () => {

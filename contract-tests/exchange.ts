@@ -3,7 +3,10 @@
 export interface RequestRecord {
   readonly method: string;
   readonly url: string;
-  /** As sent, except that the API key is shown as `$API_KEY`. */
+  /**
+   * As sent, except that the API key is shown as `$API_KEY`, and what was made of it (its case changed,
+   * cut) as a POSIX sh expansion of $API_KEY (redaction.ts).
+   */
   readonly headers: Readonly<Record<string, string>>;
   readonly body?: string;
 }
@@ -12,7 +15,7 @@ export interface ResponseRecord {
   readonly status: number;
   /** Lower-case names. */
   readonly headers: Readonly<Record<string, string>>;
-  /** The body as text (the key redacted should the server echo it). */
+  /** The body as text (the key redacted, in any form, should the server echo it: redaction.ts). */
   readonly body: string;
 }
 
@@ -32,44 +35,44 @@ export interface Exchange {
   readonly overlapped?: boolean;
 }
 
-/** How a report shows the key with its case changed: what bash expands `${API_KEY~~}` to. */
-const SWAPPED_KEY = ['$', '{API_KEY~~}'].join('');
-
-/** The key with the case of every letter changed: what auth_enforced sends to see the key compared exactly. */
-export function swapCase(key: string): string {
-  return [...key].map((c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase())).join('');
-}
-
 /**
- * Replaces every occurrence of the key, so that no report ever carries it: as `$API_KEY`, and the key
- * with its case changed as `${API_KEY~~}` (what bash expands it to).
+ * The forms of the key a request record holds (redaction.ts writes them): `$API_KEY`, `${API_KEY}`, and
+ * `$(printf %s "$API_KEY" | …)` for the key cut or its case changed. The shell expands them.
  */
-export function redact(text: string, key: string): string {
-  if (key === '') return text;
-  const swapped = swapCase(key);
-  const hidden = text.split(key).join('$API_KEY');
-  return swapped === key ? hidden : hidden.split(swapped).join(SWAPPED_KEY);
-}
+const KEY_EXPANSION =
+  /\$\{API_KEY\}|\$API_KEY(?![A-Za-z0-9_])|\$\(printf %s "\$API_KEY"(?: \| cut -c \d+-\d+)?(?: \| LC_ALL=C tr (?:a-zA-Z A-Za-z|A-Z a-z|a-z A-Z))?\)/g;
 
 function shellQuote(value: string): string {
   return `'${value.replaceAll("'", `'\\''`)}'`;
 }
 
-/** The request as a curl command; the key stays `$API_KEY`, for the shell to fill in. */
+/**
+ * One word of a POSIX sh command: literal text as it is, the forms of $API_KEY expanded. In double
+ * quotes where nothing else in it is special there (`"…", \, `, $` and `!`, which an interactive bash
+ * expands), else literal parts in single quotes and the expansions in double quotes, side by side.
+ */
+function shellWord(value: string): string {
+  const parts: { text: string; expand: boolean }[] = [];
+  let at = 0;
+  for (const match of value.matchAll(KEY_EXPANSION)) {
+    if (match.index > at) parts.push({ text: value.slice(at, match.index), expand: false });
+    parts.push({ text: match[0], expand: true });
+    at = match.index + match[0].length;
+  }
+  if (at < value.length) parts.push({ text: value.slice(at), expand: false });
+  if (!parts.some((part) => part.expand)) return shellQuote(value);
+  if (parts.every((part) => part.expand || !/["\\`$!]/.test(part.text))) return `"${value}"`;
+  return parts.map((part) => (part.expand ? `"${part.text}"` : shellQuote(part.text))).join('');
+}
+
+/** The request as a POSIX sh curl command; the key comes from $API_KEY, as the shell fills it in. */
 export function toCurl(request: RequestRecord): string {
   const parts = ['curl -i'];
   if (request.method !== 'GET') parts.push(`-X ${request.method}`);
-  parts.push(shellQuote(request.url));
-  for (const [name, value] of Object.entries(request.headers)) {
-    const header = `${name}: ${value}`;
-    // Double quotes only where the shell must expand $API_KEY; nothing else in a header is expanded.
-    parts.push(
-      /\$\{?API_KEY/.test(value) && !/["\\`]/.test(header.replaceAll('$API_KEY', ''))
-        ? `-H "${header}"`
-        : `-H ${shellQuote(header)}`,
-    );
-  }
-  if (request.body !== undefined) parts.push(`--data-raw ${shellQuote(request.body)}`);
+  parts.push(shellWord(request.url));
+  for (const [name, value] of Object.entries(request.headers))
+    parts.push(`-H ${shellWord(`${name}: ${value}`)}`);
+  if (request.body !== undefined) parts.push(`--data-raw ${shellWord(request.body)}`);
   return parts.join(' ');
 }
 

@@ -1,7 +1,9 @@
 // The suite's options, normalised once where they enter. Every option and its default.
+import { apiKeyFault } from './api-key.js';
 import { type CheckId, isCheckId } from './checks.js';
 import { ContractAbort } from './errors.js';
 import type { Exchange } from './exchange.js';
+import { createRedactor, type Redactor } from './redaction.js';
 
 export interface Progress {
   readonly phase: string;
@@ -14,7 +16,10 @@ export interface Progress {
 export interface ContractOptions {
   /** The target's base URL, with its version prefix: `http://127.0.0.1:4010/v1`. Required. */
   readonly baseUrl: string;
-  /** The bearer key. Required; never printed. */
+  /**
+   * The bearer key. Required; never printed. Visible ASCII only (no white space, no control or
+   * non-ASCII character), at most 8192 characters: else the run stops at start (invalid_options).
+   */
   readonly apiKey: string;
   /** Send no POST (nor any other write). Default false. */
   readonly readOnly?: boolean;
@@ -62,6 +67,8 @@ export interface ContractOptions {
 export interface NormalizedOptions {
   readonly baseUrl: string;
   readonly apiKey: string;
+  /** Hides the key in every form in what the run records and says (one per run: it is built from the key). */
+  readonly redactor: Redactor;
   readonly readOnly: boolean;
   readonly checks: ReadonlySet<CheckId>;
   /** The operations tested; a request to another one is only ever a helper (listing pets). */
@@ -159,15 +166,41 @@ export function normalizeOptions(
   operationIds: readonly string[] = [],
 ): NormalizedOptions {
   if (!options.baseUrl) invalid('A base URL is required (--base-url or CONTRACT_BASE_URL).');
+  if (!options.apiKey) invalid('An API key is required (--api-key or CONTRACT_API_KEY).');
+  // Before anything that quotes what the user gave: the key is checked in words that never show it,
+  // and every later message is shown with the key hidden (a check name, a base URL that is the key).
+  const fault = apiKeyFault(options.apiKey);
+  if (fault !== undefined) invalid(fault);
+  const redactor = createRedactor(options.apiKey);
+  try {
+    return selection(options, optIn, all, operationIds, redactor);
+  } catch (cause) {
+    if (!(cause instanceof ContractAbort)) throw cause;
+    throw new ContractAbort(cause.code, redactor.response(cause.message));
+  }
+}
+
+const isHttpUrl = (text: string) => URL.canParse(text) && /^https?:$/.test(new URL(text).protocol);
+
+function selection(
+  options: ContractOptions,
+  optIn: readonly CheckId[],
+  all: readonly CheckId[],
+  operationIds: readonly string[],
+  redactor: Redactor,
+): NormalizedOptions {
   let url: URL;
   try {
     url = new URL(options.baseUrl);
   } catch {
+    if (isHttpUrl(options.apiKey))
+      invalid(
+        '--base-url and --api-key look swapped: the API key is a URL, the base URL is not (neither is shown).',
+      );
     invalid(`The base URL "${options.baseUrl}" is not a URL.`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
     invalid(`The base URL must be http(s), got ${url.protocol}.`);
-  if (!options.apiKey) invalid('An API key is required (--api-key or CONTRACT_API_KEY).');
   const wanted =
     options.checks === undefined
       ? all.filter((id) => !optIn.includes(id))
@@ -209,6 +242,7 @@ export function normalizeOptions(
   return {
     baseUrl: options.baseUrl.replace(/\/+$/, ''),
     apiKey: options.apiKey,
+    redactor,
     readOnly: options.readOnly ?? false,
     checks,
     operations,

@@ -5,9 +5,10 @@ import { checkResponse, loadSpec } from '../openapi/index.js';
 import { CHECK_IDS, CHECKS, type CheckId } from './checks.js';
 import { createClient } from './client.js';
 import { type Context, conformingBody } from './context.js';
-import { ContractAbort } from './errors.js';
+import { ContractAbort, TargetSilent } from './errors.js';
 import { type Exchange, toCurl } from './exchange.js';
 import { type Finding, findingKey, findingOf } from './finding.js';
+import { locationFinding } from './location.js';
 import { type ContractOptions, normalizeOptions } from './options.js';
 import { createRateLimitModel } from './rate-limit-model.js';
 import type { CheckResult, CoverageEntry, Report } from './report.js';
@@ -99,8 +100,17 @@ export async function runContract(input: ContractOptions, spec: Spec = loadSpec(
     }
     seen.add(`${exchange.operationId}|${exchange.response.status}`);
     if (exchange.operationId === 'createPet' && exchange.response.status === 201) {
-      const created = conformingBody(spec, exchange);
-      if (created !== undefined) createdPets.push(created.value as Pet);
+      const created = conformingBody(spec, exchange)?.value as Pet | undefined;
+      if (created !== undefined) createdPets.push(created);
+      // Where the Location points (a missing one is the header checks' below); the id is use_after_create's.
+      const requestUrl = `${options.baseUrl}${spec.operation('createPet').path}`;
+      const placed = locationFinding(
+        exchange.response.headers.location,
+        requestUrl,
+        options.baseUrl,
+        created?.id,
+      );
+      if (placed !== undefined) addFinding(findingOf(exchange, placed));
     }
     const operation = spec.operation(exchange.operationId);
     for (const verdict of checkResponse(spec, operation, exchange.response, { nowMs: options.now() })) {
@@ -126,6 +136,7 @@ export async function runContract(input: ContractOptions, spec: Spec = loadSpec(
   const budgetLeft = () => budget - reserve - client.requests;
   const context: Context = {
     spec,
+    baseUrl: options.baseUrl,
     seed: options.seed,
     examples: options.examples,
     readOnly: options.readOnly,
@@ -170,6 +181,8 @@ export async function runContract(input: ContractOptions, spec: Spec = loadSpec(
   };
 
   let aborted: Report['aborted'] = null;
+  /** Set when the target stopped answering: nothing after it is judged. */
+  let silence: TargetSilent | undefined;
   try {
     knownPets = await preflight(context);
     if (options.budget === undefined && client.maxRpm !== undefined) {
@@ -202,7 +215,17 @@ export async function runContract(input: ContractOptions, spec: Spec = loadSpec(
     }
   } catch (cause) {
     if (cause instanceof BudgetSpent) budgetSpent = true;
-    else if (!(cause instanceof ContractAbort)) throw cause;
+    else if (cause instanceof TargetSilent) {
+      silence = cause;
+      // Whatever was selected: a target that stopped answering is the run's finding, exit 1.
+      const finding = findingOf(cause.exchange, {
+        check: 'not_a_server_error',
+        severity: 'error',
+        message: cause.message,
+        expected: `an answer to every request within the --timeout (${options.timeoutMs} ms)`,
+      });
+      findings.set(findingKey(finding), finding);
+    } else if (!(cause instanceof ContractAbort)) throw cause;
     else
       aborted = {
         code: cause.code,
@@ -234,6 +257,13 @@ export async function runContract(input: ContractOptions, spec: Spec = loadSpec(
         results.push({ ...base, outcome: 'skipped', reason });
       } else if (mine.some((finding) => finding.severity === 'error')) {
         results.push({ ...base, outcome: 'failed' });
+      } else if (silence !== undefined) {
+        const answered = `${silence.answered} answered request${silence.answered === 1 ? '' : 's'}`;
+        results.push({
+          ...base,
+          outcome: 'skipped',
+          reason: `not judged: the target stopped answering after ${answered}`,
+        });
       } else if (unverified.has(k)) {
         results.push({ ...base, outcome: 'skipped', reason: unverified.get(k) ?? '' });
       } else if (mine.length > 0) {
@@ -261,11 +291,12 @@ export async function runContract(input: ContractOptions, spec: Spec = loadSpec(
       exercised: seen.has(`${operation.id}|${status}`),
     })),
   );
-  const failed = results.some((result) => result.outcome === 'failed');
+  const failed = results.some((result) => result.outcome === 'failed') || silence !== undefined;
   return {
     tool: 'petkit contract',
     schemaVersion: 1,
-    baseUrl: options.baseUrl,
+    // The key hidden should the user have put it in the URL.
+    baseUrl: options.redactor.response(options.baseUrl),
     seed: options.seed,
     examples: options.examples,
     readOnly: options.readOnly,

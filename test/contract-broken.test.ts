@@ -35,6 +35,8 @@ describe('against a server broken in one way', () => {
         'body-limit-one-byte-early',
         'racy-ids',
         'location-elsewhere',
+        'location-other-origin',
+        'location-network-path',
       ],
       errors: ['errors-as-problem-json', 'error-codes-upper-case'],
       deprecation: ['wrong-sunset', 'deprecation-true', 'no-deprecation-on-404', 'link-without-successor'],

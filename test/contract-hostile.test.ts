@@ -30,6 +30,10 @@ const EXPECTED: Record<string, { exit: 0 | 1 | 2; says: RegExp }> = {
   'retry-after-an-hour': { exit: 2, says: /Retry-After: 3600, longer than the suite waits/ },
   'endless-429': { exit: 2, says: /answered 429 to 4 attempts in a row/ },
   'one-answer-per-connection': { exit: 0, says: /conformant/ },
+  'silent-after-first-answer': {
+    exit: 1,
+    says: /^the target stopped answering: no response to 3 requests in a row/m,
+  },
 };
 
 test('every hostile server has its expectation', () => {

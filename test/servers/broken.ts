@@ -386,6 +386,24 @@ export const BROKEN_SERVERS: readonly BrokenServer[] = [
     fails: ['use_after_create'],
   },
   {
+    name: 'location-other-origin',
+    breaks: "the 201's Location names the created pet's path on another origin (http://evil.example)",
+    handler: wrapped((response, request) => {
+      if (!isCreate(request) || response.status !== 201) return;
+      response.headers.location = `http://evil.example${response.headers.location ?? ''}`;
+    }),
+    fails: ['response_headers_conformance'],
+  },
+  {
+    name: 'location-network-path',
+    breaks: "the 201's Location is a network-path reference to another host (//evil.example/v1/pets/{id})",
+    handler: wrapped((response, request) => {
+      if (!isCreate(request) || response.status !== 201) return;
+      response.headers.location = `//evil.example${response.headers.location ?? ''}`;
+    }),
+    fails: ['response_headers_conformance'],
+  },
+  {
     name: 'racy-ids',
     breaks:
       'creates that overlap get the same id (the id is read when a request arrives, stored when it ends)',

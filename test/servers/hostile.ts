@@ -7,8 +7,11 @@ import { createReference, type RawRequest, type RawResponse, type Served } from 
 export interface HostileServer {
   readonly name: string;
   readonly does: string;
-  /** Answers one request on the wire: with the reference's answer, or in its own hostile way. */
-  readonly answer: (request: RawRequest, reference: RawResponse, res: ServerResponse) => void;
+  /**
+   * Answers one request on the wire: with the reference's answer, or in its own hostile way. `seen`
+   * counts the requests this server has received, this one included.
+   */
+  readonly answer: (request: RawRequest, reference: RawResponse, res: ServerResponse, seen: number) => void;
 }
 
 const isGetPet = (request: RawRequest) =>
@@ -19,7 +22,6 @@ function send(res: ServerResponse, response: RawResponse): void {
   res.end(response.body);
 }
 
-/** Headers and half the body, then a TCP reset. */
 /** A 429 as the API sends one, asking to retry in `seconds`, over the reference's headers. */
 function rateLimited(res: ServerResponse, response: RawResponse, seconds: number): void {
   send(res, {
@@ -34,6 +36,7 @@ function rateLimited(res: ServerResponse, response: RawResponse, seconds: number
   });
 }
 
+/** Headers and half the body, then a TCP reset. */
 function resetMidway(res: ServerResponse, response: RawResponse): void {
   res.writeHead(response.status, {
     ...response.headers,
@@ -112,12 +115,22 @@ export const HOSTILE_SERVERS: readonly HostileServer[] = [
       res.end(response.body, () => res.socket?.destroy());
     },
   },
+  {
+    name: 'silent-after-first-answer',
+    does: 'answers the first request, then accepts every connection and request but never answers again',
+    answer: (_request, response, res, seen) => {
+      if (seen === 1) send(res, response);
+    },
+  },
 ];
 
 /** Serves a hostile server on 127.0.0.1, on a free port, over a fresh reference. */
 export async function serveHostile(server: HostileServer, now?: () => number): Promise<Served> {
   const reference = createReference(now === undefined ? {} : { now });
+  let seen = 0;
   const http = createServer((req, res) => {
+    seen += 1;
+    const order = seen;
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
@@ -133,7 +146,7 @@ export async function serveHostile(server: HostileServer, now?: () => number): P
         headers,
         body: Buffer.concat(chunks).toString('utf8'),
       };
-      server.answer(request, reference(request), res);
+      server.answer(request, reference(request), res, order);
     });
   });
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));

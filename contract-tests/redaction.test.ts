@@ -1,0 +1,78 @@
+import { describe, expect, test } from 'vitest';
+import { BRACED_KEY, createRedactor, shortestPart, swapCase } from './redaction.js';
+
+const KEY = 'sk-Live_9f8E/7d6C+5b4A=';
+const { request, response } = createRedactor(KEY);
+
+describe('what came back shows each form of the key as a marker', () => {
+  test.each([
+    ['the key', `Bearer ${KEY}`, 'Bearer $API_KEY'],
+    ['the key, a letter after it', `${KEY}x`, `${BRACED_KEY}x`],
+    ['the key twice', `${KEY}${KEY}`, '$API_KEY$API_KEY'],
+    ['lower-cased', `bearer ${KEY.toLowerCase()}`, 'bearer [API_KEY, lower-cased]'],
+    ['upper-cased', KEY.toUpperCase(), '[API_KEY, upper-cased]'],
+    ['case swapped', swapCase(KEY), '[API_KEY, case swapped]'],
+    ['case changed', `sK${KEY.slice(2)}`, '[API_KEY, case changed]'],
+    ['percent-encoded', `?t=${encodeURIComponent(KEY)}&x=1`, '?t=[API_KEY, encoded]&x=1'],
+    ['percent-encoded, lower-case hex', encodeURIComponent(KEY).toLowerCase(), '[API_KEY, encoded]'],
+    ['JSON-escaped', `"\\u0073k-Live_9f8E\\/7d6C+5b4A="`, '"[API_KEY, encoded]"'],
+    ['HTML-escaped', 'sk&#45;Live_9f8E&#x2F;7d6C+5b4A&#61;', '[API_KEY, encoded]'],
+    ['in base64', Buffer.from(KEY).toString('base64'), /^\[API_KEY, base64\].{0,4}$/],
+    [
+      'in base64, one byte in',
+      Buffer.from(`:${KEY}`).toString('base64'),
+      /^.{0,3}\[API_KEY, base64\].{0,4}$/,
+    ],
+    [
+      'in base64url, two bytes in',
+      Buffer.from(`u:${KEY}`).toString('base64url'),
+      /^.{0,4}\[API_KEY, base64\].{0,4}$/,
+    ],
+    ['its first half', `key ${KEY.slice(0, 12)}...`, 'key [part of API_KEY]...'],
+    ['its last half', `...${KEY.slice(-12)}`, '...[part of API_KEY]'],
+  ])('%s', (_what, text, shown) => {
+    const hidden = response(text);
+    if (typeof shown === 'string') expect(hidden).toBe(shown);
+    else expect(hidden).toMatch(shown);
+  });
+
+  test('a part shorter than half the key is shown: a prefix every key has says nothing', () => {
+    expect(response('keys start with sk-Live_')).toBe('keys start with sk-Live_');
+    expect(shortestPart(KEY.length)).toBe(12);
+  });
+
+  test('a JSON body stays JSON', () => {
+    const body = JSON.stringify({ message: `no key ${KEY}, nor ${KEY.toUpperCase()}`, code: 'x' });
+    expect(JSON.parse(response(body))).toEqual({
+      message: 'no key $API_KEY, nor [API_KEY, upper-cased]',
+      code: 'x',
+    });
+  });
+
+  test('a short key is hidden where it stands alone, not inside a longer word', () => {
+    const short = createRedactor('k1');
+    expect(short.response('Bearer k1 and "K1", not k12 nor petkit1')).toBe(
+      'Bearer $API_KEY and "[API_KEY, upper-cased]", not k12 nor petkit1',
+    );
+  });
+
+  test('two megabytes are read in well under a second', () => {
+    const body = `[${Array.from({ length: 16_000 }, (_, i) => `{"id":${i},"name":"${'x'.repeat(100)}%41\\u0042"}`).join(',')}]`;
+    expect(body.length).toBeGreaterThan(2_000_000);
+    const started = performance.now();
+    expect(response(body)).toBe(body);
+    expect(performance.now() - started).toBeLessThan(1000);
+  });
+});
+
+test('what the suite sent shows each form it could send as a sh expansion of $API_KEY', () => {
+  expect(request(`Bearer ${KEY}`)).toBe('Bearer $API_KEY');
+  expect(request(`Bearer ${swapCase(KEY)}`)).toBe(
+    'Bearer $(printf %s "$API_KEY" | LC_ALL=C tr a-zA-Z A-Za-z)',
+  );
+  expect(request(`Bearer ${KEY.slice(0, -1)}`)).toBe(
+    `Bearer $(printf %s "$API_KEY" | cut -c 1-${KEY.length - 1})`,
+  );
+  // What sh cannot rebuild from $API_KEY is shown as a marker: never the key.
+  expect(request(encodeURIComponent(KEY))).toBe('[API_KEY, encoded]');
+});
