@@ -14,6 +14,8 @@ const OPEN_BRACKET = 3;
 const CLOSE_BRACKET = 4;
 const COMMA = 5;
 const COLON = 6;
+/** null, true and false are 7 to 9, then a string (10) and a number (11): the scalars. */
+const FIRST_SCALAR = 7;
 const STRING = 10;
 const NUMBER = 11;
 const LINE_COMMENT = 12;
@@ -115,8 +117,7 @@ function firstFault(text: string): ParseFault | undefined {
     } else if (isValue && token === OPEN_BRACE) {
       open.push('}');
       expecting = 'name or }';
-    } else if (isValue && token >= 7 && token <= NUMBER) {
-      // null, true, false, a string, a number.
+    } else if (isValue && token >= FIRST_SCALAR && token <= NUMBER) {
       expecting = afterValue();
     } else if (
       (expecting === 'value or ]' && token === CLOSE_BRACKET) ||
