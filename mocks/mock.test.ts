@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ERRORS } from './errors.js';
+import { memoryState } from './memory-state.js';
 import { createMock } from './mock.js';
+import type { MockState } from './state.js';
 import { checkedRequest, withKey } from './test-helpers.js';
 
 const NOW = Date.UTC(2030, 0, 1, 12, 0, 30);
@@ -366,6 +368,44 @@ describe('CORS', () => {
     ]) {
       expect(exposed).toContain(name);
     }
+  });
+});
+
+describe('an unexpected failure', () => {
+  /** The in-memory state, its store's reads throwing as an engine's bug would. */
+  const failingState = (): MockState => {
+    const state = memoryState(100_000);
+    const fail = (): never => {
+      throw new TypeError('a bug in the store');
+    };
+    return { ...state, store: { ...state.store, list: fail, get: fail } };
+  };
+
+  it('answers 500 internal_error with the rate-limit headers the limit step decided, and getPet its deprecation headers', async () => {
+    const errors: string[] = [];
+    const logger = { info: () => undefined, error: (line: string) => errors.push(line) };
+    const mock = fresh({ state: failingState(), logger });
+    const list = await checkedRequest(mock, '/v1/pets', withKey(FREE));
+    expect(list.status).toBe(500);
+    expect(code(list.json)).toBe('internal_error');
+    expect(list.headers.get('x-ratelimit-limit')).toBe('60');
+    expect(list.headers.get('x-ratelimit-remaining')).toBe('59');
+    expect(list.headers.get('sunset')).toBeNull();
+    const get = await checkedRequest(mock, '/v1/pets/1', withKey(FREE));
+    expect(get.status).toBe(500);
+    expect(get.headers.get('x-ratelimit-remaining')).toBe('58');
+    expect(get.headers.get('x-ratelimit-reset')).toBe(String(Math.ceil(NOW / 60_000) * 60));
+    expect(get.headers.get('sunset')).toBe('Thu, 05 Dec 2030 00:00:00 GMT');
+    expect(get.headers.get('deprecation')).not.toBeNull();
+    expect(get.headers.get('link')).toBe('</v1/pets>; rel="successor-version"');
+    expect(mock.journal.map((e) => [e.operationId, e.status])).toEqual([
+      ['listPets', 500],
+      ['getPet', 500],
+    ]);
+    expect(errors).toEqual([
+      'petkit mock: GET /v1/pets failed: TypeError: a bug in the store',
+      'petkit mock: GET /v1/pets/1 failed: TypeError: a bug in the store',
+    ]);
   });
 });
 
