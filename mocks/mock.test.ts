@@ -348,6 +348,31 @@ describe('routes', () => {
     expect(put.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
     expect(put.headers.get('x-ratelimit-remaining')).toBe('58');
   });
+  it('repeats at most 60 characters of a path or method it has no route for', async () => {
+    const mock = fresh();
+    const method = 'X'.repeat(15_000);
+    const rows: [path: string, init: RequestInit, message: string][] = [
+      [
+        `/v1/${'a'.repeat(15_000)}`,
+        withKey(FREE),
+        `No route GET /v1/${'a'.repeat(53)}.... The routes: GET /v1/pets, POST /v1/pets, GET /v1/pets/{petId}.`,
+      ],
+      [`/${'b'.repeat(15_000)}`, {}, `No route GET /${'b'.repeat(56)}...; the API is under /v1.`],
+      ['/nope', { method }, `No route ${'X'.repeat(57)}... /nope; the API is under /v1.`],
+      [
+        '/v1/pets',
+        withKey(FREE, { method }),
+        `${'X'.repeat(57)}... is not allowed here; use GET, HEAD, POST, OPTIONS.`,
+      ],
+      [`/__petkit/${'c'.repeat(15_000)}`, {}, `No control route /__petkit/${'c'.repeat(47)}....`],
+      ['/__petkit/health', { method }, `${'X'.repeat(57)}... is not allowed here; use GET, HEAD, OPTIONS.`],
+    ];
+    for (const [path, init, message] of rows) {
+      const res = await checkedRequest(mock, path, init);
+      expect(res.json).toMatchObject({ message });
+      expect(res.text.length).toBeLessThan(300);
+    }
+  });
   it('answers HEAD like GET, without a body', async () => {
     const res = await checkedRequest(fresh(), '/v1/pets', withKey(FREE, { method: 'HEAD' }));
     expect(res.status).toBe(200);
