@@ -9,6 +9,7 @@ import type { MockCall } from './call.js';
 import type { Journal } from './journal.js';
 import { JournalQueryError, parseJournalQuery, queryJournal } from './journal-query.js';
 import { MAX_SEED, type ResetOptions } from './options.js';
+import { shown } from './refusals.js';
 import { errorReply, preflightReply, type Reply, reply } from './responses.js';
 import type { Awaitable } from './state.js';
 
@@ -36,12 +37,11 @@ export async function answerControl(call: MockCall, mock: Controlled): Promise<R
   const { pathname } = call.url;
   const name = pathname.slice(CONTROL_PREFIX.length);
   const allow = Object.hasOwn(ALLOW, name) ? ALLOW[name] : undefined;
-  if (allow === undefined) return errorReply('route_not_found', `No control route ${pathname}.`);
+  if (allow === undefined) return errorReply('route_not_found', `No control route ${shown(pathname)}.`);
   if (method === 'OPTIONS') return preflightReply(allow, call.header('access-control-request-headers'));
   if (!allow.split(', ').includes(method)) {
-    return errorReply('method_not_allowed', `${method} is not allowed here; use ${allow}.`, undefined, {
-      allow,
-    });
+    const message = `${shown(method)} is not allowed here; use ${allow}.`;
+    return errorReply('method_not_allowed', message, undefined, { allow });
   }
   if (name === 'reset') return answerReset(call, mock);
   if (name === 'requests') {

@@ -1,6 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { readJsonText } from './json-text.js';
 
+/** How deep arrays nest in `value`, counted without recursion (so as deep as JSON.parse reads). */
+function depthOf(value: unknown): number {
+  let depth = 0;
+  let at = value;
+  while (Array.isArray(at)) {
+    depth += 1;
+    [at] = at;
+  }
+  return depth;
+}
+
 describe('readJsonText', () => {
   it('reads valid JSON', () => {
     expect(readJsonText('{"keys": [1, 2]}')).toEqual({ value: { keys: [1, 2] } });
@@ -22,9 +33,40 @@ describe('readJsonText', () => {
     ],
     ['{"key": "secret-1"', 'is not valid JSON at line 1, column 19: a closing } was expected'],
     ['{"key": "secret-1"}}', 'is not valid JSON at line 1, column 20: the end of the file was expected'],
+    ['\ufeff{"key": "secret-1"}', 'is not valid JSON at line 1, column 1: an unexpected character'],
     ['  \n', 'is empty'],
   ])('says where %j is not JSON, by line and column, quoting none of it', (text, fault) => {
     expect(readJsonText(text)).toEqual({ fault });
     expect(fault).not.toContain('secret');
+  });
+
+  it('reads JSON nested 20,000 deep, as JSON.parse does', () => {
+    const read = readJsonText(`${'['.repeat(20_000)}${']'.repeat(20_000)}`);
+    expect('value' in read && depthOf(read.value)).toBe(20_000);
+  });
+
+  it.each([
+    [
+      'not closed',
+      `${'['.repeat(20_000)}${']'.repeat(19_999)}`,
+      'is not valid JSON at line 1, column 40000: a closing ] was expected',
+    ],
+    [
+      'closed by the wrong bracket',
+      `${'['.repeat(20_000)}}`,
+      'is not valid JSON at line 1, column 20001: a closing ] was expected',
+    ],
+    [
+      'with a trailing comma at its deepest',
+      `${'[1,'.repeat(20_000)}]`,
+      'is not valid JSON at line 1, column 60001: a trailing comma before ]',
+    ],
+    [
+      'objects, one missing its colon',
+      `${'{"a":'.repeat(20_000)}{"b" 1}${'}'.repeat(20_000)}`,
+      'is not valid JSON at line 1, column 100006: a colon was expected',
+    ],
+  ])('says where JSON nested 20,000 deep is not valid: %s', (_, text, fault) => {
+    expect(readJsonText(text)).toEqual({ fault });
   });
 });

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ERRORS } from './errors.js';
+import { memoryState } from './memory-state.js';
 import { createMock } from './mock.js';
+import type { MockState } from './state.js';
 import { checkedRequest, withKey } from './test-helpers.js';
 
 const NOW = Date.UTC(2030, 0, 1, 12, 0, 30);
@@ -191,6 +193,21 @@ describe('createPet', () => {
     expect(res.json).toMatchObject({ code: 'validation_failed' });
     expect(details(res.json)?.sort()).toEqual(['/id', '/x']);
   });
+  it('lists at most 20 faults in details, and says in the message how many more there were', async () => {
+    // 2,100 unknown properties in under 16 KiB, and name and categoryId missing: 2,102 faults.
+    const json = Object.fromEntries(Array.from({ length: 2_100 }, (_, i) => [i.toString(36), 0]));
+    const res = await checkedRequest(fresh(), '/v1/pets', withKey(FREE, { json }));
+    expect(res.status).toBe(400);
+    expect(res.json).toMatchObject({
+      code: 'validation_failed',
+      message: 'Invalid body: /name is required (and 2101 more; details lists the first 20).',
+    });
+    const unknown = Object.keys(json)
+      .slice(0, 18)
+      .map((k) => `/${k}`);
+    expect(details(res.json)).toEqual(['/name', '/categoryId', ...unknown]);
+    expect(res.text.length).toBeLessThan(2_000);
+  });
   it('lists missing fields with JSON Pointer paths', async () => {
     const res = await checkedRequest(fresh(), '/v1/pets', withKey(FREE, { json: {} }));
     expect(res.json).toMatchObject({ message: 'Invalid body: /name is required (and 1 more).' });
@@ -331,6 +348,31 @@ describe('routes', () => {
     expect(put.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
     expect(put.headers.get('x-ratelimit-remaining')).toBe('58');
   });
+  it('repeats at most 60 characters of a path or method it has no route for', async () => {
+    const mock = fresh();
+    const method = 'X'.repeat(15_000);
+    const rows: [path: string, init: RequestInit, message: string][] = [
+      [
+        `/v1/${'a'.repeat(15_000)}`,
+        withKey(FREE),
+        `No route GET /v1/${'a'.repeat(53)}.... The routes: GET /v1/pets, POST /v1/pets, GET /v1/pets/{petId}.`,
+      ],
+      [`/${'b'.repeat(15_000)}`, {}, `No route GET /${'b'.repeat(56)}...; the API is under /v1.`],
+      ['/nope', { method }, `No route ${'X'.repeat(57)}... /nope; the API is under /v1.`],
+      [
+        '/v1/pets',
+        withKey(FREE, { method }),
+        `${'X'.repeat(57)}... is not allowed here; use GET, HEAD, POST, OPTIONS.`,
+      ],
+      [`/__petkit/${'c'.repeat(15_000)}`, {}, `No control route /__petkit/${'c'.repeat(47)}....`],
+      ['/__petkit/health', { method }, `${'X'.repeat(57)}... is not allowed here; use GET, HEAD, OPTIONS.`],
+    ];
+    for (const [path, init, message] of rows) {
+      const res = await checkedRequest(mock, path, init);
+      expect(res.json).toMatchObject({ message });
+      expect(res.text.length).toBeLessThan(300);
+    }
+  });
   it('answers HEAD like GET, without a body', async () => {
     const res = await checkedRequest(fresh(), '/v1/pets', withKey(FREE, { method: 'HEAD' }));
     expect(res.status).toBe(200);
@@ -366,6 +408,44 @@ describe('CORS', () => {
     ]) {
       expect(exposed).toContain(name);
     }
+  });
+});
+
+describe('an unexpected failure', () => {
+  /** The in-memory state, its store's reads throwing as an engine's bug would. */
+  const failingState = (): MockState => {
+    const state = memoryState(100_000);
+    const fail = (): never => {
+      throw new TypeError('a bug in the store');
+    };
+    return { ...state, store: { ...state.store, list: fail, get: fail } };
+  };
+
+  it('answers 500 internal_error with the rate-limit headers the limit step decided, and getPet its deprecation headers', async () => {
+    const errors: string[] = [];
+    const logger = { info: () => undefined, error: (line: string) => errors.push(line) };
+    const mock = fresh({ state: failingState(), logger });
+    const list = await checkedRequest(mock, '/v1/pets', withKey(FREE));
+    expect(list.status).toBe(500);
+    expect(code(list.json)).toBe('internal_error');
+    expect(list.headers.get('x-ratelimit-limit')).toBe('60');
+    expect(list.headers.get('x-ratelimit-remaining')).toBe('59');
+    expect(list.headers.get('sunset')).toBeNull();
+    const get = await checkedRequest(mock, '/v1/pets/1', withKey(FREE));
+    expect(get.status).toBe(500);
+    expect(get.headers.get('x-ratelimit-remaining')).toBe('58');
+    expect(get.headers.get('x-ratelimit-reset')).toBe(String(Math.ceil(NOW / 60_000) * 60));
+    expect(get.headers.get('sunset')).toBe('Thu, 05 Dec 2030 00:00:00 GMT');
+    expect(get.headers.get('deprecation')).not.toBeNull();
+    expect(get.headers.get('link')).toBe('</v1/pets>; rel="successor-version"');
+    expect(mock.journal.map((e) => [e.operationId, e.status])).toEqual([
+      ['listPets', 500],
+      ['getPet', 500],
+    ]);
+    expect(errors).toEqual([
+      'petkit mock: GET /v1/pets failed: TypeError: a bug in the store',
+      'petkit mock: GET /v1/pets/1 failed: TypeError: a bug in the store',
+    ]);
   });
 });
 

@@ -81,6 +81,17 @@ interface Answer {
   readonly key?: ResolvedKey | undefined;
 }
 
+/**
+ * What answerApi's steps have decided so far, filled in as each decides: when a later step throws,
+ * the 500 still carries what every answer of the operation carries (its window's rate-limit headers,
+ * getPet's deprecation headers) and the journal names the operation and key.
+ */
+interface Decided {
+  operation?: OperationSpec;
+  decision?: RateDecision;
+  key?: ResolvedKey;
+}
+
 export function createMock(options: MockOptions = {}): Mock {
   const normalized = normalizeOptions(options);
   const { clock, logger, latency, random } = normalized;
@@ -148,18 +159,19 @@ export function createMock(options: MockOptions = {}): Mock {
   /** Any call: the control API, or the API with its latency, journal entry and log line. */
   async function answer(call: MockCall): Promise<Reply> {
     if (call.url.pathname.startsWith(CONTROL_PREFIX)) {
-      return answerControl(call, control).catch((error: unknown) => failed(error, call).reply);
+      return answerControl(call, control).catch((error: unknown) => failed(error, call, {}).reply);
     }
     const started = clock();
     inFlight += 1;
     const read = bodyRecorder(call);
     let answered: Answer;
     let delay = 0;
+    const decided: Decided = {};
     try {
-      answered = await answerApi(read.call);
+      answered = await answerApi(read.call, decided);
       if (lost) back();
     } catch (error) {
-      answered = failed(error, call);
+      answered = failed(error, call, decided);
     }
     try {
       delay = answered.delay ?? drawLatency();
@@ -171,8 +183,8 @@ export function createMock(options: MockOptions = {}): Mock {
     return answered.reply;
   }
 
-  /** One API call, step by step in the order they run. */
-  async function answerApi(call: MockCall): Promise<Answer> {
+  /** One API call, step by step in the order they run, noting in `decided` what each decided. */
+  async function answerApi(call: MockCall, decided: Decided): Promise<Answer> {
     if (seeding !== undefined) {
       if (seedAgain) {
         seedAgain = false;
@@ -185,9 +197,12 @@ export function createMock(options: MockOptions = {}): Mock {
       const reply = preflightReply(route.allow, call.header('access-control-request-headers'));
       return { reply, operationId: null, delay: 0 };
     }
+    if (route.kind === 'operation') decided.operation = route.operation;
     const now = clock();
     const auth = authenticate(call.header('authorization'), keys);
+    if (auth.kind === 'ok') decided.key = auth.key;
     const decision = await limit(auth, call.clientAddress, now);
+    decided.decision = decision;
     if (route.kind !== 'operation') {
       const reply = unrouted(route, call.method, call.url.pathname, api);
       return { reply: addRateHeaders(reply, decision), operationId: null, delay: undefined };
@@ -269,18 +284,27 @@ export function createMock(options: MockOptions = {}): Mock {
     return reply;
   }
 
-  function failed(error: unknown, call: MockCall): Answer {
-    // A body cut short is the client's fault, and nobody is left to read the answer: journal it as such.
-    if (error instanceof BodyAbortedError) {
-      return { reply: errorReply('malformed_json', error.message), operationId: null, delay: 0 };
-    }
+  /** The answer when a step threw, with the headers of what the steps before it had decided. */
+  function failed(error: unknown, call: MockCall, decided: Decided): Answer {
     if (error instanceof StateUnavailableError) {
       if (!lost) logger.error(`petkit mock: ${error.message}; answering 503 until it is back`);
       lost = true;
       return stateLost(call);
     }
-    logger.error(`petkit mock: ${call.method} ${call.url.pathname} failed: ${String(error)}`);
-    return { reply: errorReply('internal_error'), operationId: null, delay: undefined };
+    const { operation, decision, key } = decided;
+    let reply: Reply;
+    let delay: number | undefined;
+    // A body cut short is the client's fault, and nobody is left to read the answer: journal it as such.
+    if (error instanceof BodyAbortedError) {
+      reply = errorReply('malformed_json', error.message);
+      delay = 0;
+    } else {
+      logger.error(`petkit mock: ${call.method} ${call.url.pathname} failed: ${String(error)}`);
+      reply = errorReply('internal_error');
+    }
+    if (decision !== undefined) addRateHeaders(reply, decision);
+    if (operation?.deprecated === true) addDeprecationHeaders(reply);
+    return { reply, operationId: operation?.id ?? null, delay, key };
   }
 
   /** The 503 while the shared state is lost: routing and auth again (no state needed) for its headers. */

@@ -9,6 +9,14 @@ import { CHALLENGE, errorReply, INVALID_TOKEN_CHALLENGE, type Reply } from './re
 import type { RouteMatch } from './router.js';
 import type { RateDecision } from './state.js';
 
+/** The most characters of a path or a method a message repeats: a 15 KB path made a 15 KB 404. */
+const SHOWN_LENGTH = 60;
+
+/** A path or method as a message repeats it: whole up to 60 characters, else its start and `...`. */
+export function shown(text: string): string {
+  return text.length > SHOWN_LENGTH ? `${text.slice(0, SHOWN_LENGTH - 3)}...` : text;
+}
+
 /** 404 for no route (listing the routes when under the base path), 405 for a method the path lacks. */
 export function unrouted(
   route: Extract<RouteMatch, { kind: 'not_found' | 'method_not_allowed' }>,
@@ -17,15 +25,15 @@ export function unrouted(
   api: { readonly basePath: string; readonly routes: string },
 ): Reply {
   if (route.kind === 'method_not_allowed') {
-    return errorReply('method_not_allowed', `${method} is not allowed here; use ${route.allow}.`, undefined, {
-      allow: route.allow,
-    });
+    const message = `${shown(method)} is not allowed here; use ${route.allow}.`;
+    return errorReply('method_not_allowed', message, undefined, { allow: route.allow });
   }
+  const request = `${shown(method)} ${shown(pathname)}`;
   return errorReply(
     'route_not_found',
     route.underBase
-      ? `No route ${method} ${pathname}. The routes: ${api.routes}.`
-      : `No route ${method} ${pathname}; the API is under ${api.basePath}.`,
+      ? `No route ${request}. The routes: ${api.routes}.`
+      : `No route ${request}; the API is under ${api.basePath}.`,
   );
 }
 

@@ -133,7 +133,10 @@ export interface components {
             message: string;
             /** @description The HTTP status code. */
             status: number;
-            /** @description What was wrong, one entry per fault, on validation errors. */
+            /**
+             * @description What was wrong, one entry per fault, on validation errors: the first 20 faults at most
+             *     (a body can hold thousands); when there were more, `message` says how many.
+             */
             details?: components["schemas"]["ErrorDetail"][];
         };
         /**

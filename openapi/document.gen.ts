@@ -878,8 +878,9 @@ export const document: OpenApiDocument = {
           },
           "details": {
             "type": "array",
-            "description": "What was wrong, one entry per fault, on validation errors.",
-            "x-petkit-decision": "Validation errors list their faults with JSON Pointer paths.",
+            "maxItems": 20,
+            "description": "What was wrong, one entry per fault, on validation errors: the first 20 faults at most\n(a body can hold thousands); when there were more, `message` says how many.\n",
+            "x-petkit-decision": "Validation errors list their faults with JSON Pointer paths, at most 20 of them.",
             "items": {
               "$ref": "#/components/schemas/ErrorDetail"
             }

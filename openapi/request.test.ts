@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadSpec, type RequestParts } from './index.js';
+import { MAX_DETAILS } from './request.js';
 
 const spec = loadSpec();
 const listPets = spec.operation('listPets');
@@ -79,6 +80,32 @@ describe('operation.validateRequest', () => {
       where: 'body',
       message: 'Invalid body: /categoryId is required (and 1 more).',
     });
+  });
+
+  it('lists the first 20 faults in details, and counts the others in the message', async () => {
+    /** A pet with `unknown` properties it does not allow (name and categoryId there): as many faults. */
+    const withUnknown = (unknown: number) => () => ({
+      name: 'Rex',
+      categoryId: 1,
+      ...Object.fromEntries(Array.from({ length: unknown }, (_, i) => [`x${i}`, i])),
+    });
+    const twenty = await createPet.validateRequest(request('', { body: withUnknown(20) }));
+    expect(twenty).toMatchObject({ message: 'Invalid body: /x0 is not an allowed property (and 19 more).' });
+    expect(twenty.kind === 'invalid' && twenty.details).toHaveLength(20);
+    const many = await createPet.validateRequest(request('', { body: withUnknown(5_000) }));
+    expect(many).toMatchObject({
+      message: 'Invalid body: /x0 is not an allowed property (and 4999 more; details lists the first 20).',
+    });
+    expect(many.kind === 'invalid' && many.details.map((d) => d.path)).toEqual(
+      Array.from({ length: 20 }, (_, i) => `/x${i}`),
+    );
+  });
+
+  it("lists as many faults as the Error schema's details maxItems allows", () => {
+    const error = spec.document.components?.schemas?.Error as
+      | { properties?: { details?: { maxItems?: number } } }
+      | undefined;
+    expect(error?.properties?.details?.maxItems).toBe(MAX_DETAILS);
   });
 
   it("passes on the caller's reason a body could not be read", async () => {

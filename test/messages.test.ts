@@ -181,6 +181,9 @@ const folder = (name: string): string => {
   return path;
 };
 
+/** Arrays nested 20,000 deep: a parser that recurses per level overflows the stack on it. */
+const DEEP = `${'['.repeat(20_000)}${']'.repeat(20_000)}`;
+
 /** Each row: the arguments, and the one line `petkit mock` prints before exiting 2. */
 const CLI_ROWS: readonly (readonly [string, () => string[], string])[] = [
   ['a negative number', () => ['--pets', '-1'], '--pets must be an integer of 0 or more, got "-1".'],
@@ -225,6 +228,26 @@ const CLI_ROWS: readonly (readonly [string, () => string[], string])[] = [
     'a fixtures file with a bad entry, named by its index',
     () => ['--fixtures', file('pets.json', '[{"name":"Rex","categoryId":1},{"categoryId":2}]')],
     `Fixtures file ${join(dir, 'pets.json')}: pets[1]: /name is required.`,
+  ],
+  [
+    'a keys file nested 20,000 deep, by its first fault',
+    () => ['--keys', file('deep-keys.json', `{"keys": ${DEEP}}`)],
+    `Keys file ${join(dir, 'deep-keys.json')}: keys[0] must be an object.`,
+  ],
+  [
+    'a keys file nested 20,000 deep and not closed, by line and column',
+    () => ['--keys', file('deep-open-keys.json', `{"keys": ${DEEP.slice(0, -1)}}`)],
+    `Keys file ${join(dir, 'deep-open-keys.json')}: is not valid JSON at line 1, column 40009: a closing ] was expected.`,
+  ],
+  [
+    'a fixtures file nested 20,000 deep in a field, quoting 60 characters of it',
+    () => ['--fixtures', file('deep-pets.json', `[{"name": ${DEEP}, "categoryId": 1}]`)],
+    `Fixtures file ${join(dir, 'deep-pets.json')}: pets[0]: /name must be string; got ${'['.repeat(57)}....`,
+  ],
+  [
+    'a fixtures file nested 20,000 deep and not closed, by line and column',
+    () => ['--fixtures', file('deep-open-pets.json', DEEP.slice(0, -1))],
+    `Fixtures file ${join(dir, 'deep-open-pets.json')}: is not valid JSON at line 1, column 40000: a closing ] was expected.`,
   ],
   [
     'a fixtures file that is missing',
