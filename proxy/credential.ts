@@ -187,3 +187,22 @@ function doubleQuoted(pieces: readonly Piece[]): string {
 
 /** Single quotes for a POSIX shell: each inner one closed, escaped and reopened. */
 export const singleQuoted = (text: string): string => `'${text.replaceAll("'", `'\\''`)}'`;
+
+/**
+ * Text for a line or the journal with every run of a known key in it (any case, MIN_KEY_RUN or more
+ * characters) written as the shell expression that makes it from `$API_KEY`: a request target with
+ * `?token=…`, or a checker's message quoting what an upstream echoed.
+ */
+export function hideKeys(text: string, book: KeyBook): string {
+  const keys = book.keys();
+  if (keys.length === 0 || text === '') return text;
+  const pieces = piecesOf(text, keys);
+  return pieces.map((piece) => (typeof piece === 'string' ? piece : sliceOf(piece).text)).join('');
+}
+
+/** `text` as one POSIX sh word: single-quoted, or double-quoted with known keys made from `$API_KEY`. */
+export function shellWord(text: string, book: KeyBook): string {
+  const keys = book.keys();
+  const pieces = keys.length === 0 ? [text] : piecesOf(text, keys);
+  return pieces.every((piece) => typeof piece === 'string') ? singleQuoted(text) : doubleQuoted(pieces);
+}

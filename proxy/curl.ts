@@ -1,7 +1,7 @@
 // A curl line that replays a request against the upstream, in POSIX sh. The credential is the word
 // credential.ts writes (the user's key as `$API_KEY`, never printed); the only other headers kept are
 // those that change the answer (Content-Type, Accept but for curl's own `*/*`, Prefer).
-import { singleQuoted as quote, type ReplayWord } from './credential.js';
+import { type KeyBook, type ReplayWord, shellWord } from './credential.js';
 
 const KEPT = ['content-type', 'accept', 'prefer'];
 /** Longest body written into the line; a longer one is cut, and the line says so. */
@@ -12,8 +12,11 @@ export function curlLine(
   url: string,
   headers: Readonly<Record<string, string | string[] | undefined>>,
   body: string,
-  authorization?: ReplayWord,
+  authorization: ReplayWord | undefined,
+  keys: KeyBook,
 ): string {
+  // Every word but the credential's may hold a key too (a query's `?token=`, a body): made from $API_KEY.
+  const quote = (text: string) => shellWord(text, keys);
   const parts = ['curl -i'];
   const notes: string[] = [];
   if (method !== 'GET') parts.push(`-X ${method}`);

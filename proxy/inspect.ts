@@ -5,7 +5,7 @@
 // the proxy did not keep (over the bound, an encoding it does not decode) is not checked, and says so.
 import { checkResponse, type OperationSpec, type Spec } from '../openapi/index.js';
 import type { Captured } from './body-capture.js';
-import { type KeyBook, replayAuthorization } from './credential.js';
+import { hideKeys, type KeyBook, replayAuthorization } from './credential.js';
 import { curlLine } from './curl.js';
 
 type NodeHeaders = Readonly<Record<string, string | string[] | undefined>>;
@@ -82,6 +82,7 @@ export async function inspect(
       exchange.requestHeaders,
       requestText,
       authorization === undefined ? undefined : replayAuthorization(authorization, status, keys),
+      keys,
     ));
   const departures: Departure[] = [];
   const unchecked: Unchecked[] = [];
@@ -99,10 +100,10 @@ export async function inspect(
       check,
       operationId: operation?.id ?? null,
       method,
-      target,
+      target: hideKeys(target, keys),
       status,
-      expected,
-      received,
+      expected: hideKeys(expected, keys),
+      received: hideKeys(received, keys),
       curl: replay(),
     });
 

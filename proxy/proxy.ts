@@ -8,7 +8,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { loadSpec } from '../openapi/index.js';
 import { answerClientError, answerConnect } from './client-error.js';
-import { createKeyBook } from './credential.js';
+import { createKeyBook, hideKeys } from './credential.js';
 import { sendError } from './errors.js';
 import { type Forwarded, forward } from './forward.js';
 import { type Departure, type Inspection, inspect, type Unchecked } from './inspect.js';
@@ -108,11 +108,12 @@ export function createProxy(options: ProxyOptions): Proxy {
         unchecked: [{ side: 'response', reason: `the check failed (${String(error)})` }],
       };
     }
-    journal.record({ time: clock(), method, target, status }, found);
+    const shown = hideKeys(target, keys);
+    journal.record({ time: clock(), method, target: shown, status }, found);
     for (const departure of found.departures) options.onDeparture?.(departure);
     options.onExchange?.({
       method,
-      target,
+      target: shown,
       status,
       durationMs: clock() - started,
       departures: found.departures.length,

@@ -187,6 +187,42 @@ describe('petkit proxy, replaying what was sent', () => {
   });
 });
 
+describe('petkit proxy, never printing a key it knows', () => {
+  it('hides the key, in any case, where the upstream echoes it or the client put it in the target', async () => {
+    // An upstream that answers listPets with the key it was sent, upper-cased, where the document
+    // wants a list: the checker's message quotes what came back.
+    const echoing = await serve(async (req) => {
+      const token = String(req.headers.authorization ?? '').replace(/^Bearer /, '');
+      return {
+        status: 200,
+        headers: {
+          'content-type': 'application/json',
+          'x-ratelimit-limit': '60',
+          'x-ratelimit-remaining': '59',
+          'x-ratelimit-reset': String(Math.ceil(Date.now() / 1000) + 60),
+        },
+        body: JSON.stringify({ pets: token.toUpperCase() }),
+      };
+    });
+    closers.push(() => echoing.close());
+    const lines: string[] = [];
+    const running = await startProxy({
+      upstream: echoing.url,
+      apiKey: REFERENCE_KEY,
+      onExchange: (line) => lines.push(formatExchange(line)),
+    });
+    closers.push(() => running.close());
+    const sent = await fetch(`${running.url}/pets?token=${REFERENCE_KEY}`, { headers: KEY });
+    await sent.text();
+    while (running.proxy.journal.exchanges < 1) await new Promise((r) => setImmediate(r));
+    const departures = running.proxy.journal.departures;
+    expect(departures.map((d) => d.check)).toContain('response_schema_conformance');
+    const printed = JSON.stringify({ departures, lines }).toLowerCase();
+    expect(printed).not.toContain(REFERENCE_KEY.toLowerCase());
+    expect(printed).toContain('$api_key');
+  });
+});
+
 describe('petkit proxy, as a proxy', () => {
   it('drops hop-by-hop headers (and those Connection names), keeps end-to-end ones, and streams the body', async () => {
     let received: { headers: IncomingHttpHeaders; body: string } | undefined;
