@@ -4,6 +4,7 @@
 import { headerInteger } from '../openapi/index.js';
 import { ContractAbort, TargetSilent } from './errors.js';
 import type { Exchange, RequestRecord } from './exchange.js';
+import type { CredentialClass } from './model/types.js';
 import type { NormalizedOptions } from './options.js';
 import { swapCase } from './redaction.js';
 
@@ -13,14 +14,44 @@ import { swapCase } from './redaction.js';
  */
 export type Auth = 'key' | 'none' | 'wrong' | 'scheme' | 'lower-scheme' | 'key-case';
 
+/** What each fixed Auth means to a server that keeps the contract. */
+const CREDENTIAL_OF: Readonly<Record<Auth, CredentialClass>> = {
+  key: 'key',
+  'lower-scheme': 'key',
+  none: 'none',
+  wrong: 'invalid',
+  'key-case': 'invalid',
+  scheme: 'other-scheme',
+};
+
+/**
+ * An Authorization made from the key (derived spellings): `header` builds the value sent, `shell` is
+ * what records and scripts show (`Bearer ${API_KEY}x`), never the value itself.
+ */
+export interface Authorization {
+  header(key: string): string | undefined;
+  readonly credential: CredentialClass;
+  /** The header value as POSIX sh words over $API_KEY. */
+  readonly shell: string;
+  /** In a few words, for a report: `the key with an x appended`. */
+  readonly what: string;
+}
+
 export interface Outgoing {
   readonly operationId: string;
   readonly method: string;
   /** Under the base URL: `/pets/42`. */
   readonly path: string;
   readonly query?: Readonly<Record<string, string>>;
+  /**
+   * A query string appended verbatim after `query` (without `?`): URLSearchParams would re-encode
+   * `%32%30` and cannot repeat a name.
+   */
+  readonly rawQuery?: string;
   /** How to authenticate: the key as a bearer token (default), none, a wrong key, the key under `Token`. */
   readonly auth?: Auth;
+  /** A derived Authorization; wins over `auth`. */
+  readonly authorization?: Authorization;
   readonly contentType?: string;
   readonly body?: string;
 }
@@ -117,6 +148,7 @@ export function createClient(options: ClientOptions): Client {
   /** Requests in a row that got no answer within the timeout; a response puts it back to 0. */
   let unanswered = 0;
   let silent = false;
+  let answeredSeq = 0;
   const { redactor } = options;
 
   const authorization = (auth: Auth): string | undefined => {
@@ -158,14 +190,22 @@ export function createClient(options: ClientOptions): Client {
   const once = async (outgoing: Outgoing): Promise<Exchange> => {
     const url = new URL(options.baseUrl.replace(/\/+$/, '') + outgoing.path);
     for (const [name, value] of Object.entries(outgoing.query ?? {})) url.searchParams.set(name, value);
+    if (outgoing.rawQuery !== undefined)
+      url.search = [url.search.replace(/^\?/, ''), outgoing.rawQuery].filter((part) => part !== '').join('&');
     const headers: Record<string, string> = { accept: 'application/json' };
-    const auth = authorization(outgoing.auth ?? 'key');
+    const derived = outgoing.authorization;
+    const auth =
+      derived === undefined ? authorization(outgoing.auth ?? 'key') : derived.header(options.apiKey);
     if (auth !== undefined) headers.authorization = auth;
     if (outgoing.contentType !== undefined) headers['content-type'] = outgoing.contentType;
+    const recorded = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, redactor.request(v)]));
+    // A derived credential is recorded as its shell form, never as the value made of the key.
+    if (derived !== undefined && auth !== undefined) recorded.authorization = derived.shell;
+    const credential = derived?.credential ?? CREDENTIAL_OF[outgoing.auth ?? 'key'];
     const request: RequestRecord = {
       method: outgoing.method,
       url: redactor.request(url.toString()),
-      headers: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, redactor.request(v)])),
+      headers: recorded,
       ...(outgoing.body === undefined ? {} : { body: redactor.request(outgoing.body) }),
     };
     const startedMs = options.now();
@@ -176,6 +216,7 @@ export function createClient(options: ClientOptions): Client {
     };
     requests += 1;
     const mine = ++started;
+    const sentSeq = mine;
     const busy = inFlight > 0;
     inFlight += 1;
     const overlapped = () => busy || started !== mine;
@@ -200,7 +241,7 @@ export function createClient(options: ClientOptions): Client {
       const reset = headerInteger(responseHeaders['x-ratelimit-reset']);
       // Only the key's own responses say what its budget is: without a (valid) key the server counts
       // the request elsewhere (the mock: an anonymous bucket with Free limits).
-      if ((outgoing.auth ?? 'key') === 'key' || outgoing.auth === 'lower-scheme') {
+      if (credential === 'key') {
         // The headers describe whichever window has fewer requests left: keep the tightest limit seen.
         if (options.maxRpm === undefined && limit !== undefined && limit > 0) {
           maxRpm = Math.min(maxRpm ?? limit, limit);
@@ -215,6 +256,9 @@ export function createClient(options: ClientOptions): Client {
       paced();
       return {
         operationId: outgoing.operationId,
+        sentSeq,
+        answeredSeq: ++answeredSeq,
+        credential,
         request,
         response: { status: response.status, headers: responseHeaders, body: redactor.response(body) },
         durationMs: options.now() - startedMs,
@@ -233,6 +277,9 @@ export function createClient(options: ClientOptions): Client {
       if (timeout) unanswered += 1;
       return {
         operationId: outgoing.operationId,
+        sentSeq,
+        answeredSeq: ++answeredSeq,
+        credential,
         request,
         response: null,
         failure: timeout
@@ -317,8 +364,7 @@ export function createClient(options: ClientOptions): Client {
         }
         // Without the key the target counts the request elsewhere (docs/mock.md: an anonymous bucket per
         // client address): its 429 says nothing of the key's budget. The caller decides; no retry.
-        const withKey = (outgoing.auth ?? 'key') === 'key' || outgoing.auth === 'lower-scheme';
-        if (!withKey && exchange.response?.status === 429) return exchange;
+        if (exchange.credential !== 'key' && exchange.response?.status === 429) return exchange;
         if (exchange.response?.status !== 429 || sendOptions.retry === false) return exchange;
         if (attempt >= options.maxRetries) {
           throw new ContractAbort(

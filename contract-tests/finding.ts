@@ -1,6 +1,7 @@
 // A finding: one way the target departs from openapi.yaml, as data. Reporters only format it.
 import type { CheckId } from './checks.js';
 import { type Exchange, excerpt, type RequestRecord, toCurl } from './exchange.js';
+import type { Because } from './model/types.js';
 
 export interface Finding {
   readonly check: CheckId;
@@ -26,6 +27,14 @@ export interface Finding {
   occurrences: number;
   /** Every distinct instancePath it was seen at (one bug at `/0/id`, `/1/id`… is one finding). */
   readonly instancePaths: string[];
+  /** The departure in stable words without a case's detail (`401 → 403`): what groups findings. */
+  readonly cause?: string;
+  /** The cases that showed it, a few words each (at most 10). */
+  readonly cases?: string[];
+  /** Why it is one: the document's sentence, an RFC's, or an earlier exchange. */
+  readonly because?: readonly Because[];
+  /** A POSIX sh script that reproduces it, step by step. */
+  readonly script?: string;
 }
 
 const RELEVANT_HEADERS = [
@@ -47,6 +56,9 @@ export interface FindingInput {
   readonly expected: string;
   readonly instancePath?: string;
   readonly schemaPath?: string;
+  readonly cause?: string;
+  readonly case?: string;
+  readonly because?: readonly Because[];
 }
 
 export function findingOf(exchange: Exchange, input: FindingInput): Finding {
@@ -74,6 +86,9 @@ export function findingOf(exchange: Exchange, input: FindingInput): Finding {
           },
     occurrences: 1,
     instancePaths: [input.instancePath ?? ''],
+    ...(input.cause === undefined ? {} : { cause: input.cause }),
+    ...(input.case === undefined ? {} : { cases: [input.case] }),
+    ...(input.because === undefined ? {} : { because: input.because }),
   };
 }
 

@@ -3,6 +3,7 @@ import { apiKeyFault } from './api-key.js';
 import { type CheckId, isCheckId } from './checks.js';
 import { ContractAbort } from './errors.js';
 import type { Exchange } from './exchange.js';
+import { METHOD_IDS, type MethodId } from './model/types.js';
 import { createRedactor, type Redactor } from './redaction.js';
 
 export interface Progress {
@@ -62,6 +63,11 @@ export interface ContractOptions {
   readonly random?: () => number;
   /** Called after every exchange (the CLI draws progress with it on a terminal). */
   readonly onProgress?: (progress: Progress) => void;
+  /**
+   * Internal, for the ablation test (no CLI flag): the ways of judging and sending that are on.
+   * Default all. 'baseline' is always on.
+   */
+  readonly methods?: readonly MethodId[];
 }
 
 export interface NormalizedOptions {
@@ -92,6 +98,8 @@ export interface NormalizedOptions {
   readonly sleep: (ms: number) => Promise<void>;
   readonly random: () => number;
   readonly onProgress: (progress: Progress) => void;
+  /** The methods on ('baseline' always among them). */
+  readonly methods: ReadonlySet<MethodId>;
 }
 
 function invalid(message: string): never {
@@ -261,5 +269,6 @@ function selection(
     sleep: options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
     random,
     onProgress: options.onProgress ?? (() => {}),
+    methods: new Set<MethodId>(['baseline', ...(options.methods ?? METHOD_IDS)]),
   };
 }

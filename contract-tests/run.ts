@@ -1,18 +1,20 @@
 // The engine behind both fronts (the CLI and the vitest file): runs every selected check against a
 // base URL and returns a Report. It prints nothing.
 import type { Pet, Spec } from '../openapi/index.js';
-import { checkResponse, loadSpec } from '../openapi/index.js';
-import { CHECK_IDS, CHECKS, type CheckId } from './checks.js';
+import { loadSpec } from '../openapi/index.js';
+import { CHECK_IDS, CHECKS } from './checks.js';
 import { createClient } from './client.js';
 import { type Context, conformingBody } from './context.js';
 import { ContractAbort, TargetSilent } from './errors.js';
 import { type Exchange, toCurl } from './exchange.js';
-import { type Finding, findingKey, findingOf } from './finding.js';
-import { locationFinding } from './location.js';
+import { findingOf } from './finding.js';
+import { createJudge } from './judge.js';
+import { createJudges } from './judges.js';
+import { createContractModel } from './model/index.js';
 import { type ContractOptions, normalizeOptions } from './options.js';
-import { createRateLimitModel } from './rate-limit-model.js';
-import type { CheckResult, CoverageEntry, Report } from './report.js';
+import type { Report } from './report.js';
 import { validRequest } from './requests.js';
+import { createResults } from './results.js';
 import { authScenario } from './scenarios/auth.js';
 import { banScenario } from './scenarios/ban.js';
 import { createScenario } from './scenarios/create.js';
@@ -64,26 +66,15 @@ export async function runContract(input: ContractOptions, spec: Spec = loadSpec(
     spec.operations.map((operation) => operation.id),
   );
   const startedMs = options.now();
-  const findings = new Map<string, Finding>();
-  const passes = new Map<string, number>();
-  const notes = new Map<string, string>();
-  const unverified = new Map<string, string>();
-  const seen = new Set<string>();
-  const key = (check: CheckId, operationId: string) => `${check}|${operationId}`;
   let phase = 'preflight';
-
-  const addFinding = (finding: Finding) => {
-    if (!options.checks.has(finding.check) || !options.operations.has(finding.operationId)) return;
-    const existing = findings.get(findingKey(finding));
-    if (existing === undefined) findings.set(findingKey(finding), finding);
-    else {
-      existing.occurrences += 1;
-      if (!existing.instancePaths.includes(finding.instancePath))
-        existing.instancePaths.push(finding.instancePath);
-    }
-  };
-  const model = createRateLimitModel();
-  const createdPets: Pet[] = [];
+  const results = createResults(spec, options);
+  const model = createContractModel(spec);
+  const judge = createJudge({
+    spec,
+    options,
+    judges: createJudges(spec, options.baseUrl, model),
+    results,
+  });
   const onExchange = (exchange: Exchange) => {
     options.onProgress({
       phase,
@@ -91,37 +82,7 @@ export async function runContract(input: ContractOptions, spec: Spec = loadSpec(
       exchange,
       ...(client.maxRpm === undefined ? {} : { maxRpm: client.maxRpm }),
     });
-    if (exchange.response === null) return;
-    // A helper request to an operation left out (--operations) is not judged.
-    if (!options.operations.has(exchange.operationId)) return;
-    const contradiction = model.observe(exchange, exchange.overlapped === true, options.now());
-    if (contradiction !== undefined) {
-      addFinding(findingOf(exchange, { check: 'response_headers_conformance', ...contradiction }));
-    }
-    seen.add(`${exchange.operationId}|${exchange.response.status}`);
-    if (exchange.operationId === 'createPet' && exchange.response.status === 201) {
-      const created = conformingBody(spec, exchange)?.value as Pet | undefined;
-      if (created !== undefined) createdPets.push(created);
-      // Where the Location points (a missing one is the header checks' below); the id is use_after_create's.
-      const requestUrl = `${options.baseUrl}${spec.operation('createPet').path}`;
-      const placed = locationFinding(
-        exchange.response.headers.location,
-        requestUrl,
-        options.baseUrl,
-        created?.id,
-      );
-      if (placed !== undefined) addFinding(findingOf(exchange, placed));
-    }
-    const operation = spec.operation(exchange.operationId);
-    for (const verdict of checkResponse(spec, operation, exchange.response, { nowMs: options.now() })) {
-      if (!options.checks.has(verdict.check)) continue;
-      if (verdict.finding === undefined) {
-        const k = key(verdict.check, exchange.operationId);
-        passes.set(k, (passes.get(k) ?? 0) + 1);
-      } else {
-        addFinding(findingOf(exchange, { check: verdict.check, ...verdict.finding }));
-      }
-    }
+    judge.judge(exchange);
   };
   const client = createClient({ ...options, onExchange });
 
@@ -144,7 +105,9 @@ export async function runContract(input: ContractOptions, spec: Spec = loadSpec(
     get knownPets() {
       return knownPets;
     },
-    createdPets,
+    get createdPets() {
+      return model.view.createdPets();
+    },
     get pass() {
       return pass;
     },
@@ -164,20 +127,17 @@ export async function runContract(input: ContractOptions, spec: Spec = loadSpec(
     },
     selected: (check) => options.checks.has(check),
     tested: (operationId) => options.operations.has(operationId),
-    passed(check, operationId) {
-      passes.set(key(check, operationId), (passes.get(key(check, operationId)) ?? 0) + 1);
-    },
+    passed: results.passed,
     failed(check, exchange, finding) {
-      addFinding(findingOf(exchange, { check, severity: 'error', ...finding }));
+      results.add(findingOf(exchange, { check, severity: 'error', ...finding }));
     },
-    note(check, operationId, reason) {
-      notes.set(key(check, operationId), reason);
-    },
-    unverified(check, operationId, reason) {
-      unverified.set(key(check, operationId), reason);
-    },
+    note: results.note,
+    unverified: results.unverified,
     now: options.now,
     sleep: options.sleep,
+    methodOn: (method) => options.methods.has(method),
+    view: model.view,
+    judgementsOf: (exchange) => judge.judgementsOf(exchange.sentSeq),
   };
 
   let aborted: Report['aborted'] = null;
@@ -224,7 +184,7 @@ export async function runContract(input: ContractOptions, spec: Spec = loadSpec(
         message: cause.message,
         expected: `an answer to every request within the --timeout (${options.timeoutMs} ms)`,
       });
-      findings.set(findingKey(finding), finding);
+      results.force(finding);
     } else if (!(cause instanceof ContractAbort)) throw cause;
     else
       aborted = {
@@ -234,64 +194,12 @@ export async function runContract(input: ContractOptions, spec: Spec = loadSpec(
       };
   }
 
-  const all = [...findings.values()];
-  const results: CheckResult[] = [];
-  for (const check of CHECKS) {
-    for (const operation of spec.operations) {
-      if (!check.appliesTo(operation)) continue;
-      const k = key(check.id, operation.id);
-      const mine = all.filter(
-        (finding) => finding.check === check.id && finding.operationId === operation.id,
-      );
-      const passed = passes.get(k) ?? 0;
-      const base = { check: check.id, operationId: operation.id, passes: passed, findings: mine.length };
-      if (!options.operations.has(operation.id)) {
-        results.push({
-          ...base,
-          outcome: 'skipped',
-          reason: 'not selected (--operations/--skip-operations)',
-        });
-      } else if (!options.checks.has(check.id)) {
-        const reason =
-          check.optIn !== false ? `opt-in: run with ${check.optIn}` : 'not selected (--checks/--skip)';
-        results.push({ ...base, outcome: 'skipped', reason });
-      } else if (mine.some((finding) => finding.severity === 'error')) {
-        results.push({ ...base, outcome: 'failed' });
-      } else if (silence !== undefined) {
-        const answered = `${silence.answered} answered request${silence.answered === 1 ? '' : 's'}`;
-        results.push({
-          ...base,
-          outcome: 'skipped',
-          reason: `not judged: the target stopped answering after ${answered}`,
-        });
-      } else if (unverified.has(k)) {
-        results.push({ ...base, outcome: 'skipped', reason: unverified.get(k) ?? '' });
-      } else if (mine.length > 0) {
-        results.push({ ...base, outcome: 'warning' });
-      } else if (passed > 0) {
-        results.push({ ...base, outcome: 'passed' });
-      } else {
-        const reason =
-          notes.get(k) ??
-          (options.readOnly && operation.method !== 'GET'
-            ? '--read-only: no request sent'
-            : aborted !== null
-              ? 'the run stopped before it'
-              : budgetSpent
-                ? `the budget of ${budget} requests was spent before it (--budget)`
-                : 'no conclusive case (see the other findings)');
-        results.push({ ...base, outcome: 'skipped', reason });
-      }
-    }
-  }
-  const coverage: CoverageEntry[] = spec.operations.flatMap((operation) =>
-    [...operation.responses.keys()].map((status) => ({
-      operationId: operation.id,
-      status,
-      exercised: seen.has(`${operation.id}|${status}`),
-    })),
-  );
-  const failed = results.some((result) => result.outcome === 'failed') || silence !== undefined;
+  const table = results.table({
+    silentAfter: silence?.answered,
+    aborted: aborted !== null,
+    budgetSpent: budgetSpent ? budget : undefined,
+  });
+  const failed = table.some((result) => result.outcome === 'failed') || silence !== undefined;
   return {
     tool: 'petkit contract',
     schemaVersion: 1,
@@ -305,9 +213,9 @@ export async function runContract(input: ContractOptions, spec: Spec = loadSpec(
     requests: client.requests,
     maxRpm: client.maxRpm ?? null,
     budget: options.budget ?? (client.maxRpm === undefined ? null : DEFAULT_BUDGET_MINUTES * client.maxRpm),
-    results,
-    findings: all,
-    coverage,
+    results: table,
+    findings: results.findings(),
+    coverage: results.coverage(),
     verdict: aborted !== null ? 'aborted' : failed ? 'nonconformant' : 'conformant',
     aborted,
     exitCode: aborted !== null ? 2 : failed ? 1 : 0,
