@@ -29,7 +29,7 @@ export interface Finding {
   readonly instancePaths: string[];
   /** The departure in stable words without a case's detail (`401 → 403`): what groups findings. */
   readonly cause?: string;
-  /** The cases that showed it, a few words each (at most 10). */
+  /** The cases that showed it, a few words each (at most MAX_CASES): `message` is the first. */
   readonly cases?: string[];
   /** Why it is one: the document's sentence, an RFC's, or an earlier exchange. */
   readonly because?: readonly Because[];
@@ -61,8 +61,23 @@ export interface FindingInput {
   readonly because?: readonly Because[];
 }
 
+/** The most case descriptions a finding keeps; `occurrences` still counts them all. */
+export const MAX_CASES = 10;
+
+/**
+ * The cause of a status mismatch when the finding names none: the status expected (a bare one, `401`)
+ * and the one that came. Other findings have none: their message says it.
+ */
+function causeOf(input: FindingInput, status: number | undefined): string | undefined {
+  if (input.cause !== undefined) return input.cause;
+  if (status === undefined || !/^\d{3}$/.test(input.expected) || input.expected === String(status))
+    return undefined;
+  return `${input.expected} → ${status}`;
+}
+
 export function findingOf(exchange: Exchange, input: FindingInput): Finding {
   const response = exchange.response;
+  const cause = causeOf(input, response?.status);
   return {
     check: input.check,
     operationId: exchange.operationId,
@@ -86,14 +101,16 @@ export function findingOf(exchange: Exchange, input: FindingInput): Finding {
           },
     occurrences: 1,
     instancePaths: [input.instancePath ?? ''],
-    ...(input.cause === undefined ? {} : { cause: input.cause }),
-    ...(input.case === undefined ? {} : { cases: [input.case] }),
+    ...(cause === undefined ? {} : { cause }),
+    cases: [input.case ?? input.message],
     ...(input.because === undefined ? {} : { because: input.because }),
   };
 }
 
 /** Two findings are the same departure when they differ only in the request that showed them. */
 export function findingKey(finding: Finding): string {
+  // One cause on one operation is one finding, whatever the case (every bad key answered 403).
+  if (finding.cause !== undefined) return [finding.check, finding.operationId, finding.cause].join('|');
   // Array indices apart: the same fault in every item of a list is one departure.
   const path = finding.instancePath.replace(/\/\d+(?=\/|$)/g, '/*');
   return [

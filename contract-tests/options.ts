@@ -50,6 +50,11 @@ export interface ContractOptions {
    * budget allows.
    */
   readonly budget?: number;
+  /**
+   * The longest the run takes before its opt-in probes, in ms: no wait for a window may end past it;
+   * what it did not reach is reported skipped, and why. Default 75 000 (`--time-budget 75`).
+   */
+  readonly timeBudgetMs?: number;
   /** Longest wait for a window or a Retry-After before stopping (exit 2). Default 65 000 ms. */
   readonly maxWaitMs?: number;
   /** 429s in a row before stopping rather than risking the key's ban. Default 3. */
@@ -88,6 +93,8 @@ export interface NormalizedOptions {
   readonly timeoutMs: number;
   /** Explicit --budget; when undefined, two minutes of the pace once it is known. */
   readonly budget: number | undefined;
+  /** The longest the run takes before its opt-in probes (waits for windows stop at it). */
+  readonly timeBudgetMs: number;
   /** The longest the client waits for a window or a Retry-After before it stops instead. */
   readonly maxWaitMs: number;
   /** 429s in a row before the client stops rather than risk the key's ban. */
@@ -261,6 +268,7 @@ function selection(
     maxRpm: positiveInteger(options.maxRpm, '--max-rpm', undefined),
     timeoutMs: positiveInteger(options.timeoutMs, '--timeout', 10_000) ?? 10_000,
     budget: positiveInteger(options.budget, '--budget', undefined),
+    timeBudgetMs: positiveInteger(options.timeBudgetMs, '--time-budget (ms)', 75_000) ?? 75_000,
     maxWaitMs: options.maxWaitMs ?? 65_000,
     maxRetries: options.maxRetries ?? 3,
     backoffBaseMs: options.backoffBaseMs ?? 500,

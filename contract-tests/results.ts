@@ -2,7 +2,7 @@
 // verified, and the results table built from them at the end.
 import type { Spec } from '../openapi/index.js';
 import { CHECKS, type CheckId } from './checks.js';
-import { type Finding, findingKey } from './finding.js';
+import { type Finding, findingKey, MAX_CASES } from './finding.js';
 import type { NormalizedOptions } from './options.js';
 import type { CheckResult, CoverageEntry } from './report.js';
 
@@ -13,6 +13,8 @@ export interface RunEnd {
   readonly aborted: boolean;
   /** The budget in force when it was spent, or undefined when it was not. */
   readonly budgetSpent: number | undefined;
+  /** The time budget (s) and why it stopped the run (what the windows offered), if it did. */
+  readonly outOfTime?: { readonly seconds: number; readonly reason: string } | undefined;
 }
 
 export interface Results {
@@ -21,6 +23,11 @@ export interface Results {
   /** A finding whatever was selected (a target that stopped answering). */
   force(finding: Finding): void;
   passed(check: CheckId, operationId: string): void;
+  /**
+   * A phase of the run finished: its passes stand even if the run stops later. Until then, a stop
+   * leaves the pairs it alone judged skipped, not passed.
+   */
+  completed(phase: string): void;
   note(check: CheckId, operationId: string, reason: string): void;
   unverified(check: CheckId, operationId: string, reason: string): void;
   /** A status an operation answered (the coverage). */
@@ -33,6 +40,8 @@ export interface Results {
 export function createResults(
   spec: Spec,
   options: Pick<NormalizedOptions, 'checks' | 'operations' | 'readOnly'>,
+  /** The phase running now, which a pass is counted in. */
+  phaseOf: () => string = () => '',
 ): Results {
   const findings = new Map<string, Finding>();
   const passes = new Map<string, number>();
@@ -40,6 +49,9 @@ export function createResults(
   const unverified = new Map<string, string>();
   const seen = new Set<string>();
   const key = (check: CheckId, operationId: string) => `${check}|${operationId}`;
+  /** Passes by the phase that judged them: a phase that did not complete proves nothing passed. */
+  const passesIn = new Map<string, Map<string, number>>();
+  const done = new Set<string>();
 
   return {
     add(finding) {
@@ -50,13 +62,24 @@ export function createResults(
         existing.occurrences += 1;
         if (!existing.instancePaths.includes(finding.instancePath))
           existing.instancePaths.push(finding.instancePath);
+        const next = finding.cases?.[0];
+        const cases = existing.cases;
+        if (next !== undefined && cases !== undefined && !cases.includes(next) && cases.length < MAX_CASES)
+          cases.push(next);
       }
     },
     force(finding) {
       findings.set(findingKey(finding), finding);
     },
     passed(check, operationId) {
-      passes.set(key(check, operationId), (passes.get(key(check, operationId)) ?? 0) + 1);
+      const k = key(check, operationId);
+      passes.set(k, (passes.get(k) ?? 0) + 1);
+      const byPhase = passesIn.get(k) ?? new Map<string, number>();
+      byPhase.set(phaseOf(), (byPhase.get(phaseOf()) ?? 0) + 1);
+      passesIn.set(k, byPhase);
+    },
+    completed(phase) {
+      done.add(phase);
     },
     note(check, operationId, reason) {
       notes.set(key(check, operationId), reason);
@@ -79,6 +102,25 @@ export function createResults(
     table(end) {
       const all = [...findings.values()];
       const results: CheckResult[] = [];
+      /** Why the run ended before its last phase, when it did (a silent target has its own reasons). */
+      const timeBudget =
+        end.outOfTime === undefined
+          ? undefined
+          : `the time budget of ${end.outOfTime.seconds} s ran out (--time-budget)`;
+      const stopped = end.aborted
+        ? 'the run stopped'
+        : end.outOfTime !== undefined
+          ? `${timeBudget}: ${end.outOfTime.reason}`
+          : end.budgetSpent === undefined
+            ? undefined
+            : `the budget of ${end.budgetSpent} requests was spent (--budget)`;
+      /** Passes that count: all of them after a run that ended normally, else those of completed phases. */
+      const judged = (k: string) =>
+        stopped === undefined
+          ? (passes.get(k) ?? 0)
+          : [...(passesIn.get(k) ?? new Map<string, number>())]
+              .filter(([phase]) => done.has(phase))
+              .reduce((sum, [, n]) => sum + n, 0);
       for (const check of CHECKS) {
         for (const operation of spec.operations) {
           if (!check.appliesTo(operation)) continue;
@@ -111,8 +153,12 @@ export function createResults(
             results.push({ ...base, outcome: 'skipped', reason: unverified.get(k) ?? '' });
           } else if (mine.length > 0) {
             results.push({ ...base, outcome: 'warning' });
-          } else if (passed > 0) {
+          } else if (judged(k) > 0) {
             results.push({ ...base, outcome: 'passed' });
+          } else if (passed > 0 && stopped !== undefined) {
+            // Its phase did not finish: the cases sent so far passed, the rest were never judged.
+            const cases = `${passed} case${passed === 1 ? '' : 's'} passed, none failed`;
+            results.push({ ...base, outcome: 'skipped', reason: `${stopped} before it finished (${cases})` });
           } else {
             const reason =
               notes.get(k) ??
@@ -120,9 +166,11 @@ export function createResults(
                 ? '--read-only: no request sent'
                 : end.aborted
                   ? 'the run stopped before it'
-                  : end.budgetSpent !== undefined
-                    ? `the budget of ${end.budgetSpent} requests was spent before it (--budget)`
-                    : 'no conclusive case (see the other findings)');
+                  : end.outOfTime !== undefined
+                    ? `${timeBudget} before it: ${end.outOfTime.reason}`
+                    : end.budgetSpent !== undefined
+                      ? `the budget of ${end.budgetSpent} requests was spent before it (--budget)`
+                      : 'no conclusive case (see the other findings)');
             results.push({ ...base, outcome: 'skipped', reason });
           }
         }

@@ -22,6 +22,7 @@ import { listScenario } from './scenarios/list.js';
 import { negativeScenario } from './scenarios/negative.js';
 import { rateLimitScenario } from './scenarios/rate-limit.js';
 import { afterCreatesScenario, notFoundScenario, useAfterCreateScenario } from './scenarios/stateful.js';
+import { OutOfTime } from './window-spender.js';
 
 type Scenario = (context: Context) => Promise<void>;
 
@@ -48,8 +49,6 @@ const PROBES: readonly (readonly [string, Scenario])[] = [
   ['rate limit probe', rateLimitScenario],
   ['ban probe', banScenario],
 ];
-/** Without --budget, a run is held to two minutes of its pace: 120 requests for a 60-a-minute key. */
-const DEFAULT_BUDGET_MINUTES = 2;
 
 /** The budget is spent: the scenarios stop, and what they did not reach is reported skipped. */
 class BudgetSpent extends Error {
@@ -67,7 +66,7 @@ export async function runContract(input: ContractOptions, spec: Spec = loadSpec(
   );
   const startedMs = options.now();
   let phase = 'preflight';
-  const results = createResults(spec, options);
+  const results = createResults(spec, options, () => phase);
   const model = createContractModel(spec);
   const judge = createJudge({
     spec,
@@ -84,13 +83,15 @@ export async function runContract(input: ContractOptions, spec: Spec = loadSpec(
     });
     judge.judge(exchange);
   };
-  const client = createClient({ ...options, onExchange });
+  const client = createClient({ ...options, onExchange, deadlineMs: startedMs + options.timeBudgetMs });
 
   let knownPets: Pet[] = [];
   let pass: Context['pass'] = 'boundaries';
-  /** The cap in force: --budget, or two minutes of the learnt pace (learnt by the preflight). */
+  /** The cap in force: --budget, or two windows less their margins (learnt by the preflight). */
   let budget = options.budget ?? Number.POSITIVE_INFINITY;
   let budgetSpent = false;
+  /** The budget the run was held to before the probes (which only an explicit --budget holds). */
+  let runBudget = budget;
   let share = Number.POSITIVE_INFINITY;
   const failedKinds = new Map<string, Set<string>>();
   let reserve = 0;
@@ -143,38 +144,43 @@ export async function runContract(input: ContractOptions, spec: Spec = loadSpec(
   let aborted: Report['aborted'] = null;
   /** Set when the target stopped answering: nothing after it is judged. */
   let silence: TargetSilent | undefined;
+  /** Why the time budget stopped the run, when it did. */
+  let outOfTime: string | undefined;
+  /** A phase runs, then its passes stand (results.completed) even if the run stops later. */
+  const run = async (name: string, scenario: Scenario) => {
+    phase = name;
+    await scenario(context);
+    results.completed(name);
+  };
   try {
-    knownPets = await preflight(context);
-    if (options.budget === undefined && client.maxRpm !== undefined) {
-      budget = DEFAULT_BUDGET_MINUTES * client.maxRpm;
-    }
+    await run('preflight', async () => {
+      knownPets = await preflight(context);
+    });
+    // Without --budget: two windows of the key (or of --max-rpm) less their margins, 114 at 60 a minute.
+    if (options.budget === undefined) budget = client.requestBudget() ?? budget;
+    runBudget = budget;
     try {
-      for (const [name, scenario] of FIRST_PASS) {
-        phase = name;
-        await scenario(context);
-      }
+      for (const [name, scenario] of FIRST_PASS) await run(name, scenario);
       pass = 'more';
       reserve = END_RESERVE;
       share = Math.max(0, Math.floor(budgetLeft() / SECOND_PASS_PROPERTIES));
-      for (const [name, scenario] of SECOND_PASS) {
-        phase = name;
-        await scenario(context);
-      }
+      for (const [name, scenario] of SECOND_PASS) await run(name, scenario);
       reserve = 0;
-      phase = 'after creates';
-      await afterCreatesScenario(context);
+      await run('after creates', afterCreatesScenario);
     } catch (cause) {
-      if (!(cause instanceof BudgetSpent)) throw cause;
-      budgetSpent = true;
+      if (cause instanceof BudgetSpent) budgetSpent = true;
+      else if (cause instanceof OutOfTime) outOfTime = cause.reason;
+      else throw cause;
     }
-    // The probes spend a window on purpose, when asked: only an explicit --budget holds them.
+    // The probes spend a window on purpose, when asked: only an explicit --budget holds them, and
+    // they wait for windows past the time budget.
+    runBudget = budget;
     if (options.budget === undefined) budget = Number.POSITIVE_INFINITY;
-    for (const [name, scenario] of PROBES) {
-      phase = name;
-      await scenario(context);
-    }
+    client.setDeadline(Number.POSITIVE_INFINITY);
+    for (const [name, scenario] of PROBES) await run(name, scenario);
   } catch (cause) {
     if (cause instanceof BudgetSpent) budgetSpent = true;
+    else if (cause instanceof OutOfTime) outOfTime = cause.reason;
     else if (cause instanceof TargetSilent) {
       silence = cause;
       // Whatever was selected: a target that stopped answering is the run's finding, exit 1.
@@ -197,7 +203,11 @@ export async function runContract(input: ContractOptions, spec: Spec = loadSpec(
   const table = results.table({
     silentAfter: silence?.answered,
     aborted: aborted !== null,
-    budgetSpent: budgetSpent ? budget : undefined,
+    budgetSpent: budgetSpent ? runBudget : undefined,
+    outOfTime:
+      outOfTime === undefined
+        ? undefined
+        : { seconds: Math.round(options.timeBudgetMs / 1000), reason: outOfTime },
   });
   const failed = table.some((result) => result.outcome === 'failed') || silence !== undefined;
   return {
@@ -212,7 +222,7 @@ export async function runContract(input: ContractOptions, spec: Spec = loadSpec(
     durationMs: options.now() - startedMs,
     requests: client.requests,
     maxRpm: client.maxRpm ?? null,
-    budget: options.budget ?? (client.maxRpm === undefined ? null : DEFAULT_BUDGET_MINUTES * client.maxRpm),
+    budget: Number.isFinite(runBudget) ? runBudget : null,
     results: table,
     findings: results.findings(),
     coverage: results.coverage(),
