@@ -4,13 +4,7 @@
 // overshoot. A deadline (the run's time budget) turns a wait that would end past it into OutOfTime;
 // a wait longer than the suite ever waits stops the run instead (rate_limit_exhausted, exit 2).
 import { ContractAbort } from './errors.js';
-
-/** What X-RateLimit-* said on one response: the window's size, what is left, when it ends (ms). */
-export interface WindowReading {
-  readonly limit: number;
-  readonly remaining: number;
-  readonly resetMs: number;
-}
+import type { WindowReading } from './model/types.js';
 
 /**
  * Whose window a request spends: the key's, or (without a valid key) the address's anonymous one. The
