@@ -36,10 +36,12 @@ Usage:
   --probe-rate-limit   also run rate_limit_behaviour: exhaust a window on purpose
   --probe-ban          also run rate_limit_ban: drive the key into its 5-minute ban on purpose
                        (only for a target and a key you can lose for five minutes)
-  --max-rpm N          at most N requests a minute (default: the lowest X-RateLimit-Limit of the
-                       key's responses, learnt as they come)
-  --budget N           at most N requests in all (default: two minutes of that pace, 120 for a
-                       60-a-minute key); boundaries first, generated cases as the budget allows
+  --max-rpm N          at most N requests a minute, evenly paced (default: spend the key's window as
+                       X-RateLimit-Remaining allows, less a margin of 5% for its other users)
+  --budget N           at most N requests in all (default: two windows less their margins, 114 for
+                       a 60-a-minute key); boundaries first, generated cases as the budget allows
+  --time-budget S      at most S seconds before the opt-in probes (default 75); what it did not
+                       reach is reported skipped, and why
   --timeout MS         per request (default 10000)
 
 Checks: ${CHECK_IDS.join(', ')}
@@ -75,6 +77,7 @@ const VALUED = [
   '--seed',
   '--max-rpm',
   '--budget',
+  '--time-budget',
   '--timeout',
 ];
 
@@ -176,6 +179,10 @@ export async function run(argv: string[], io: Io = process): Promise<number> {
       ...optional('seed', integerFlag('--seed', values.seed)),
       ...optional('maxRpm', integerFlag('--max-rpm', values['max-rpm'])),
       ...optional('timeoutMs', integerFlag('--timeout', values.timeout)),
+      ...optional(
+        'timeBudgetMs',
+        seconds(integerFlag('--time-budget', values['time-budget'], { min: 1, max: 86_400 })),
+      ),
       now,
       sleep,
       ...(io.fetch === undefined ? {} : { fetch: io.fetch }),
@@ -234,6 +241,11 @@ function parseMessage(cause: Error, argv: string[]): string {
   return `unexpected argument${where} (not shown: it may be a key). Every value follows its flag: --api-key KEY.`;
 }
 
+/** Seconds given on the command line, as the milliseconds the options take. */
+function seconds(value: number | undefined): number | undefined {
+  return value === undefined ? undefined : value * 1000;
+}
+
 function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
   return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
 }
@@ -257,6 +269,7 @@ function parse(argv: string[], positionals = false) {
       operations: { type: 'string' },
       'skip-operations': { type: 'string' },
       budget: { type: 'string' },
+      'time-budget': { type: 'string' },
       examples: { type: 'string' },
       seed: { type: 'string' },
       'probe-rate-limit': { type: 'boolean' },

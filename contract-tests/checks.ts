@@ -1,30 +1,11 @@
 // The catalogue of checks: one stable id each, what it asserts, which operations it concerns.
 import type { OperationSpec } from '../openapi/index.js';
 
-export const CHECK_IDS = [
-  'not_a_server_error',
-  'status_code_conformance',
-  'content_type_conformance',
-  'response_schema_conformance',
-  'response_headers_conformance',
-  'error_body_consistency',
-  'auth_enforced',
-  'negative_data_rejection',
-  'positive_data_acceptance',
-  'list_semantics',
-  'use_after_create',
-  'not_found',
-  'deprecation_signalled',
-  'rate_limit_behaviour',
-  'rate_limit_ban',
-] as const;
-
-export type CheckId = (typeof CHECK_IDS)[number];
-
-export interface CheckInfo {
-  readonly id: CheckId;
+/** One entry of the registry: a check is this entry plus the function that judges it (judges.ts). */
+export interface CheckEntry<Id extends string = string> {
+  readonly id: Id;
   readonly title: string;
-  /** A failure of a `warning` check is reported but does not fail the run. */
+  /** A failure of a `warning` check is reported but does not fail the run; an error check's may be a warning. */
   readonly severity: 'error' | 'warning';
   /** Run only when asked for: the flag that asks (`--probe-rate-limit`, `--probe-ban`). */
   readonly optIn: false | string;
@@ -38,14 +19,21 @@ const byId =
   (operation: OperationSpec) =>
     ids.includes(operation.id);
 
-const info = (
-  id: CheckId,
+const info = <const Id extends string>(
+  id: Id,
   title: string,
   appliesTo: (operation: OperationSpec) => boolean,
   extra: { severity?: 'error' | 'warning'; optIn?: string } = {},
-): CheckInfo => ({ id, title, appliesTo, severity: extra.severity ?? 'error', optIn: extra.optIn ?? false });
+): CheckEntry<Id> => ({
+  id,
+  title,
+  appliesTo,
+  severity: extra.severity ?? 'error',
+  optIn: extra.optIn ?? false,
+});
 
-export const CHECKS: readonly CheckInfo[] = [
+/** The registry. The ids, their order in reports and the opt-in list all come from it. */
+export const CHECKS = [
   info('not_a_server_error', 'no 5xx anywhere', every),
   info('status_code_conformance', 'every status is documented for its operation', every),
   info('content_type_conformance', 'JSON bodies are application/json', every),
@@ -92,7 +80,11 @@ export const CHECKS: readonly CheckInfo[] = [
     byId('listPets'),
     { optIn: '--probe-ban' },
   ),
-];
+] as const;
+
+export type CheckId = (typeof CHECKS)[number]['id'];
+export type CheckInfo = CheckEntry<CheckId>;
+export const CHECK_IDS: readonly CheckId[] = CHECKS.map((check) => check.id);
 
 export function isCheckId(value: string): value is CheckId {
   return (CHECK_IDS as readonly string[]).includes(value);

@@ -3,6 +3,7 @@ import { type ClientOptions, createClient, type Outgoing, retryAfterMs } from '.
 import { ContractAbort } from './errors.js';
 import type { Exchange } from './exchange.js';
 import { createRedactor } from './redaction.js';
+import { OutOfTime } from './window-spender.js';
 
 interface Scripted {
   status: number;
@@ -56,11 +57,73 @@ describe('the client paces itself', () => {
     expect(calls.map((call) => elapsed(call.at))).toEqual([0, 1000, 2000]);
   });
 
-  test('learns its budget from the first X-RateLimit-Limit when none is given', async () => {
+  test("learns the key's limit from X-RateLimit-Limit, and spends the window rather than pace under it", async () => {
     const { client, calls, elapsed } = harness([{ status: 200, headers: { 'x-ratelimit-limit': '120' } }]);
     for (let i = 0; i < 3; i += 1) await client.send(list);
     expect(client.maxRpm).toBe(120);
-    expect(calls.map((call) => elapsed(call.at))).toEqual([0, 500, 1000]);
+    expect(client.requestBudget()).toBe(2 * (120 - 6));
+    expect(calls.map((call) => elapsed(call.at))).toEqual([0, 0, 0]);
+  });
+
+  test('spends the window down to its margin, then waits for X-RateLimit-Reset with jitter', async () => {
+    const reset = Math.floor(1_800_000_000_000 / 1000) + 30;
+    const window = (remaining: number) => ({
+      status: 200,
+      headers: {
+        'x-ratelimit-limit': '60',
+        'x-ratelimit-remaining': String(remaining),
+        'x-ratelimit-reset': String(reset),
+      },
+    });
+    const { client, calls, sleeps } = harness([window(5), window(4), window(3), { status: 200 }]);
+    for (let i = 0; i < 4; i += 1) await client.send(list);
+    // 5, 4 and 3 left: the margin of a 60-a-minute window is 3, so the fourth waits for the reset.
+    expect(calls.slice(0, 3).every((call) => call.at < reset * 1000)).toBe(true);
+    expect(calls[3]?.at).toBe(reset * 1000 + 250);
+    expect(sleeps).toEqual([30_000 + 250]);
+  });
+
+  test('reserves requests in flight: creates sent at once do not overshoot the margin', async () => {
+    const reset = Math.floor(1_800_000_000_000 / 1000) + 30;
+    const { client, calls, sleeps } = harness([
+      {
+        status: 200,
+        headers: {
+          'x-ratelimit-limit': '60',
+          'x-ratelimit-remaining': '5',
+          'x-ratelimit-reset': String(reset),
+        },
+      },
+      { status: 201 },
+    ]);
+    await client.send(list);
+    const post: Outgoing = { operationId: 'createPet', method: 'POST', path: '/pets', body: '{}' };
+    await Promise.all([1, 2, 3, 4].map(() => client.send(post)));
+    // 5 left, 3 kept: two go at once (no answer has come back yet), the third waits for the reset
+    // (unreserved, all four would have gone); after it, the window is new and the fourth goes too.
+    expect(sleeps).toEqual([30_000 + 250]);
+    expect(calls).toHaveLength(5);
+  });
+
+  test('a wait for the window that would end past the deadline is OutOfTime, not a wait', async () => {
+    const reset = Math.floor(1_800_000_000_000 / 1000) + 30;
+    const { client, calls, sleeps } = harness(
+      [
+        {
+          status: 200,
+          headers: {
+            'x-ratelimit-limit': '60',
+            'x-ratelimit-remaining': '3',
+            'x-ratelimit-reset': String(reset),
+          },
+        },
+      ],
+      { deadlineMs: 1_800_000_000_000 + 20_000 },
+    );
+    await client.send(list);
+    await expect(client.send(list)).rejects.toBeInstanceOf(OutOfTime);
+    expect(calls).toHaveLength(1);
+    expect(sleeps).toEqual([]);
   });
 
   test('keeps the tightest X-RateLimit-Limit it sees', async () => {

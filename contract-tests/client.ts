@@ -4,8 +4,10 @@
 import { headerInteger } from '../openapi/index.js';
 import { ContractAbort, TargetSilent } from './errors.js';
 import type { Exchange, RequestRecord } from './exchange.js';
+import type { CredentialClass } from './model/types.js';
 import type { NormalizedOptions } from './options.js';
 import { swapCase } from './redaction.js';
+import { type Bucket, createWindowSpender, requestBudgetOf } from './window-spender.js';
 
 /**
  * How a request authenticates: the key as a bearer token, none, a wrong key, the key under `Token`,
@@ -13,14 +15,44 @@ import { swapCase } from './redaction.js';
  */
 export type Auth = 'key' | 'none' | 'wrong' | 'scheme' | 'lower-scheme' | 'key-case';
 
+/** What each fixed Auth means to a server that keeps the contract. */
+const CREDENTIAL_OF: Readonly<Record<Auth, CredentialClass>> = {
+  key: 'key',
+  'lower-scheme': 'key',
+  none: 'none',
+  wrong: 'invalid',
+  'key-case': 'invalid',
+  scheme: 'other-scheme',
+};
+
+/**
+ * An Authorization made from the key (derived spellings): `header` builds the value sent, `shell` is
+ * what records and scripts show (`Bearer ${API_KEY}x`), never the value itself.
+ */
+export interface Authorization {
+  header(key: string): string | undefined;
+  readonly credential: CredentialClass;
+  /** The header value as POSIX sh words over $API_KEY. */
+  readonly shell: string;
+  /** In a few words, for a report: `the key with an x appended`. */
+  readonly what: string;
+}
+
 export interface Outgoing {
   readonly operationId: string;
   readonly method: string;
   /** Under the base URL: `/pets/42`. */
   readonly path: string;
   readonly query?: Readonly<Record<string, string>>;
+  /**
+   * A query string appended verbatim after `query` (without `?`): URLSearchParams would re-encode
+   * `%32%30` and cannot repeat a name.
+   */
+  readonly rawQuery?: string;
   /** How to authenticate: the key as a bearer token (default), none, a wrong key, the key under `Token`. */
   readonly auth?: Auth;
+  /** A derived Authorization; wins over `auth`. */
+  readonly authorization?: Authorization;
   readonly contentType?: string;
   readonly body?: string;
 }
@@ -44,14 +76,20 @@ export type ClientOptions = Pick<
 > & {
   /** Every exchange, a 429 that was then retried included. */
   readonly onExchange: (exchange: Exchange) => void;
+  /** No wait for a window may end past it (the run's time budget): OutOfTime. Default: none. */
+  readonly deadlineMs?: number;
 };
 
 export interface Client {
   /** Sends, paced; a 429 is retried after Retry-After (unless `retry` is false). */
   send(outgoing: Outgoing, options?: { retry?: boolean; pace?: boolean }): Promise<Exchange>;
-  /** The budget in force, requests per minute (undefined until learnt). */
+  /** --max-rpm, else the key's X-RateLimit-Limit (the lowest seen; undefined until learnt). */
   readonly maxRpm: number | undefined;
   readonly requests: number;
+  /** 2 × (limit − margin) of the key's window, once its limit is known. */
+  requestBudget(): number | undefined;
+  /** Moves the deadline for waits (the probes lift it). */
+  setDeadline(deadlineMs: number): void;
 }
 
 /**
@@ -106,17 +144,31 @@ async function readBody(response: Response): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
+/** Whose window a request spends: with the key (any spelling of it) the key's, else the address's. */
+export function bucketOf(outgoing: Outgoing): Bucket {
+  const credential = outgoing.authorization?.credential ?? CREDENTIAL_OF[outgoing.auth ?? 'key'];
+  return credential === 'key' ? 'key' : 'anonymous';
+}
+
 export function createClient(options: ClientOptions): Client {
   let maxRpm = options.maxRpm;
   let nextAt = 0;
   let requests = 0;
   let answered = 0;
-  let window: { remaining: number; resetMs: number } | undefined;
+  const windows = createWindowSpender({
+    now: options.now,
+    sleep: options.sleep,
+    random: options.random,
+    deadlineMs: options.deadlineMs ?? Number.POSITIVE_INFINITY,
+    maxWaitMs: options.maxWaitMs,
+    backoffBaseMs: options.backoffBaseMs,
+  });
   let started = 0;
   let inFlight = 0;
   /** Requests in a row that got no answer within the timeout; a response puts it back to 0. */
   let unanswered = 0;
   let silent = false;
+  let answeredSeq = 0;
   const { redactor } = options;
 
   const authorization = (auth: Auth): string | undefined => {
@@ -136,46 +188,49 @@ export function createClient(options: ClientOptions): Client {
     }
   };
 
-  const waitYourTurn = async (pace: boolean): Promise<void> => {
-    if (pace && window !== undefined && window.remaining === 0) {
-      const wait = window.resetMs - options.now();
-      if (wait > options.maxWaitMs) {
-        throw new ContractAbort(
-          'rate_limit_exhausted',
-          `The key's rate-limit window is used up until ${new Date(window.resetMs).toISOString()} ` +
-            `(X-RateLimit-Remaining: 0). Stopping rather than risk the key's ban; run again after that time.`,
-        );
-      }
-      if (wait > 0) await options.sleep(wait + Math.floor(options.random() * options.backoffBaseMs));
-      window = undefined;
-    }
-    if (pace) {
-      const wait = nextAt - options.now();
-      if (wait > 0) await options.sleep(wait);
-    }
+  /**
+   * Paced: the window's turn (the spender), then an explicit --max-rpm's even interval. Unpaced (the
+   * probes, which spend a window on purpose): straight away, and the window is not reserved.
+   */
+  const waitYourTurn = async (pace: boolean, bucket: Bucket): Promise<boolean> => {
+    if (!pace) return false;
+    await windows.acquire(bucket);
+    const wait = nextAt - options.now();
+    if (wait > 0) await options.sleep(wait);
+    return true;
   };
 
-  const once = async (outgoing: Outgoing): Promise<Exchange> => {
+  const once = async (outgoing: Outgoing, reserved: boolean): Promise<Exchange> => {
+    const bucket = bucketOf(outgoing);
     const url = new URL(options.baseUrl.replace(/\/+$/, '') + outgoing.path);
     for (const [name, value] of Object.entries(outgoing.query ?? {})) url.searchParams.set(name, value);
+    if (outgoing.rawQuery !== undefined)
+      url.search = [url.search.replace(/^\?/, ''), outgoing.rawQuery].filter((part) => part !== '').join('&');
     const headers: Record<string, string> = { accept: 'application/json' };
-    const auth = authorization(outgoing.auth ?? 'key');
+    const derived = outgoing.authorization;
+    const auth =
+      derived === undefined ? authorization(outgoing.auth ?? 'key') : derived.header(options.apiKey);
     if (auth !== undefined) headers.authorization = auth;
     if (outgoing.contentType !== undefined) headers['content-type'] = outgoing.contentType;
+    const recorded = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, redactor.request(v)]));
+    // A derived credential is recorded as its shell form, never as the value made of the key.
+    if (derived !== undefined && auth !== undefined) recorded.authorization = derived.shell;
+    const credential = derived?.credential ?? CREDENTIAL_OF[outgoing.auth ?? 'key'];
     const request: RequestRecord = {
       method: outgoing.method,
       url: redactor.request(url.toString()),
-      headers: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, redactor.request(v)])),
+      headers: recorded,
       ...(outgoing.body === undefined ? {} : { body: redactor.request(outgoing.body) }),
     };
     const startedMs = options.now();
     // The next request may go one interval after this one started; requests sent at once (concurrent
     // creates) each take an interval, so a burst is paid for by the wait after it.
     const paced = () => {
-      if (maxRpm !== undefined && maxRpm > 0) nextAt = Math.max(nextAt, startedMs) + 60_000 / maxRpm;
+      if (options.maxRpm !== undefined) nextAt = Math.max(nextAt, startedMs) + 60_000 / options.maxRpm;
     };
     requests += 1;
     const mine = ++started;
+    const sentSeq = mine;
     const busy = inFlight > 0;
     inFlight += 1;
     const overlapped = () => busy || started !== mine;
@@ -198,23 +253,29 @@ export function createClient(options: ClientOptions): Client {
       const limit = headerInteger(responseHeaders['x-ratelimit-limit']);
       const remaining = headerInteger(responseHeaders['x-ratelimit-remaining']);
       const reset = headerInteger(responseHeaders['x-ratelimit-reset']);
-      // Only the key's own responses say what its budget is: without a (valid) key the server counts
-      // the request elsewhere (the mock: an anonymous bucket with Free limits).
-      if ((outgoing.auth ?? 'key') === 'key' || outgoing.auth === 'lower-scheme') {
-        // The headers describe whichever window has fewer requests left: keep the tightest limit seen.
-        if (options.maxRpm === undefined && limit !== undefined && limit > 0) {
-          maxRpm = Math.min(maxRpm ?? limit, limit);
-        }
-        // A Reset more than a day away is no window this API has (a finding of its own, in milliseconds
-        // perhaps): it is not waited for; a 429's Retry-After still is.
-        const plausible = reset !== undefined && reset * 1000 - options.now() <= LONGEST_WINDOW_MS;
-        if (remaining !== undefined && reset !== undefined && plausible) {
-          window = { remaining, resetMs: reset * 1000 };
-        }
+      // Only the key's own responses say what its window is: without a (valid) key the server counts
+      // the request elsewhere (the mock: an anonymous bucket per address), which has its own.
+      // The headers describe whichever window has fewer requests left: keep the tightest limit seen.
+      if (bucket === 'key' && options.maxRpm === undefined && limit !== undefined && limit > 0) {
+        maxRpm = Math.min(maxRpm ?? limit, limit);
       }
+      // A Reset more than a day away is no window this API has (a finding of its own, in milliseconds
+      // perhaps): it is not waited for; a 429's Retry-After still is.
+      const plausible = reset !== undefined && reset * 1000 - options.now() <= LONGEST_WINDOW_MS;
+      const windowLimit = limit !== undefined && limit > 0 ? limit : remaining;
+      windows.learn(
+        bucket,
+        remaining !== undefined && reset !== undefined && plausible && windowLimit !== undefined
+          ? { limit: windowLimit, remaining, resetMs: reset * 1000 }
+          : undefined,
+        reserved,
+      );
       paced();
       return {
         operationId: outgoing.operationId,
+        sentSeq,
+        answeredSeq: ++answeredSeq,
+        credential,
         request,
         response: { status: response.status, headers: responseHeaders, body: redactor.response(body) },
         durationMs: options.now() - startedMs,
@@ -222,6 +283,7 @@ export function createClient(options: ClientOptions): Client {
       };
     } catch (cause) {
       inFlight -= 1;
+      windows.learn(bucket, undefined, reserved);
       paced();
       const timeout =
         cause instanceof Error && (cause.name === 'TimeoutError' || cause.name === 'AbortError');
@@ -233,6 +295,9 @@ export function createClient(options: ClientOptions): Client {
       if (timeout) unanswered += 1;
       return {
         operationId: outgoing.operationId,
+        sentSeq,
+        answeredSeq: ++answeredSeq,
+        credential,
         request,
         response: null,
         failure: timeout
@@ -255,8 +320,8 @@ export function createClient(options: ClientOptions): Client {
    */
   const stillAnswering = async (exchange: Exchange): Promise<void> => {
     while (unanswered < SILENT_AFTER && !silent) {
-      await waitYourTurn(true);
-      const probe = await once(LIVENESS_PROBE);
+      const reserved = await waitYourTurn(true, 'key');
+      const probe = await once(LIVENESS_PROBE, reserved);
       options.onExchange(probe);
       if (probe.failure?.kind !== 'timeout') return;
     }
@@ -276,6 +341,9 @@ export function createClient(options: ClientOptions): Client {
     get requests() {
       return requests;
     },
+    // From the key's limit even when its Reset is unreadable: the budget needs no Reset.
+    requestBudget: () => (maxRpm === undefined ? undefined : requestBudgetOf(maxRpm)),
+    setDeadline: (ms) => windows.setDeadline(ms),
     async send(outgoing, sendOptions = {}) {
       if (options.readOnly && outgoing.method !== 'GET') {
         throw new ContractAbort(
@@ -284,8 +352,8 @@ export function createClient(options: ClientOptions): Client {
         );
       }
       for (let attempt = 0; ; attempt += 1) {
-        await waitYourTurn(sendOptions.pace !== false);
-        let exchange = await once(outgoing);
+        const reserved = await waitYourTurn(sendOptions.pace !== false, bucketOf(outgoing));
+        let exchange = await once(outgoing, reserved);
         options.onExchange(exchange);
         const refused = (sent: Exchange) =>
           sent.failure?.kind === 'network' && /ECONNREFUSED/.test(sent.failure.message);
@@ -300,9 +368,8 @@ export function createClient(options: ClientOptions): Client {
         ) {
           await options.sleep(options.backoffBaseMs);
           const idempotent = outgoing.method === 'GET' || outgoing.method === 'HEAD';
-          probe = await once(
-            idempotent ? outgoing : { operationId: 'listPets', method: 'GET', path: '/pets' },
-          );
+          const again = idempotent ? outgoing : LIVENESS_PROBE;
+          probe = await once(again, await waitYourTurn(sendOptions.pace !== false, bucketOf(again)));
           options.onExchange(probe);
           if (idempotent) exchange = probe;
         }
@@ -317,8 +384,7 @@ export function createClient(options: ClientOptions): Client {
         }
         // Without the key the target counts the request elsewhere (docs/mock.md: an anonymous bucket per
         // client address): its 429 says nothing of the key's budget. The caller decides; no retry.
-        const withKey = (outgoing.auth ?? 'key') === 'key' || outgoing.auth === 'lower-scheme';
-        if (!withKey && exchange.response?.status === 429) return exchange;
+        if (exchange.credential !== 'key' && exchange.response?.status === 429) return exchange;
         if (exchange.response?.status !== 429 || sendOptions.retry === false) return exchange;
         if (attempt >= options.maxRetries) {
           throw new ContractAbort(
@@ -342,6 +408,7 @@ export function createClient(options: ClientOptions): Client {
           );
         }
         await options.sleep(wait);
+        windows.forget(bucketOf(outgoing));
       }
     },
   };

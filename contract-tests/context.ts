@@ -4,6 +4,7 @@ import type { CheckId } from './checks.js';
 import type { Outgoing } from './client.js';
 import type { Exchange } from './exchange.js';
 import type { FindingInput } from './finding.js';
+import type { Judgement, MethodId, ModelView } from './model/types.js';
 
 export interface Context {
   readonly spec: Spec;
@@ -45,6 +46,12 @@ export interface Context {
   unverified(check: CheckId, operationId: string, reason: string): void;
   now(): number;
   sleep(ms: number): Promise<void>;
+  /** Whether a method is on (ContractOptions.methods): a phase of an ablated method does not run. */
+  methodOn(method: MethodId): boolean;
+  /** What the model knows of the target so far. */
+  readonly view: ModelView;
+  /** What the judges that are on said of an exchange (empty for one not judged). */
+  judgementsOf(exchange: Exchange): readonly Judgement[];
 }
 
 /** A scenario's judgement of one case. */
@@ -63,22 +70,7 @@ export type Verdict =
 export const PASS: Verdict = { kind: 'pass' };
 export const INCONCLUSIVE: Verdict = { kind: 'inconclusive' };
 
-/** Parses a response body that passed its schema, or undefined when another check will report it. */
-export function conformingBody(spec: Spec, exchange: Exchange): { value: unknown } | undefined {
-  const response = exchange.response;
-  if (response === null) return undefined;
-  const body = spec
-    .operation(exchange.operationId)
-    .response(response.status)
-    ?.content.get('application/json');
-  if (body === undefined) return undefined;
-  try {
-    const value: unknown = JSON.parse(response.body);
-    return body.validate(value).length === 0 ? { value } : undefined;
-  } catch {
-    return undefined;
-  }
-}
+export { conformingBody } from './observe.js';
 
 /**
  * The common first judgement: no response is this check's failure; a 5xx is not_a_server_error's

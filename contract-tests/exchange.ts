@@ -1,4 +1,5 @@
 // What was sent and what came back: plain data, the key already redacted.
+import type { CredentialClass } from './model/types.js';
 
 export interface RequestRecord {
   readonly method: string;
@@ -21,6 +22,12 @@ export interface ResponseRecord {
 
 export interface Exchange {
   readonly operationId: string;
+  /** 1, 2, 3…: the order requests left in, over the whole run (retries and probes included). */
+  readonly sentSeq: number;
+  /** The order their answers (or failures) came in: below another's sentSeq, it was known before that left. */
+  readonly answeredSeq: number;
+  /** What the Authorization sent means, as whoever built the request decided. */
+  readonly credential: CredentialClass;
   readonly request: RequestRecord;
   /** null when no response came: see `failure`. */
   readonly response: ResponseRecord | null;

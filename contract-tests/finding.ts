@@ -1,6 +1,7 @@
 // A finding: one way the target departs from openapi.yaml, as data. Reporters only format it.
 import type { CheckId } from './checks.js';
 import { type Exchange, excerpt, type RequestRecord, toCurl } from './exchange.js';
+import type { Because } from './model/types.js';
 
 export interface Finding {
   readonly check: CheckId;
@@ -26,6 +27,14 @@ export interface Finding {
   occurrences: number;
   /** Every distinct instancePath it was seen at (one bug at `/0/id`, `/1/id`… is one finding). */
   readonly instancePaths: string[];
+  /** The departure in stable words without a case's detail (`401 → 403`): what groups findings. */
+  readonly cause?: string;
+  /** The cases that showed it, a few words each (at most MAX_CASES): `message` is the first. */
+  readonly cases?: string[];
+  /** Why it is one: the document's sentence, an RFC's, or an earlier exchange. */
+  readonly because?: readonly Because[];
+  /** A POSIX sh script that reproduces it, step by step. */
+  readonly script?: string;
 }
 
 const RELEVANT_HEADERS = [
@@ -47,10 +56,28 @@ export interface FindingInput {
   readonly expected: string;
   readonly instancePath?: string;
   readonly schemaPath?: string;
+  readonly cause?: string;
+  readonly case?: string;
+  readonly because?: readonly Because[];
+}
+
+/** The most case descriptions a finding keeps; `occurrences` still counts them all. */
+export const MAX_CASES = 10;
+
+/**
+ * The cause of a status mismatch when the finding names none: the status expected (a bare one, `401`)
+ * and the one that came. Other findings have none: their message says it.
+ */
+function causeOf(input: FindingInput, status: number | undefined): string | undefined {
+  if (input.cause !== undefined) return input.cause;
+  if (status === undefined || !/^\d{3}$/.test(input.expected) || input.expected === String(status))
+    return undefined;
+  return `${input.expected} → ${status}`;
 }
 
 export function findingOf(exchange: Exchange, input: FindingInput): Finding {
   const response = exchange.response;
+  const cause = causeOf(input, response?.status);
   return {
     check: input.check,
     operationId: exchange.operationId,
@@ -74,11 +101,16 @@ export function findingOf(exchange: Exchange, input: FindingInput): Finding {
           },
     occurrences: 1,
     instancePaths: [input.instancePath ?? ''],
+    ...(cause === undefined ? {} : { cause }),
+    cases: [input.case ?? input.message],
+    ...(input.because === undefined ? {} : { because: input.because }),
   };
 }
 
 /** Two findings are the same departure when they differ only in the request that showed them. */
 export function findingKey(finding: Finding): string {
+  // One cause on one operation is one finding, whatever the case (every bad key answered 403).
+  if (finding.cause !== undefined) return [finding.check, finding.operationId, finding.cause].join('|');
   // Array indices apart: the same fault in every item of a list is one departure.
   const path = finding.instancePath.replace(/\/\d+(?=\/|$)/g, '/*');
   return [

@@ -3,6 +3,7 @@ import { apiKeyFault } from './api-key.js';
 import { type CheckId, isCheckId } from './checks.js';
 import { ContractAbort } from './errors.js';
 import type { Exchange } from './exchange.js';
+import { METHOD_IDS, type MethodId } from './model/types.js';
 import { createRedactor, type Redactor } from './redaction.js';
 
 export interface Progress {
@@ -49,6 +50,11 @@ export interface ContractOptions {
    * budget allows.
    */
   readonly budget?: number;
+  /**
+   * The longest the run takes before its opt-in probes, in ms: no wait for a window may end past it;
+   * what it did not reach is reported skipped, and why. Default 75 000 (`--time-budget 75`).
+   */
+  readonly timeBudgetMs?: number;
   /** Longest wait for a window or a Retry-After before stopping (exit 2). Default 65 000 ms. */
   readonly maxWaitMs?: number;
   /** 429s in a row before stopping rather than risking the key's ban. Default 3. */
@@ -62,6 +68,11 @@ export interface ContractOptions {
   readonly random?: () => number;
   /** Called after every exchange (the CLI draws progress with it on a terminal). */
   readonly onProgress?: (progress: Progress) => void;
+  /**
+   * Internal, for the ablation test (no CLI flag): the ways of judging and sending that are on.
+   * Default all. 'baseline' is always on.
+   */
+  readonly methods?: readonly MethodId[];
 }
 
 export interface NormalizedOptions {
@@ -82,6 +93,8 @@ export interface NormalizedOptions {
   readonly timeoutMs: number;
   /** Explicit --budget; when undefined, two minutes of the pace once it is known. */
   readonly budget: number | undefined;
+  /** The longest the run takes before its opt-in probes (waits for windows stop at it). */
+  readonly timeBudgetMs: number;
   /** The longest the client waits for a window or a Retry-After before it stops instead. */
   readonly maxWaitMs: number;
   /** 429s in a row before the client stops rather than risk the key's ban. */
@@ -92,6 +105,8 @@ export interface NormalizedOptions {
   readonly sleep: (ms: number) => Promise<void>;
   readonly random: () => number;
   readonly onProgress: (progress: Progress) => void;
+  /** The methods on ('baseline' always among them). */
+  readonly methods: ReadonlySet<MethodId>;
 }
 
 function invalid(message: string): never {
@@ -253,6 +268,7 @@ function selection(
     maxRpm: positiveInteger(options.maxRpm, '--max-rpm', undefined),
     timeoutMs: positiveInteger(options.timeoutMs, '--timeout', 10_000) ?? 10_000,
     budget: positiveInteger(options.budget, '--budget', undefined),
+    timeBudgetMs: positiveInteger(options.timeBudgetMs, '--time-budget (ms)', 75_000) ?? 75_000,
     maxWaitMs: options.maxWaitMs ?? 65_000,
     maxRetries: options.maxRetries ?? 3,
     backoffBaseMs: options.backoffBaseMs ?? 500,
@@ -261,5 +277,6 @@ function selection(
     sleep: options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
     random,
     onProgress: options.onProgress ?? (() => {}),
+    methods: new Set<MethodId>(['baseline', ...(options.methods ?? METHOD_IDS)]),
   };
 }

@@ -18,9 +18,9 @@ interface WindowState {
   readonly reset: number;
 }
 
-/** Whether a request was sent with the run's key as a bearer token (any case of the scheme). */
+/** Whether a request was sent with the run's key, in a spelling the contract accepts (its credential class). */
 export function sentWithKey(exchange: Exchange): boolean {
-  return /^bearer \$API_KEY$/i.test(exchange.request.headers.authorization ?? '');
+  return exchange.credential === 'key';
 }
 
 export interface RateLimitModel {

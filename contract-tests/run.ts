@@ -1,18 +1,20 @@
 // The engine behind both fronts (the CLI and the vitest file): runs every selected check against a
 // base URL and returns a Report. It prints nothing.
 import type { Pet, Spec } from '../openapi/index.js';
-import { checkResponse, loadSpec } from '../openapi/index.js';
-import { CHECK_IDS, CHECKS, type CheckId } from './checks.js';
+import { loadSpec } from '../openapi/index.js';
+import { CHECK_IDS, CHECKS } from './checks.js';
 import { createClient } from './client.js';
 import { type Context, conformingBody } from './context.js';
 import { ContractAbort, TargetSilent } from './errors.js';
 import { type Exchange, toCurl } from './exchange.js';
-import { type Finding, findingKey, findingOf } from './finding.js';
-import { locationFinding } from './location.js';
+import { findingOf } from './finding.js';
+import { createJudge } from './judge.js';
+import { createJudges } from './judges.js';
+import { createContractModel } from './model/index.js';
 import { type ContractOptions, normalizeOptions } from './options.js';
-import { createRateLimitModel } from './rate-limit-model.js';
-import type { CheckResult, CoverageEntry, Report } from './report.js';
+import type { Report } from './report.js';
 import { validRequest } from './requests.js';
+import { createResults } from './results.js';
 import { authScenario } from './scenarios/auth.js';
 import { banScenario } from './scenarios/ban.js';
 import { createScenario } from './scenarios/create.js';
@@ -20,6 +22,7 @@ import { listScenario } from './scenarios/list.js';
 import { negativeScenario } from './scenarios/negative.js';
 import { rateLimitScenario } from './scenarios/rate-limit.js';
 import { afterCreatesScenario, notFoundScenario, useAfterCreateScenario } from './scenarios/stateful.js';
+import { OutOfTime } from './window-spender.js';
 
 type Scenario = (context: Context) => Promise<void>;
 
@@ -46,8 +49,6 @@ const PROBES: readonly (readonly [string, Scenario])[] = [
   ['rate limit probe', rateLimitScenario],
   ['ban probe', banScenario],
 ];
-/** Without --budget, a run is held to two minutes of its pace: 120 requests for a 60-a-minute key. */
-const DEFAULT_BUDGET_MINUTES = 2;
 
 /** The budget is spent: the scenarios stop, and what they did not reach is reported skipped. */
 class BudgetSpent extends Error {
@@ -64,26 +65,15 @@ export async function runContract(input: ContractOptions, spec: Spec = loadSpec(
     spec.operations.map((operation) => operation.id),
   );
   const startedMs = options.now();
-  const findings = new Map<string, Finding>();
-  const passes = new Map<string, number>();
-  const notes = new Map<string, string>();
-  const unverified = new Map<string, string>();
-  const seen = new Set<string>();
-  const key = (check: CheckId, operationId: string) => `${check}|${operationId}`;
   let phase = 'preflight';
-
-  const addFinding = (finding: Finding) => {
-    if (!options.checks.has(finding.check) || !options.operations.has(finding.operationId)) return;
-    const existing = findings.get(findingKey(finding));
-    if (existing === undefined) findings.set(findingKey(finding), finding);
-    else {
-      existing.occurrences += 1;
-      if (!existing.instancePaths.includes(finding.instancePath))
-        existing.instancePaths.push(finding.instancePath);
-    }
-  };
-  const model = createRateLimitModel();
-  const createdPets: Pet[] = [];
+  const results = createResults(spec, options, () => phase);
+  const model = createContractModel(spec);
+  const judge = createJudge({
+    spec,
+    options,
+    judges: createJudges(spec, options.baseUrl, model),
+    results,
+  });
   const onExchange = (exchange: Exchange) => {
     options.onProgress({
       phase,
@@ -91,45 +81,17 @@ export async function runContract(input: ContractOptions, spec: Spec = loadSpec(
       exchange,
       ...(client.maxRpm === undefined ? {} : { maxRpm: client.maxRpm }),
     });
-    if (exchange.response === null) return;
-    // A helper request to an operation left out (--operations) is not judged.
-    if (!options.operations.has(exchange.operationId)) return;
-    const contradiction = model.observe(exchange, exchange.overlapped === true, options.now());
-    if (contradiction !== undefined) {
-      addFinding(findingOf(exchange, { check: 'response_headers_conformance', ...contradiction }));
-    }
-    seen.add(`${exchange.operationId}|${exchange.response.status}`);
-    if (exchange.operationId === 'createPet' && exchange.response.status === 201) {
-      const created = conformingBody(spec, exchange)?.value as Pet | undefined;
-      if (created !== undefined) createdPets.push(created);
-      // Where the Location points (a missing one is the header checks' below); the id is use_after_create's.
-      const requestUrl = `${options.baseUrl}${spec.operation('createPet').path}`;
-      const placed = locationFinding(
-        exchange.response.headers.location,
-        requestUrl,
-        options.baseUrl,
-        created?.id,
-      );
-      if (placed !== undefined) addFinding(findingOf(exchange, placed));
-    }
-    const operation = spec.operation(exchange.operationId);
-    for (const verdict of checkResponse(spec, operation, exchange.response, { nowMs: options.now() })) {
-      if (!options.checks.has(verdict.check)) continue;
-      if (verdict.finding === undefined) {
-        const k = key(verdict.check, exchange.operationId);
-        passes.set(k, (passes.get(k) ?? 0) + 1);
-      } else {
-        addFinding(findingOf(exchange, { check: verdict.check, ...verdict.finding }));
-      }
-    }
+    judge.judge(exchange);
   };
-  const client = createClient({ ...options, onExchange });
+  const client = createClient({ ...options, onExchange, deadlineMs: startedMs + options.timeBudgetMs });
 
   let knownPets: Pet[] = [];
   let pass: Context['pass'] = 'boundaries';
-  /** The cap in force: --budget, or two minutes of the learnt pace (learnt by the preflight). */
+  /** The cap in force: --budget, or two windows less their margins (learnt by the preflight). */
   let budget = options.budget ?? Number.POSITIVE_INFINITY;
   let budgetSpent = false;
+  /** The budget the run was held to before the probes (which only an explicit --budget holds). */
+  let runBudget = budget;
   let share = Number.POSITIVE_INFINITY;
   const failedKinds = new Map<string, Set<string>>();
   let reserve = 0;
@@ -144,7 +106,9 @@ export async function runContract(input: ContractOptions, spec: Spec = loadSpec(
     get knownPets() {
       return knownPets;
     },
-    createdPets,
+    get createdPets() {
+      return model.view.createdPets();
+    },
     get pass() {
       return pass;
     },
@@ -164,57 +128,59 @@ export async function runContract(input: ContractOptions, spec: Spec = loadSpec(
     },
     selected: (check) => options.checks.has(check),
     tested: (operationId) => options.operations.has(operationId),
-    passed(check, operationId) {
-      passes.set(key(check, operationId), (passes.get(key(check, operationId)) ?? 0) + 1);
-    },
+    passed: results.passed,
     failed(check, exchange, finding) {
-      addFinding(findingOf(exchange, { check, severity: 'error', ...finding }));
+      results.add(findingOf(exchange, { check, severity: 'error', ...finding }));
     },
-    note(check, operationId, reason) {
-      notes.set(key(check, operationId), reason);
-    },
-    unverified(check, operationId, reason) {
-      unverified.set(key(check, operationId), reason);
-    },
+    note: results.note,
+    unverified: results.unverified,
     now: options.now,
     sleep: options.sleep,
+    methodOn: (method) => options.methods.has(method),
+    view: model.view,
+    judgementsOf: (exchange) => judge.judgementsOf(exchange.sentSeq),
   };
 
   let aborted: Report['aborted'] = null;
   /** Set when the target stopped answering: nothing after it is judged. */
   let silence: TargetSilent | undefined;
+  /** Why the time budget stopped the run, when it did. */
+  let outOfTime: string | undefined;
+  /** A phase runs, then its passes stand (results.completed) even if the run stops later. */
+  const run = async (name: string, scenario: Scenario) => {
+    phase = name;
+    await scenario(context);
+    results.completed(name);
+  };
   try {
-    knownPets = await preflight(context);
-    if (options.budget === undefined && client.maxRpm !== undefined) {
-      budget = DEFAULT_BUDGET_MINUTES * client.maxRpm;
-    }
+    await run('preflight', async () => {
+      knownPets = await preflight(context);
+    });
+    // Without --budget: two windows of the key (or of --max-rpm) less their margins, 114 at 60 a minute.
+    if (options.budget === undefined) budget = client.requestBudget() ?? budget;
+    runBudget = budget;
     try {
-      for (const [name, scenario] of FIRST_PASS) {
-        phase = name;
-        await scenario(context);
-      }
+      for (const [name, scenario] of FIRST_PASS) await run(name, scenario);
       pass = 'more';
       reserve = END_RESERVE;
       share = Math.max(0, Math.floor(budgetLeft() / SECOND_PASS_PROPERTIES));
-      for (const [name, scenario] of SECOND_PASS) {
-        phase = name;
-        await scenario(context);
-      }
+      for (const [name, scenario] of SECOND_PASS) await run(name, scenario);
       reserve = 0;
-      phase = 'after creates';
-      await afterCreatesScenario(context);
+      await run('after creates', afterCreatesScenario);
     } catch (cause) {
-      if (!(cause instanceof BudgetSpent)) throw cause;
-      budgetSpent = true;
+      if (cause instanceof BudgetSpent) budgetSpent = true;
+      else if (cause instanceof OutOfTime) outOfTime = cause.reason;
+      else throw cause;
     }
-    // The probes spend a window on purpose, when asked: only an explicit --budget holds them.
+    // The probes spend a window on purpose, when asked: only an explicit --budget holds them, and
+    // they wait for windows past the time budget.
+    runBudget = budget;
     if (options.budget === undefined) budget = Number.POSITIVE_INFINITY;
-    for (const [name, scenario] of PROBES) {
-      phase = name;
-      await scenario(context);
-    }
+    client.setDeadline(Number.POSITIVE_INFINITY);
+    for (const [name, scenario] of PROBES) await run(name, scenario);
   } catch (cause) {
     if (cause instanceof BudgetSpent) budgetSpent = true;
+    else if (cause instanceof OutOfTime) outOfTime = cause.reason;
     else if (cause instanceof TargetSilent) {
       silence = cause;
       // Whatever was selected: a target that stopped answering is the run's finding, exit 1.
@@ -224,7 +190,7 @@ export async function runContract(input: ContractOptions, spec: Spec = loadSpec(
         message: cause.message,
         expected: `an answer to every request within the --timeout (${options.timeoutMs} ms)`,
       });
-      findings.set(findingKey(finding), finding);
+      results.force(finding);
     } else if (!(cause instanceof ContractAbort)) throw cause;
     else
       aborted = {
@@ -234,64 +200,16 @@ export async function runContract(input: ContractOptions, spec: Spec = loadSpec(
       };
   }
 
-  const all = [...findings.values()];
-  const results: CheckResult[] = [];
-  for (const check of CHECKS) {
-    for (const operation of spec.operations) {
-      if (!check.appliesTo(operation)) continue;
-      const k = key(check.id, operation.id);
-      const mine = all.filter(
-        (finding) => finding.check === check.id && finding.operationId === operation.id,
-      );
-      const passed = passes.get(k) ?? 0;
-      const base = { check: check.id, operationId: operation.id, passes: passed, findings: mine.length };
-      if (!options.operations.has(operation.id)) {
-        results.push({
-          ...base,
-          outcome: 'skipped',
-          reason: 'not selected (--operations/--skip-operations)',
-        });
-      } else if (!options.checks.has(check.id)) {
-        const reason =
-          check.optIn !== false ? `opt-in: run with ${check.optIn}` : 'not selected (--checks/--skip)';
-        results.push({ ...base, outcome: 'skipped', reason });
-      } else if (mine.some((finding) => finding.severity === 'error')) {
-        results.push({ ...base, outcome: 'failed' });
-      } else if (silence !== undefined) {
-        const answered = `${silence.answered} answered request${silence.answered === 1 ? '' : 's'}`;
-        results.push({
-          ...base,
-          outcome: 'skipped',
-          reason: `not judged: the target stopped answering after ${answered}`,
-        });
-      } else if (unverified.has(k)) {
-        results.push({ ...base, outcome: 'skipped', reason: unverified.get(k) ?? '' });
-      } else if (mine.length > 0) {
-        results.push({ ...base, outcome: 'warning' });
-      } else if (passed > 0) {
-        results.push({ ...base, outcome: 'passed' });
-      } else {
-        const reason =
-          notes.get(k) ??
-          (options.readOnly && operation.method !== 'GET'
-            ? '--read-only: no request sent'
-            : aborted !== null
-              ? 'the run stopped before it'
-              : budgetSpent
-                ? `the budget of ${budget} requests was spent before it (--budget)`
-                : 'no conclusive case (see the other findings)');
-        results.push({ ...base, outcome: 'skipped', reason });
-      }
-    }
-  }
-  const coverage: CoverageEntry[] = spec.operations.flatMap((operation) =>
-    [...operation.responses.keys()].map((status) => ({
-      operationId: operation.id,
-      status,
-      exercised: seen.has(`${operation.id}|${status}`),
-    })),
-  );
-  const failed = results.some((result) => result.outcome === 'failed') || silence !== undefined;
+  const table = results.table({
+    silentAfter: silence?.answered,
+    aborted: aborted !== null,
+    budgetSpent: budgetSpent ? runBudget : undefined,
+    outOfTime:
+      outOfTime === undefined
+        ? undefined
+        : { seconds: Math.round(options.timeBudgetMs / 1000), reason: outOfTime },
+  });
+  const failed = table.some((result) => result.outcome === 'failed') || silence !== undefined;
   return {
     tool: 'petkit contract',
     schemaVersion: 1,
@@ -304,10 +222,10 @@ export async function runContract(input: ContractOptions, spec: Spec = loadSpec(
     durationMs: options.now() - startedMs,
     requests: client.requests,
     maxRpm: client.maxRpm ?? null,
-    budget: options.budget ?? (client.maxRpm === undefined ? null : DEFAULT_BUDGET_MINUTES * client.maxRpm),
-    results,
-    findings: all,
-    coverage,
+    budget: Number.isFinite(runBudget) ? runBudget : null,
+    results: table,
+    findings: results.findings(),
+    coverage: results.coverage(),
     verdict: aborted !== null ? 'aborted' : failed ? 'nonconformant' : 'conformant',
     aborted,
     exitCode: aborted !== null ? 2 : failed ? 1 : 0,

@@ -99,6 +99,7 @@ describe('petkit contract says what is wrong with a flag, and what would be righ
     [['--budget', '0'], '--budget must be a positive integer, got 0.'],
     [['--budget', '-5'], '--budget must be a positive integer, got -5.'],
     [['--timeout', 'soon'], '--timeout must be an integer, got "soon".'],
+    [['--time-budget', '0'], '--time-budget must be an integer from 1 to 86400, got "0".'],
     [
       ['--checks', 'auth'],
       `--checks: unknown check "auth" (did you mean auth_enforced?). The checks: ${CHECK_IDS.join(', ')}.`,
@@ -134,13 +135,14 @@ describe('petkit contract says what is wrong with a flag, and what would be righ
     expect(out()).toBe('');
   });
 
-  test('--help says what --max-rpm does: the lowest X-RateLimit-Limit, and --budget', async () => {
+  test('--help says what --max-rpm does (spend the window less a margin by default), --budget and --time-budget', async () => {
     const { io, out } = fakeIo();
     expect(await run(['--help'], io)).toBe(0);
     expect(out()).toMatch(
-      /--max-rpm N +at most N requests a minute \(default: the lowest X-RateLimit-Limit of the\n +key's responses, learnt as they come\)/,
+      /--max-rpm N +at most N requests a minute, evenly paced \(default: spend the key's window as\n +X-RateLimit-Remaining allows, less a margin of 5% for its other users\)/,
     );
     expect(out()).toMatch(/--budget N +at most N requests in all/);
+    expect(out()).toMatch(/--time-budget S +at most S seconds before the opt-in probes \(default 75\)/);
     expect(out()).toMatch(/--operations a,b +only these operations/);
     expect(out()).toMatch(/--probe-ban +also run rate_limit_ban/);
   });

@@ -1,5 +1,5 @@
 // Shared wording of findings, for the pretty reporter, JUnit failure bodies and the vitest front.
-import type { Finding } from '../finding.js';
+import { type Finding, MAX_CASES } from '../finding.js';
 
 export function describeFinding(finding: Finding): string {
   const lines = [
@@ -7,6 +7,16 @@ export function describeFinding(finding: Finding): string {
     `  ${finding.message}${finding.occurrences > 1 ? ` (seen ${finding.occurrences} times)` : ''}`,
     `  expected: ${finding.expected}`,
   ];
+  // One cause, several cases (every bad key answered 403): each case on a line of its own.
+  const cases = finding.cases ?? [];
+  if (cases.length > 1) {
+    const full = cases.length >= MAX_CASES && finding.occurrences > cases.length;
+    lines.push(
+      `  cases (${finding.cause ?? 'one cause'}):`,
+      ...cases.map((text) => `    - ${text}`),
+      ...(full ? [`    (the first ${MAX_CASES}; seen ${finding.occurrences} times in all)`] : []),
+    );
+  }
   if (finding.instancePath !== '') {
     const others = finding.instancePaths.filter((path) => path !== finding.instancePath);
     const also =

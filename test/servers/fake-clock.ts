@@ -6,17 +6,23 @@ import { REFERENCE_KEY } from './reference.js';
 export interface FakeClock {
   readonly now: () => number;
   readonly sleep: (ms: number) => Promise<void>;
+  /** Moves the clock on without a sleep: a server's time to answer. */
+  readonly advance: (ms: number) => void;
   /** Every sleep asked for, in ms. */
   readonly sleeps: number[];
 }
 
-export function fakeClock(): FakeClock {
-  let now = Date.UTC(2026, 5, 1, 12, 0, 30);
+/** `phaseMs`: how far into a minute (a rate-limit window) the clock starts; 30 s by default. */
+export function fakeClock(phaseMs = 30_000): FakeClock {
+  let now = Date.UTC(2026, 5, 1, 12, 0, 0) + phaseMs;
   const sleeps: number[] = [];
   return {
     now: () => now,
     sleep: async (ms: number) => {
       sleeps.push(ms);
+      now += ms;
+    },
+    advance: (ms: number) => {
       now += ms;
     },
     sleeps,

@@ -1,0 +1,53 @@
+// The registry of judges: each holds every exchange of the run to one way of reading the contract.
+// A check is one entry in checks.ts plus one function here (or in the module a judge names). A judge
+// is made per run (it may remember earlier exchanges) and runs on every exchange, whether its method
+// is on or not, so that what it learns does not depend on the switches; only its judgements are
+// dropped when its method is off (judge.ts).
+import { checkResponse, type Pet, type Spec } from '../openapi/index.js';
+import { locationFinding } from './location.js';
+import type { ContractModel } from './model/index.js';
+import type { JudgeEntry, Judgement } from './model/types.js';
+import { createRateLimitModel } from './rate-limit-model.js';
+
+/** What the response alone says (checkResponse), the key's window over time, and where Location points. */
+export function createBaselineJudge(spec: Spec, baseUrl: string): JudgeEntry {
+  const window = createRateLimitModel();
+  return {
+    id: 'baseline',
+    method: 'baseline',
+    judge(observed) {
+      const { exchange, response } = observed;
+      if (response === undefined || exchange.response === null) return [];
+      const judgements: Judgement[] = [];
+      const contradiction = window.observe(exchange, exchange.overlapped === true, observed.atMs);
+      if (contradiction !== undefined) {
+        judgements.push({
+          check: 'response_headers_conformance',
+          cause: contradiction.message,
+          ...contradiction,
+        });
+      }
+      if (exchange.operationId === 'createPet' && response.status === 201) {
+        const created = response.conforms ? (response.json?.value as Pet | undefined) : undefined;
+        // Where the Location points (a missing one is the header checks' below); the id is use_after_create's.
+        const requestUrl = `${baseUrl}${spec.operation('createPet').path}`;
+        const placed = locationFinding(response.headers.location, requestUrl, baseUrl, created?.id);
+        if (placed !== undefined) judgements.push({ cause: placed.message, ...placed });
+      }
+      const operation = spec.operation(exchange.operationId);
+      for (const verdict of checkResponse(spec, operation, exchange.response, { nowMs: observed.atMs })) {
+        judgements.push(
+          verdict.finding === undefined
+            ? { check: verdict.check }
+            : { check: verdict.check, cause: verdict.finding.message, ...verdict.finding },
+        );
+      }
+      return judgements;
+    },
+  };
+}
+
+/** Every judge of a run, in the order they judge. */
+export function createJudges(spec: Spec, baseUrl: string, model: ContractModel): readonly JudgeEntry[] {
+  return [createBaselineJudge(spec, baseUrl), model.judge];
+}

@@ -1,0 +1,181 @@
+// What the run concluded, pair by pair (check, operation): passes, findings, notes and what could not be
+// verified, and the results table built from them at the end.
+import type { Spec } from '../openapi/index.js';
+import { CHECKS, type CheckId } from './checks.js';
+import { type Finding, findingKey, MAX_CASES } from './finding.js';
+import type { NormalizedOptions } from './options.js';
+import type { CheckResult, CoverageEntry } from './report.js';
+
+/** How the run ended, as far as the table needs it to say why a pair was not judged. */
+export interface RunEnd {
+  /** The target stopped answering after this many answered requests. */
+  readonly silentAfter: number | undefined;
+  readonly aborted: boolean;
+  /** The budget in force when it was spent, or undefined when it was not. */
+  readonly budgetSpent: number | undefined;
+  /** The time budget (s) and why it stopped the run (what the windows offered), if it did. */
+  readonly outOfTime?: { readonly seconds: number; readonly reason: string } | undefined;
+}
+
+export interface Results {
+  /** A finding of a selected check on a tested operation; the same departure again counts an occurrence. */
+  add(finding: Finding): void;
+  /** A finding whatever was selected (a target that stopped answering). */
+  force(finding: Finding): void;
+  passed(check: CheckId, operationId: string): void;
+  /**
+   * A phase of the run finished: its passes stand even if the run stops later. Until then, a stop
+   * leaves the pairs it alone judged skipped, not passed.
+   */
+  completed(phase: string): void;
+  note(check: CheckId, operationId: string, reason: string): void;
+  unverified(check: CheckId, operationId: string, reason: string): void;
+  /** A status an operation answered (the coverage). */
+  exercised(operationId: string, status: number): void;
+  findings(): Finding[];
+  table(end: RunEnd): CheckResult[];
+  coverage(): CoverageEntry[];
+}
+
+export function createResults(
+  spec: Spec,
+  options: Pick<NormalizedOptions, 'checks' | 'operations' | 'readOnly'>,
+  /** The phase running now, which a pass is counted in. */
+  phaseOf: () => string = () => '',
+): Results {
+  const findings = new Map<string, Finding>();
+  const passes = new Map<string, number>();
+  const notes = new Map<string, string>();
+  const unverified = new Map<string, string>();
+  const seen = new Set<string>();
+  const key = (check: CheckId, operationId: string) => `${check}|${operationId}`;
+  /** Passes by the phase that judged them: a phase that did not complete proves nothing passed. */
+  const passesIn = new Map<string, Map<string, number>>();
+  const done = new Set<string>();
+
+  return {
+    add(finding) {
+      if (!options.checks.has(finding.check) || !options.operations.has(finding.operationId)) return;
+      const existing = findings.get(findingKey(finding));
+      if (existing === undefined) findings.set(findingKey(finding), finding);
+      else {
+        existing.occurrences += 1;
+        if (!existing.instancePaths.includes(finding.instancePath))
+          existing.instancePaths.push(finding.instancePath);
+        const next = finding.cases?.[0];
+        const cases = existing.cases;
+        if (next !== undefined && cases !== undefined && !cases.includes(next) && cases.length < MAX_CASES)
+          cases.push(next);
+      }
+    },
+    force(finding) {
+      findings.set(findingKey(finding), finding);
+    },
+    passed(check, operationId) {
+      const k = key(check, operationId);
+      passes.set(k, (passes.get(k) ?? 0) + 1);
+      const byPhase = passesIn.get(k) ?? new Map<string, number>();
+      byPhase.set(phaseOf(), (byPhase.get(phaseOf()) ?? 0) + 1);
+      passesIn.set(k, byPhase);
+    },
+    completed(phase) {
+      done.add(phase);
+    },
+    note(check, operationId, reason) {
+      notes.set(key(check, operationId), reason);
+    },
+    unverified(check, operationId, reason) {
+      unverified.set(key(check, operationId), reason);
+    },
+    exercised(operationId, status) {
+      seen.add(`${operationId}|${status}`);
+    },
+    findings: () => [...findings.values()],
+    coverage: () =>
+      spec.operations.flatMap((operation) =>
+        [...operation.responses.keys()].map((status) => ({
+          operationId: operation.id,
+          status,
+          exercised: seen.has(`${operation.id}|${status}`),
+        })),
+      ),
+    table(end) {
+      const all = [...findings.values()];
+      const results: CheckResult[] = [];
+      /** Why the run ended before its last phase, when it did (a silent target has its own reasons). */
+      const timeBudget =
+        end.outOfTime === undefined
+          ? undefined
+          : `the time budget of ${end.outOfTime.seconds} s ran out (--time-budget)`;
+      const stopped = end.aborted
+        ? 'the run stopped'
+        : end.outOfTime !== undefined
+          ? `${timeBudget}: ${end.outOfTime.reason}`
+          : end.budgetSpent === undefined
+            ? undefined
+            : `the budget of ${end.budgetSpent} requests was spent (--budget)`;
+      /** Passes that count: all of them after a run that ended normally, else those of completed phases. */
+      const judged = (k: string) =>
+        stopped === undefined
+          ? (passes.get(k) ?? 0)
+          : [...(passesIn.get(k) ?? new Map<string, number>())]
+              .filter(([phase]) => done.has(phase))
+              .reduce((sum, [, n]) => sum + n, 0);
+      for (const check of CHECKS) {
+        for (const operation of spec.operations) {
+          if (!check.appliesTo(operation)) continue;
+          const k = key(check.id, operation.id);
+          const mine = all.filter(
+            (finding) => finding.check === check.id && finding.operationId === operation.id,
+          );
+          const passed = passes.get(k) ?? 0;
+          const base = { check: check.id, operationId: operation.id, passes: passed, findings: mine.length };
+          if (!options.operations.has(operation.id)) {
+            results.push({
+              ...base,
+              outcome: 'skipped',
+              reason: 'not selected (--operations/--skip-operations)',
+            });
+          } else if (!options.checks.has(check.id)) {
+            const reason =
+              check.optIn !== false ? `opt-in: run with ${check.optIn}` : 'not selected (--checks/--skip)';
+            results.push({ ...base, outcome: 'skipped', reason });
+          } else if (mine.some((finding) => finding.severity === 'error')) {
+            results.push({ ...base, outcome: 'failed' });
+          } else if (end.silentAfter !== undefined) {
+            const answered = `${end.silentAfter} answered request${end.silentAfter === 1 ? '' : 's'}`;
+            results.push({
+              ...base,
+              outcome: 'skipped',
+              reason: `not judged: the target stopped answering after ${answered}`,
+            });
+          } else if (unverified.has(k)) {
+            results.push({ ...base, outcome: 'skipped', reason: unverified.get(k) ?? '' });
+          } else if (mine.length > 0) {
+            results.push({ ...base, outcome: 'warning' });
+          } else if (judged(k) > 0) {
+            results.push({ ...base, outcome: 'passed' });
+          } else if (passed > 0 && stopped !== undefined) {
+            // Its phase did not finish: the cases sent so far passed, the rest were never judged.
+            const cases = `${passed} case${passed === 1 ? '' : 's'} passed, none failed`;
+            results.push({ ...base, outcome: 'skipped', reason: `${stopped} before it finished (${cases})` });
+          } else {
+            const reason =
+              notes.get(k) ??
+              (options.readOnly && operation.method !== 'GET'
+                ? '--read-only: no request sent'
+                : end.aborted
+                  ? 'the run stopped before it'
+                  : end.outOfTime !== undefined
+                    ? `${timeBudget} before it: ${end.outOfTime.reason}`
+                    : end.budgetSpent !== undefined
+                      ? `the budget of ${end.budgetSpent} requests was spent before it (--budget)`
+                      : 'no conclusive case (see the other findings)');
+            results.push({ ...base, outcome: 'skipped', reason });
+          }
+        }
+      }
+      return results;
+    },
+  };
+}
