@@ -59,6 +59,7 @@ export interface FindingInput {
   readonly cause?: string;
   readonly case?: string;
   readonly because?: readonly Because[];
+  readonly script?: string;
 }
 
 export function findingOf(exchange: Exchange, input: FindingInput): Finding {
@@ -89,6 +90,7 @@ export function findingOf(exchange: Exchange, input: FindingInput): Finding {
     ...(input.cause === undefined ? {} : { cause: input.cause }),
     ...(input.case === undefined ? {} : { cases: [input.case] }),
     ...(input.because === undefined ? {} : { because: input.because }),
+    ...(input.script === undefined ? {} : { script: input.script }),
   };
 }
 
