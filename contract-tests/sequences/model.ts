@@ -22,6 +22,24 @@ export interface Departure {
   readonly check: CheckId;
   readonly message: string;
   readonly expected: string;
+  /** A created pet a list lacks: whether the list or the store is wrong, a lookup of it tells. */
+  readonly missing?: CreatedPet;
+}
+
+/**
+ * A list lacks a pet the run created: when getPet still has it, the list is not the whole list filtered
+ * (list_semantics); when getPet has lost it too, the pet did not stay (use_after_create).
+ */
+export function attributeMissing(departure: Departure, lookupStatus: number | undefined): Departure {
+  const { missing, ...rest } = departure;
+  if (missing === undefined) return departure;
+  return lookupStatus === 200
+    ? { ...rest, check: 'list_semantics', message: `${rest.message}, which getPet still answers 200 with` }
+    : {
+        ...rest,
+        check: 'use_after_create',
+        message: `${rest.message}, and getPet of it answers ${lookupStatus ?? 'nothing'}`,
+      };
 }
 
 /** What a step was to answer, for its comment in the script: the statuses and why. */
@@ -67,7 +85,7 @@ export function judgeCreate(
   );
   if (differs !== undefined) {
     return {
-      check: 'use_after_create',
+      check: 'positive_data_acceptance',
       message: `createPet echoed ${differs[0]} ${JSON.stringify(pet[differs[0] as keyof Pet])} for ${JSON.stringify(differs[1])} sent`,
       expected: `the pet as sent: ${JSON.stringify(sent)}`,
     };
@@ -194,6 +212,7 @@ export function judgeList(
         check: 'use_after_create',
         message: `${what} gave ${pets.length} pets without ${origin(known)}${full ? `, whose id is below the page's last (${last})` : ''}`,
         expected: `${origin(known)} on it: the whole list filtered, then cut to ${limit}`,
+        missing: known,
       };
     }
     if (!isDeepStrictEqual(listed, known.pet)) {

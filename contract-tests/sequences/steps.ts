@@ -28,7 +28,7 @@ export interface Spender {
 
 export class Steps {
   readonly sent: SentStep[] = [];
-  constructor(private readonly spender: Spender) {}
+  constructor(readonly spender: Spender) {}
 
   async send(outgoing: Outgoing, note: StepNote): Promise<SentStep> {
     const [step] = await this.sendAtOnce([{ outgoing, note }]);
