@@ -59,6 +59,7 @@ export interface FindingInput {
   readonly cause?: string;
   readonly case?: string;
   readonly because?: readonly Because[];
+  readonly script?: string;
 }
 
 /** The most case descriptions a finding keeps; `occurrences` still counts them all. */
@@ -104,6 +105,7 @@ export function findingOf(exchange: Exchange, input: FindingInput): Finding {
     ...(cause === undefined ? {} : { cause }),
     cases: [input.case ?? input.message],
     ...(input.because === undefined ? {} : { because: input.because }),
+    ...(input.script === undefined ? {} : { script: input.script }),
   };
 }
 

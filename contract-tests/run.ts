@@ -22,6 +22,7 @@ import { listScenario } from './scenarios/list.js';
 import { negativeScenario } from './scenarios/negative.js';
 import { rateLimitScenario } from './scenarios/rate-limit.js';
 import { afterCreatesScenario, notFoundScenario, useAfterCreateScenario } from './scenarios/stateful.js';
+import { sequencesScenario } from './sequences/run-sequences.js';
 import { OutOfTime } from './window-spender.js';
 
 type Scenario = (context: Context) => Promise<void>;
@@ -34,6 +35,10 @@ const FIRST_PASS: readonly (readonly [string, Scenario])[] = [
   ['negative', negativeScenario],
   ['use after create', useAfterCreateScenario],
   ['not found', notFoundScenario],
+  [
+    'sequences',
+    (context) => (context.methodOn('sequences') ? sequencesScenario(context) : Promise.resolve()),
+  ],
 ];
 /** Then the other cases of each kind and the generated ones, as the budget allows. */
 const SECOND_PASS: readonly (readonly [string, Scenario])[] = [
