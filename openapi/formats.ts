@@ -17,8 +17,8 @@ const DATE_TIME = /^(\d{4})-(\d\d)-(\d\d)[Tt](\d\d):(\d\d):(\d\d)(?:\.\d+)?(?:[Z
 
 /**
  * An RFC 3339 date-time (`2030-01-01T00:00:00Z`, `…T01:00:00.5+01:00`): a zone always, a real
- * calendar day, a leap second allowed. Here, not from ajv-formats: the precompiled validators (the
- * control API's ClockChange) use it, and they import this module only.
+ * calendar day, no leap second (`:60`, which JavaScript's Date cannot hold). Written here, not taken
+ * from ajv-formats: the precompiled validators (the control API's ClockChange) import this module only.
  */
 export function isDateTime(value: string): boolean {
   const match = DATE_TIME.exec(value);
@@ -26,14 +26,15 @@ export function isDateTime(value: string): boolean {
   const [year, month, day, hour, minute, second, zoneHour, zoneMinute] = match
     .slice(1)
     .map((part) => Number(part ?? 0));
-  const days = new Date(Date.UTC(Number(year), Number(month), 0)).getUTCDate();
+  const leap = year !== undefined && year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  const days = month === 2 ? (leap ? 29 : 28) : [4, 6, 9, 11].includes(month ?? 0) ? 30 : 31;
   const within = (n: number | undefined, min: number, max: number) => n !== undefined && n >= min && n <= max;
   return (
     within(month, 1, 12) &&
     within(day, 1, days) &&
     within(hour, 0, 23) &&
     within(minute, 0, 59) &&
-    within(second, 0, 60) &&
+    within(second, 0, 59) &&
     within(zoneHour, 0, 23) &&
     within(zoneMinute, 0, 59)
   );
