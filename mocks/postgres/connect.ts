@@ -142,8 +142,11 @@ export async function connectState(url: string, options: StateOptions = {}): Pro
 
   // A reset by another replica (or one missed while the channel was down) changed the rules and the
   // clock: the next view() reads them again. The limiter's version check would catch it anyway; this
-  // keeps the control API's reads (which do not go through the limiter) fresh too.
-  channel.onReset(() => control.invalidate());
+  // keeps the control API's reads (which do not go through the limiter) fresh too. This replica's own
+  // reset left its view as the reset made it.
+  channel.onReset((event) => {
+    if (!event.local) control.invalidate();
+  });
 
   let closing: Promise<void> | undefined;
   return {
