@@ -2,8 +2,8 @@
 // in-memory mock would, reset together, answer 503 state_unavailable while the database is lost and
 // recover when it is back.
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PetStatus } from '../../openapi/index.js';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { BAN_AFTER, BAN_MS, type PetStatus } from '../../openapi/index.js';
 import { createTestDatabase, type TestDatabase } from '../../test/support/postgres/database.js';
 import type { KeysFile } from '../keys.js';
 import { createMock, type Mock } from '../mock.js';
@@ -173,6 +173,108 @@ describe('two replicas on one database', () => {
     }
     expect(one.journal).toEqual([]);
     expect(two.journal).toEqual([]);
+  });
+});
+
+describe('rules and the clock, shared by two replicas', () => {
+  let replicas: Replicas;
+  const real = START;
+  let one: Mock;
+  let two: Mock;
+  const list = (mock: Mock, key = 'roomy') => mock.request('/v1/pets', withKey(key));
+  beforeAll(async () => {
+    replicas = await replicasIn(database);
+    const options = { keys: KEYS, clock: () => real, pets: 6 };
+    one = createMock({ ...options, state: await replicas.connect() });
+    two = createMock({ ...options, state: await replicas.connect() });
+  });
+  beforeEach(async () => {
+    await one.reset();
+    // Replica two answers once: its view of the rules and the clock is cached from here on.
+    expect((await list(two)).status).toBe(200);
+  });
+  afterAll(async () => {
+    await replicas?.close();
+  });
+
+  it('fires a times: 1 rule once when 20 matching requests race through both replicas', async () => {
+    await one.rules.arm({ operation: 'listPets', times: 1, respond: { status: 503 } });
+    const statuses = await Promise.all(
+      Array.from({ length: 20 }, async (_, i) => (await list(i % 2 === 0 ? one : two)).status),
+    );
+    expect(statuses.filter((status) => status === 503)).toHaveLength(1);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(19);
+    expect(await two.rules.list()).toMatchObject([{ id: 'r1', enabled: true, matched: 20, fired: 1 }]);
+  });
+
+  it("moves replica two's Date, X-RateLimit-Reset and a ban's end in its very next request when the clock is set through replica one", async () => {
+    expect(await one.clock.change({ set: '2031-03-04T05:06:30Z' })).toMatchObject({
+      now: '2031-03-04T05:06:30.000Z',
+      frozen: false,
+    });
+    const next = await list(two);
+    expect(next.headers.get('date')).toBe('Tue, 04 Mar 2031 05:06:30 GMT');
+    // roomy's minute window binds (100,000 left of it, 10,000,000 of the day): it ends at 05:07:00.
+    expect(next.headers.get('x-ratelimit-reset')).toBe(String(Date.UTC(2031, 2, 4, 5, 7) / 1000));
+
+    // tight: 2 a minute, then limited; the eleventh request while limited bans it for 5 minutes.
+    let last = next;
+    for (let i = 0; i < 2 + BAN_AFTER + 1; i += 1) last = await list(two, 'tight');
+    expect(await last.json()).toMatchObject({ code: 'api_key_banned' });
+    expect(last.headers.get('retry-after')).toBe(String(BAN_MS / 1000));
+    const banEnd = Date.UTC(2031, 2, 4, 5, 6, 30) + BAN_MS;
+    // Two minutes on through replica one: the ban ends where it did, two minutes nearer.
+    await one.clock.change({ advanceSeconds: 120 });
+    const banned = await list(two, 'tight');
+    expect(banned.headers.get('date')).toBe('Tue, 04 Mar 2031 05:08:30 GMT');
+    expect(banned.headers.get('retry-after')).toBe(String(BAN_MS / 1000 - 120));
+    expect(banned.headers.get('x-ratelimit-reset')).toBe(String(banEnd / 1000));
+    // Past the ban's end through replica one: replica two lets tight through at once.
+    await one.clock.change({ advanceSeconds: BAN_MS / 1000 - 120 });
+    expect((await list(two, 'tight')).status).toBe(200);
+  });
+
+  it('stops firing on replica two at once when the rule is switched off through replica one', async () => {
+    await one.rules.arm({ operation: 'listPets', respond: { status: 503 } });
+    expect((await list(two)).status).toBe(503);
+    expect(await one.rules.enable('r1', false)).toMatchObject({ id: 'r1', enabled: false });
+    expect((await list(two)).status).toBe(200);
+    await one.rules.enable('r1', true);
+    expect((await list(two)).status).toBe(503);
+    await one.rules.disarm('r1');
+    expect((await list(two)).status).toBe(200);
+  });
+
+  it('disarms every rule and returns to real time for replica two at once when reset through replica one', async () => {
+    await two.rules.arm({ operation: 'listPets', respond: { status: 503 } });
+    await two.clock.change({ advanceSeconds: 3_600 });
+    expect((await list(two)).status).toBe(503);
+    await one.reset();
+    // Not waiting for the reset's NOTIFY: the very next request already answers by the reset state.
+    const next = await list(two);
+    expect(next.status).toBe(200);
+    expect(next.headers.get('date')).toBe(new Date(START).toUTCString());
+    expect(await two.rules.list()).toEqual([]);
+    expect(await two.rules.arm({ operation: 'getPet', respond: { status: 500 } })).toMatchObject({
+      id: 'r1',
+    });
+  });
+
+  it('refuses the clock back before the latest counted window alike through either replica', async () => {
+    await one.clock.change({ advanceSeconds: 600 });
+    // Counted in the window ten minutes on, through replica two.
+    expect((await list(two)).status).toBe(200);
+    const back = { set: new Date(START).toISOString() };
+    const refusals = await Promise.all(
+      [one, two].map((mock) => mock.clock.change(back).catch((error: unknown) => error)),
+    );
+    expect(refusals[0]).toMatchObject({ code: 'clock_refused' });
+    expect(refusals[1]).toEqual(refusals[0]);
+    expect((refusals[0] as Error).message).toBe((refusals[1] as Error).message);
+    // The floor itself, the start of that window, is allowed through either.
+    const floor = Math.floor((START + 600_000) / 60_000) * 60_000;
+    await two.clock.change({ set: new Date(floor).toISOString() });
+    expect((await list(one)).headers.get('date')).toBe(new Date(floor).toUTCString());
   });
 });
 
