@@ -5,6 +5,8 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BAN_AFTER, BAN_MS, type PetStatus } from '../../openapi/index.js';
 import { createTestDatabase, type TestDatabase } from '../../test/support/postgres/database.js';
+import type { RuleInput } from '../control-types.js';
+import { ControlError } from '../controls.js';
 import type { KeysFile } from '../keys.js';
 import { createMock, type Mock } from '../mock.js';
 import { MockOptionsError } from '../options.js';
@@ -40,7 +42,16 @@ type Step =
   | { kind: 'list'; key: string; limit: number | undefined; status: PetStatus | undefined }
   | { kind: 'get'; key: string | undefined; id: number }
   | { kind: 'reset' }
-  | { kind: 'wait'; ms: number };
+  | { kind: 'wait'; ms: number }
+  | { kind: 'arm'; rule: RuleInput }
+  | { kind: 'switch'; id: number; enabled: boolean }
+  | { kind: 'advance'; seconds: number };
+
+/** What a control step's call answered, or the ControlError it rejected with. */
+const outcome = (call: Promise<unknown>): Promise<unknown> =>
+  call.catch((error: unknown) =>
+    error instanceof ControlError ? { code: error.code, message: error.message } : Promise.reject(error),
+  );
 
 const key = fc.constantFrom('roomy', 'tight', 'tight', 'tight', 'nobody');
 const status = fc.option(fc.constantFrom<PetStatus>('available', 'pending', 'sold'), { nil: undefined });
@@ -80,10 +91,50 @@ const step: fc.Arbitrary<Step> = fc.oneof(
       ms: fc.oneof(fc.integer({ min: 0, max: 5_000 }), fc.constantFrom(60_000, 90_000, 300_000)),
     }),
   },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('arm'),
+      rule: fc.record(
+        {
+          operation: fc.constantFrom('listPets' as const, 'createPet' as const, 'getPet' as const),
+          key: fc.constantFrom<string | null>('tight', 'roomy', null),
+          times: fc.integer({ min: 1, max: 3 }),
+          after: fc.integer({ min: 0, max: 2 }),
+          probability: fc.integer({ min: 0, max: 4 }).map((quarters) => quarters / 4),
+          respond: fc.constantFrom<RuleInput['respond']>(
+            { status: 500 },
+            { status: 503 },
+            { fault: 'reset' },
+          ),
+        },
+        { requiredKeys: ['operation', 'respond'] },
+      ),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('switch'),
+      id: fc.integer({ min: 1, max: 4 }),
+      enabled: fc.boolean(),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({ kind: fc.constant('advance'), seconds: fc.integer({ min: 1, max: 400 }) }),
+  },
 ) as fc.Arbitrary<Step>;
 
-/** The request a step sends (a wait sends none). */
-function requestOf(s: Exclude<Step, { kind: 'wait' }>): Request {
+/** A control step on `mock`, through createMock's rules and clock. */
+function controlOf(mock: Mock, s: Extract<Step, { kind: 'arm' | 'switch' | 'advance' }>): Promise<unknown> {
+  if (s.kind === 'arm') return outcome(mock.rules.arm(s.rule));
+  if (s.kind === 'switch') return outcome(mock.rules.enable(`r${s.id}`, s.enabled));
+  return outcome(mock.clock.change({ advanceSeconds: s.seconds }));
+}
+
+/** The request a step sends. */
+function requestOf(s: Extract<Step, { kind: 'create' | 'list' | 'get' | 'reset' }>): Request {
   const url = new URL('http://petkit.local/v1/pets');
   const headers = new Headers();
   const auth = (k: string | undefined) => {
@@ -126,9 +177,10 @@ describe('two replicas on one database', () => {
     await replicas?.close();
   });
 
-  it('answer every interleaving of creates, lists, reads, resets and requests at the limit as one in-memory mock', async () => {
+  it('answer every interleaving of creates, lists, reads, resets, requests at the limit, rules and clock moves as one in-memory mock', async () => {
     let limited = 0;
     let banned = 0;
+    let ruled = 0;
     await fc.assert(
       fc.asyncProperty(
         fc.array(fc.tuple(fc.boolean(), step), { minLength: 10, maxLength: 80 }),
@@ -142,6 +194,10 @@ describe('two replicas on one database', () => {
               continue;
             }
             const replica = viaOne ? one : two;
+            if (s.kind === 'arm' || s.kind === 'switch' || s.kind === 'advance') {
+              expect(await controlOf(replica, s)).toEqual(await controlOf(memory, s));
+              continue;
+            }
             const context = { clientAddress: '10.0.0.7' };
             const expected = await seen(await memory.handle(requestOf(s), context));
             const actual = await seen(await replica.handle(requestOf(s), context));
@@ -151,13 +207,15 @@ describe('two replicas on one database', () => {
               else limited += 1;
             }
           }
+          ruled += (await memory.rules.list()).reduce((sum, rule) => sum + rule.fired, 0);
         },
       ),
       { seed: 1313, numRuns: 40 },
     );
-    // The runs did reach the limits and the ban.
+    // The runs did reach the limits, the ban and rules that fired.
     expect(limited).toBeGreaterThan(0);
     expect(banned).toBeGreaterThan(0);
+    expect(ruled).toBeGreaterThan(0);
   });
 
   it('reset through one replica empties the journal of every replica', async () => {
