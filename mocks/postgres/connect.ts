@@ -13,7 +13,13 @@ import { createDatabase, type Database } from './database.js';
 import { StateConfigError, StateUnavailableError } from './errors.js';
 import { openResetChannel, RESET_CHANNEL, RESET_PAYLOAD_SQL, type ResetListener } from './reset-channel.js';
 import { migrate } from './schema.js';
-import { armSeededRules, clearControl, openSharedControl, type SharedControl } from './shared-control.js';
+import {
+  armSeededRules,
+  type ControlCache,
+  clearControl,
+  openSharedControl,
+  type SharedControl,
+} from './shared-control.js';
 import { createSharedRateLimiter, type SharedRateLimiter } from './shared-rate-limiter.js';
 import { createSharedStore, replacePets, type SharedStore } from './shared-store.js';
 
@@ -125,10 +131,10 @@ export async function connectState(url: string, options: StateOptions = {}): Pro
   const replicaId = randomUUID();
   const database = createDatabase(normalized);
   let channel: Awaited<ReturnType<typeof openResetChannel>>;
-  let control: SharedControl;
+  let cache: ControlCache;
   try {
     await database.transaction((client) => migrate(client));
-    control = await openSharedControl(database);
+    cache = await openSharedControl(database);
     channel = await openResetChannel({ ...normalized, replicaId });
   } catch (error) {
     await database.end().catch(() => undefined);
@@ -145,17 +151,17 @@ export async function connectState(url: string, options: StateOptions = {}): Pro
   // keeps the control API's reads (which do not go through the limiter) fresh too. This replica's own
   // reset left its view as the reset made it.
   channel.onReset((event) => {
-    if (!event.local) control.invalidate();
+    if (!event.local) cache.invalidate();
   });
 
   let closing: Promise<void> | undefined;
   return {
     store: createSharedStore(database, maxPets),
     limiter: createSharedRateLimiter(database),
-    control,
+    control: cache.control,
     replicaId,
     url: normalized.shown,
-    seed: (pets, rules = []) => seed(database, control, pets, rules, maxPets),
+    seed: (pets, rules = []) => seed(database, cache, pets, rules, maxPets),
     async reset(pets) {
       const { generation, view } = await database.transaction(async (client) => {
         // petkit_pets first (see the lock order in shared-store.ts), then the control row.
@@ -174,7 +180,7 @@ export async function connectState(url: string, options: StateOptions = {}): Pro
         });
         return { generation, view };
       });
-      control.adopt(view);
+      cache.adopt(view);
       // This replica's listeners hear of it now, even with its reset channel down.
       channel.committed(generation);
     },
@@ -188,7 +194,7 @@ export async function connectState(url: string, options: StateOptions = {}): Pro
 
 async function seed(
   database: Database,
-  control: SharedControl,
+  cache: ControlCache,
   pets: readonly NewPet[],
   rules: readonly StoredRule[],
   maxPets: number,
@@ -206,6 +212,6 @@ async function seed(
     return { view: rules.length > 0 ? await armSeededRules(client, rules) : undefined };
   });
   if (seeded === false) return false;
-  if (seeded.view !== undefined) control.adopt(seeded.view);
+  if (seeded.view !== undefined) cache.adopt(seeded.view);
   return true;
 }

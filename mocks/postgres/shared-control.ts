@@ -19,7 +19,7 @@ import { decideFire, MAX_RULES, type StoredRule } from '../rules.js';
 import type { ActiveRule, ArmedRule, ClockState, ControlStore, ControlView } from '../state.js';
 import type { Database, TransactionClient } from './database.js';
 
-/** What a replica's connection to the shared control store adds to ControlStore. */
+/** The shared control store as a replica's MockState holds it: every change answers a promise. */
 export interface SharedControl extends ControlStore {
   view(fresh?: boolean): ControlView | Promise<ControlView>;
   arm(rule: StoredRule): Promise<ArmedRule | undefined>;
@@ -28,13 +28,18 @@ export interface SharedControl extends ControlStore {
   disarm(id?: string): Promise<number>;
   fire(id: string): Promise<boolean>;
   setClock(clock: ClockState): Promise<void>;
+}
+
+/** A replica's cached view, and what connect.ts tells it (internal: no part of SharedState). */
+export interface ControlCache {
+  readonly control: SharedControl;
   /**
    * Another replica may have changed the view (a reset heard, the reset channel back after a loss):
    * the next view() reads it again.
    */
   invalidate(): void;
   /** Takes a view read by a transaction of the caller's (a reset, a seed), once it has committed. */
-  adopt(row: ViewRow): ControlView;
+  adopt(row: ViewRow): void;
 }
 
 /** The columns VIEW_COLUMNS reads (bigint arrives as a string). */
@@ -122,7 +127,7 @@ export async function clearControl(client: TransactionClient): Promise<ViewRow> 
 }
 
 /** The shared control store of one replica, its view read once now. */
-export async function openSharedControl(database: Database): Promise<SharedControl> {
+export async function openSharedControl(database: Database): Promise<ControlCache> {
   const first = await database.query<ViewRow>({ text: READ_VIEW });
   let cached = viewOf(first.rows[0] as ViewRow);
   /** Rises on invalidate(): a read that started before the last one is not fresh enough. */
@@ -162,17 +167,13 @@ export async function openSharedControl(database: Database): Promise<SharedContr
     return result;
   };
 
-  return {
+  const control: SharedControl = {
     view(fresh = false) {
       return fresh || readAt < invalidated ? refresh() : cached;
     },
     get last() {
       return cached;
     },
-    invalidate() {
-      invalidated += 1;
-    },
-    adopt,
     arm: (rule) =>
       change(async (client) => {
         // After the lock: a count taken before it could miss an arm committed meanwhile.
@@ -254,5 +255,12 @@ export async function openSharedControl(database: Database): Promise<SharedContr
       });
       adopt(rows[0] as ViewRow);
     },
+  };
+  return {
+    control,
+    invalidate() {
+      invalidated += 1;
+    },
+    adopt,
   };
 }
