@@ -2,6 +2,8 @@
 // any other, a fault is a network error in process, and the mock's time is one per request.
 import { describe, expect, it } from 'vitest';
 import type { NetworkFault } from './control-types.js';
+import type { ControlErrorCode } from './controls.js';
+import { ERRORS, type ErrorCode } from './errors.js';
 import { memoryState } from './memory-state.js';
 import { createMock } from './mock.js';
 import { MINUTE_MS } from './rate-limiter.js';
@@ -257,5 +259,18 @@ describe('a shared control view that went stale', () => {
     expect(res.status).toBe(503);
     expect(res.json).toMatchObject({ code: 'state_unavailable' });
     expect(takes).toHaveLength(3);
+  });
+});
+
+describe('the error registry', () => {
+  it("holds every code a ControlError may carry, with the control API's status for it", () => {
+    const codes: Record<ControlErrorCode, number> = {
+      validation_failed: 400,
+      rule_not_found: 404,
+      too_many_rules: 409,
+      clock_refused: 409,
+    };
+    for (const [code, status] of Object.entries(codes))
+      expect(ERRORS[code as ErrorCode]?.status).toBe(status);
   });
 });
