@@ -146,6 +146,7 @@ export function createMock(options: MockOptions = {}): Mock {
     },
     journal,
     maxPets: normalized.maxPets,
+    controls,
     health: async () => ({
       pets: await store.count(),
       inFlight,

@@ -153,6 +153,41 @@ describe('two petkit mock processes on one database', () => {
     expect(exhausted?.length).toBeGreaterThan(10);
     expect(exhausted).toEqual(exhausted?.map((_, i) => (exhausted[0] as number) - i));
   });
+
+  it('follow one clock and one set of rules: a change through one process holds for the next request to the other', async () => {
+    const json = (body: unknown): RequestInit => ({
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    const list = (index: number) =>
+      fetch(`${urls[index]}/pets`, { headers: { authorization: 'Bearer demo-pro' } });
+    expect((await control(1, 'reset', { method: 'POST' })).status).toBe(200);
+    // Replica one has answered: what it knows of the clock and the rules is its own from here on.
+    expect((await list(1)).status).toBe(200);
+
+    const set = await control(0, 'clock', json({ set: '2031-03-04T05:06:30Z' }));
+    expect(set.status).toBe(200);
+    const moved = await list(1);
+    expect(moved.headers.get('date')).toBe('Tue, 04 Mar 2031 05:06:30 GMT');
+    expect(moved.headers.get('x-ratelimit-reset')).toBe(String(Date.UTC(2031, 2, 4, 5, 7) / 1000));
+
+    const armed = await control(
+      0,
+      'rules',
+      json({ operation: 'listPets', times: 1, respond: { status: 503 } }),
+    );
+    expect(armed.status).toBe(201);
+    expect((await list(1)).status).toBe(503);
+    expect((await list(0)).status).toBe(200);
+    expect(await (await control(1, 'rules')).json()).toMatchObject({ rules: [{ id: 'r1', fired: 1 }] });
+
+    // A reset through replica one: replica zero answers at real time, no rule armed, at once.
+    expect((await control(1, 'reset', { method: 'POST' })).status).toBe(200);
+    const back = await list(0);
+    expect(back.headers.get('date')).toBe(new Date(now).toUTCString());
+    expect(await (await control(0, 'rules')).json()).toEqual({ rules: [] });
+  });
 });
 
 describe('petkit mock --state at start', () => {

@@ -15,6 +15,7 @@ const PETS = [
   { name: 'Mochi', categoryId: 1 },
 ];
 const PLAN = { perMinute: 1, perDay: 5 };
+const FREE = { kind: 'key', id: 'demo-free' } as const;
 const NOON = Date.UTC(2030, 0, 1, 12);
 
 // One database for the file; each test's replicas share a schema of their own in it, closed when the
@@ -55,10 +56,11 @@ describe('connectState', () => {
     const replicas = await freshReplicas();
     const first = await replicas.connect();
     await first.seed(PETS);
-    // What petkit's first schema had: no reset generation.
+    // What petkit's first schema had: no reset generation, no rules, no clock.
     await sql(
       replicas.url,
-      'ALTER TABLE petkit_store DROP COLUMN reset_generation; UPDATE petkit_schema_version SET version = 1',
+      `ALTER TABLE petkit_store DROP COLUMN reset_generation; DROP TABLE petkit_control, petkit_rules;
+       UPDATE petkit_schema_version SET version = 1`,
     );
     const next = await replicas.connect();
     expect(await sql(replicas.url, 'SELECT version FROM petkit_schema_version')).toEqual([
@@ -127,8 +129,8 @@ describe('seed and reset', () => {
     const two = await replicas.connect();
     await one.seed(PETS);
     await two.store.create({ name: 'Rex', categoryId: 2 });
-    await two.limiter.take({ kind: 'key', id: 'demo-free' }, PLAN, NOON);
-    expect((await one.limiter.take({ kind: 'key', id: 'demo-free' }, PLAN, NOON)).allowed).toBe(false);
+    await two.limiter.take(FREE, PLAN, NOON);
+    expect((await one.limiter.take(FREE, PLAN, NOON)).allowed).toBe(false);
 
     const heardByOne = nextReset(one);
     const heardByTwo = nextReset(two);
@@ -140,9 +142,7 @@ describe('seed and reset', () => {
     expect(await two.store.get(3)).toBeUndefined();
     expect(await two.store.get(2)).toBe('{"id":2,"name":"Mochi","categoryId":1}');
     expect((await two.store.create({ name: 'Rex', categoryId: 2 }))?.id).toBe(3);
-    expect(await two.limiter.take({ kind: 'key', id: 'demo-free' }, PLAN, NOON)).toMatchObject({
-      allowed: true,
-    });
+    expect(await two.limiter.take(FREE, PLAN, NOON)).toMatchObject({ allowed: true });
   });
 
   it('tells only the replicas of the same schema (several petkits may share a database)', async () => {
@@ -244,7 +244,7 @@ function everyOperation(state: SharedState): (() => Promise<unknown>)[] {
     () => state.store.list(20, undefined),
     () => state.store.get(1),
     () => state.store.create({ name: 'Rex', categoryId: 2 }),
-    () => state.limiter.take({ kind: 'key', id: 'demo-free' }, PLAN, NOON),
+    () => state.limiter.take(FREE, PLAN, NOON),
     () => state.limiter.reset(),
     () => state.store.clear(),
     () => state.seed(PETS),

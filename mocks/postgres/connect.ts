@@ -1,17 +1,25 @@
 // connectState(url): what a replica calls at start when its state lives in PostgreSQL. It checks the
 // URL, reaches the database (or fails with one line saying why), brings the schema up to date,
-// subscribes to resets, and answers the shared store, the shared rate limiter and the whole-state
-// operations (seed, reset). Options are normalised here, once.
+// subscribes to resets, and answers the shared store, the shared rate limiter, the shared control
+// store (rules and clock) and the whole-state operations (seed, reset). Options are normalised here,
+// once.
 import { randomUUID } from 'node:crypto';
 import type { NewPet } from '../../openapi/index.js';
-import { REAL_TIME } from '../clock.js';
 import { DEFAULT_MAX_PETS, type Logger, silentLogger } from '../options.js';
-import type { ControlStore, ControlView, MockState } from '../state.js';
+import type { StoredRule } from '../rules.js';
+import type { MockState } from '../state.js';
 import { describeError } from './connection-errors.js';
 import { createDatabase, type Database } from './database.js';
 import { StateConfigError, StateUnavailableError } from './errors.js';
 import { openResetChannel, RESET_CHANNEL, RESET_PAYLOAD_SQL, type ResetListener } from './reset-channel.js';
 import { migrate } from './schema.js';
+import {
+  armSeededRules,
+  type ControlCache,
+  clearControl,
+  openSharedControl,
+  type SharedControl,
+} from './shared-control.js';
 import { createSharedRateLimiter, type SharedRateLimiter } from './shared-rate-limiter.js';
 import { createSharedStore, replacePets, type SharedStore } from './shared-store.js';
 
@@ -45,13 +53,17 @@ export interface SharedState extends MockState {
   readonly store: SharedStore;
   /** One limiter for every bucket: the caller keeps key buckets and address buckets apart by id. */
   readonly limiter: SharedRateLimiter;
+  /** The armed rules and the mock's clock, one for every replica. */
+  readonly control: SharedControl;
   /**
-   * Stores `pets` as the first pets (ids from 1) unless the shared state was seeded or reset before:
-   * the first replica to start seeds it, the others join it as it is. Answers whether this call seeded.
+   * Stores `pets` as the first pets (ids from 1), and arms `rules` (r1, r2…), unless the shared state
+   * was seeded or reset before: the first replica to start seeds it, the others join it as it is.
+   * Answers whether this call seeded.
    */
-  seed(pets: readonly NewPet[]): Promise<boolean>;
+  seed(pets: readonly NewPet[], rules?: readonly StoredRule[]): Promise<boolean>;
   /**
-   * Back to `pets` (ids from 1) with every rate-limit bucket empty, in one transaction, then every
+   * Back to `pets` (ids from 1) with every rate-limit bucket empty, no rule armed and the clock at
+   * real time (rule ids from r1 again), in one transaction, then every
    * replica's onReset listeners run (this one's too, with `local` true). What POST /__petkit/reset
    * does; store.clear() and limiter.reset() alone tell no other replica.
    */
@@ -119,8 +131,10 @@ export async function connectState(url: string, options: StateOptions = {}): Pro
   const replicaId = randomUUID();
   const database = createDatabase(normalized);
   let channel: Awaited<ReturnType<typeof openResetChannel>>;
+  let cache: ControlCache;
   try {
     await database.transaction((client) => migrate(client));
+    cache = await openSharedControl(database);
     channel = await openResetChannel({ ...normalized, replicaId });
   } catch (error) {
     await database.end().catch(() => undefined);
@@ -132,19 +146,28 @@ export async function connectState(url: string, options: StateOptions = {}): Pro
     });
   }
 
+  // A reset by another replica (or one missed while the channel was down) changed the rules and the
+  // clock: the next view() reads them again. The limiter's version check would catch it anyway; this
+  // keeps the control API's reads (which do not go through the limiter) fresh too. This replica's own
+  // reset left its view as the reset made it.
+  channel.onReset((event) => {
+    if (!event.local) cache.invalidate();
+  });
+
   let closing: Promise<void> | undefined;
   return {
     store: createSharedStore(database, maxPets),
     limiter: createSharedRateLimiter(database),
-    control: realTimeControl(),
+    control: cache.control,
     replicaId,
     url: normalized.shown,
-    seed: (pets) => seed(database, pets, maxPets),
+    seed: (pets, rules = []) => seed(database, cache, pets, rules, maxPets),
     async reset(pets) {
-      const generation = await database.transaction(async (client) => {
-        // petkit_pets first (see the lock order in shared-store.ts).
+      const { generation, view } = await database.transaction(async (client) => {
+        // petkit_pets first (see the lock order in shared-store.ts), then the control row.
         await replacePets(client, pets, maxPets);
         await client.query({ text: 'TRUNCATE petkit_rate_buckets' });
+        const view = await clearControl(client);
         const { rows } = await client.query<{ generation: string }>({
           text: `UPDATE petkit_store SET seeded = true, reset_generation = reset_generation + 1
                  RETURNING reset_generation AS generation`,
@@ -155,8 +178,9 @@ export async function connectState(url: string, options: StateOptions = {}): Pro
           text: `SELECT pg_notify('${RESET_CHANNEL}', ${RESET_PAYLOAD_SQL})`,
           values: [replicaId, generation],
         });
-        return generation;
+        return { generation, view };
       });
+      cache.adopt(view);
       // This replica's listeners hear of it now, even with its reset channel down.
       channel.committed(generation);
     },
@@ -168,8 +192,14 @@ export async function connectState(url: string, options: StateOptions = {}): Pro
   };
 }
 
-async function seed(database: Database, pets: readonly NewPet[], maxPets: number): Promise<boolean> {
-  return database.transaction(async (client) => {
+async function seed(
+  database: Database,
+  cache: ControlCache,
+  pets: readonly NewPet[],
+  rules: readonly StoredRule[],
+  maxPets: number,
+): Promise<boolean> {
+  const seeded = await database.transaction(async (client) => {
     // Taken before the store's row, as every writer of pets does; a second replica waits here and
     // then finds the state seeded.
     await client.query({ text: 'LOCK TABLE petkit_pets IN ACCESS EXCLUSIVE MODE' });
@@ -179,22 +209,9 @@ async function seed(database: Database, pets: readonly NewPet[], maxPets: number
     if (rows[0]?.seeded === true) return false;
     await replacePets(client, pets, maxPets);
     await client.query({ text: 'UPDATE petkit_store SET seeded = true' });
-    return true;
+    return { view: rules.length > 0 ? await armSeededRules(client, rules) : undefined };
   });
-}
-
-/** i21 contract: no rules and real time until i21-state writes the shared control (shared-control.ts). */
-function realTimeControl(): ControlStore {
-  const view: ControlView = { version: 0, clock: REAL_TIME, rules: [] };
-  const notYet = (): Promise<never> => Promise.reject(new Error('i21: not yet'));
-  return {
-    view: () => view,
-    last: view,
-    arm: notYet,
-    list: notYet,
-    enable: notYet,
-    disarm: notYet,
-    fire: notYet,
-    setClock: notYet,
-  };
+  if (seeded === false) return false;
+  if (seeded.view !== undefined) cache.adopt(seeded.view);
+  return true;
 }

@@ -12,5 +12,6 @@ export {
 export { StateConfigError, StateUnavailableError } from './errors.js';
 export type { ResetEvent, ResetListener } from './reset-channel.js';
 export { SCHEMA_VERSION } from './schema.js';
+export type { SharedControl } from './shared-control.js';
 export type { SharedRateLimiter } from './shared-rate-limiter.js';
 export type { SharedStore } from './shared-store.js';

@@ -2,9 +2,11 @@
 // in-memory mock would, reset together, answer 503 state_unavailable while the database is lost and
 // recover when it is back.
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PetStatus } from '../../openapi/index.js';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { BAN_AFTER, BAN_MS, type PetStatus } from '../../openapi/index.js';
 import { createTestDatabase, type TestDatabase } from '../../test/support/postgres/database.js';
+import type { RuleInput } from '../control-types.js';
+import { ControlError } from '../controls.js';
 import type { KeysFile } from '../keys.js';
 import { createMock, type Mock } from '../mock.js';
 import { MockOptionsError } from '../options.js';
@@ -40,7 +42,16 @@ type Step =
   | { kind: 'list'; key: string; limit: number | undefined; status: PetStatus | undefined }
   | { kind: 'get'; key: string | undefined; id: number }
   | { kind: 'reset' }
-  | { kind: 'wait'; ms: number };
+  | { kind: 'wait'; ms: number }
+  | { kind: 'arm'; rule: RuleInput }
+  | { kind: 'switch'; id: number; enabled: boolean }
+  | { kind: 'advance'; seconds: number };
+
+/** What a control step's call answered, or the ControlError it rejected with. */
+const outcome = (call: Promise<unknown>): Promise<unknown> =>
+  call.catch((error: unknown) =>
+    error instanceof ControlError ? { code: error.code, message: error.message } : Promise.reject(error),
+  );
 
 const key = fc.constantFrom('roomy', 'tight', 'tight', 'tight', 'nobody');
 const status = fc.option(fc.constantFrom<PetStatus>('available', 'pending', 'sold'), { nil: undefined });
@@ -80,10 +91,50 @@ const step: fc.Arbitrary<Step> = fc.oneof(
       ms: fc.oneof(fc.integer({ min: 0, max: 5_000 }), fc.constantFrom(60_000, 90_000, 300_000)),
     }),
   },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('arm'),
+      rule: fc.record(
+        {
+          operation: fc.constantFrom('listPets' as const, 'createPet' as const, 'getPet' as const),
+          key: fc.constantFrom<string | null>('tight', 'roomy', null),
+          times: fc.integer({ min: 1, max: 3 }),
+          after: fc.integer({ min: 0, max: 2 }),
+          probability: fc.integer({ min: 0, max: 4 }).map((quarters) => quarters / 4),
+          respond: fc.constantFrom<RuleInput['respond']>(
+            { status: 500 },
+            { status: 503 },
+            { fault: 'reset' },
+          ),
+        },
+        { requiredKeys: ['operation', 'respond'] },
+      ),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('switch'),
+      id: fc.integer({ min: 1, max: 4 }),
+      enabled: fc.boolean(),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({ kind: fc.constant('advance'), seconds: fc.integer({ min: 1, max: 400 }) }),
+  },
 ) as fc.Arbitrary<Step>;
 
-/** The request a step sends (a wait sends none). */
-function requestOf(s: Exclude<Step, { kind: 'wait' }>): Request {
+/** A control step on `mock`, through createMock's rules and clock. */
+function controlOf(mock: Mock, s: Extract<Step, { kind: 'arm' | 'switch' | 'advance' }>): Promise<unknown> {
+  if (s.kind === 'arm') return outcome(mock.rules.arm(s.rule));
+  if (s.kind === 'switch') return outcome(mock.rules.enable(`r${s.id}`, s.enabled));
+  return outcome(mock.clock.change({ advanceSeconds: s.seconds }));
+}
+
+/** The request a step sends. */
+function requestOf(s: Extract<Step, { kind: 'create' | 'list' | 'get' | 'reset' }>): Request {
   const url = new URL('http://petkit.local/v1/pets');
   const headers = new Headers();
   const auth = (k: string | undefined) => {
@@ -126,9 +177,10 @@ describe('two replicas on one database', () => {
     await replicas?.close();
   });
 
-  it('answer every interleaving of creates, lists, reads, resets and requests at the limit as one in-memory mock', async () => {
+  it('answer every interleaving of creates, lists, reads, resets, requests at the limit, rules and clock moves as one in-memory mock', async () => {
     let limited = 0;
     let banned = 0;
+    let ruled = 0;
     await fc.assert(
       fc.asyncProperty(
         fc.array(fc.tuple(fc.boolean(), step), { minLength: 10, maxLength: 80 }),
@@ -142,6 +194,10 @@ describe('two replicas on one database', () => {
               continue;
             }
             const replica = viaOne ? one : two;
+            if (s.kind === 'arm' || s.kind === 'switch' || s.kind === 'advance') {
+              expect(await controlOf(replica, s)).toEqual(await controlOf(memory, s));
+              continue;
+            }
             const context = { clientAddress: '10.0.0.7' };
             const expected = await seen(await memory.handle(requestOf(s), context));
             const actual = await seen(await replica.handle(requestOf(s), context));
@@ -151,13 +207,15 @@ describe('two replicas on one database', () => {
               else limited += 1;
             }
           }
+          ruled += (await memory.rules.list()).reduce((sum, rule) => sum + rule.fired, 0);
         },
       ),
       { seed: 1313, numRuns: 40 },
     );
-    // The runs did reach the limits and the ban.
+    // The runs did reach the limits, the ban and rules that fired.
     expect(limited).toBeGreaterThan(0);
     expect(banned).toBeGreaterThan(0);
+    expect(ruled).toBeGreaterThan(0);
   });
 
   it('reset through one replica empties the journal of every replica', async () => {
@@ -173,6 +231,108 @@ describe('two replicas on one database', () => {
     }
     expect(one.journal).toEqual([]);
     expect(two.journal).toEqual([]);
+  });
+});
+
+describe('rules and the clock, shared by two replicas', () => {
+  let replicas: Replicas;
+  const real = START;
+  let one: Mock;
+  let two: Mock;
+  const list = (mock: Mock, key = 'roomy') => mock.request('/v1/pets', withKey(key));
+  beforeAll(async () => {
+    replicas = await replicasIn(database);
+    const options = { keys: KEYS, clock: () => real, pets: 6 };
+    one = createMock({ ...options, state: await replicas.connect() });
+    two = createMock({ ...options, state: await replicas.connect() });
+  });
+  beforeEach(async () => {
+    await one.reset();
+    // Replica two answers once: its view of the rules and the clock is cached from here on.
+    expect((await list(two)).status).toBe(200);
+  });
+  afterAll(async () => {
+    await replicas?.close();
+  });
+
+  it('fires a times: 1 rule once when 20 matching requests race through both replicas', async () => {
+    await one.rules.arm({ operation: 'listPets', times: 1, respond: { status: 503 } });
+    const statuses = await Promise.all(
+      Array.from({ length: 20 }, async (_, i) => (await list(i % 2 === 0 ? one : two)).status),
+    );
+    expect(statuses.filter((status) => status === 503)).toHaveLength(1);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(19);
+    expect(await two.rules.list()).toMatchObject([{ id: 'r1', enabled: true, matched: 20, fired: 1 }]);
+  });
+
+  it("moves replica two's Date, X-RateLimit-Reset and a ban's end in its very next request when the clock is set through replica one", async () => {
+    expect(await one.clock.change({ set: '2031-03-04T05:06:30Z' })).toMatchObject({
+      now: '2031-03-04T05:06:30.000Z',
+      frozen: false,
+    });
+    const next = await list(two);
+    expect(next.headers.get('date')).toBe('Tue, 04 Mar 2031 05:06:30 GMT');
+    // roomy's minute window binds (100,000 left of it, 10,000,000 of the day): it ends at 05:07:00.
+    expect(next.headers.get('x-ratelimit-reset')).toBe(String(Date.UTC(2031, 2, 4, 5, 7) / 1000));
+
+    // tight: 2 a minute, then limited; the eleventh request while limited bans it for 5 minutes.
+    let last = next;
+    for (let i = 0; i < 2 + BAN_AFTER + 1; i += 1) last = await list(two, 'tight');
+    expect(await last.json()).toMatchObject({ code: 'api_key_banned' });
+    expect(last.headers.get('retry-after')).toBe(String(BAN_MS / 1000));
+    const banEnd = Date.UTC(2031, 2, 4, 5, 6, 30) + BAN_MS;
+    // Two minutes on through replica one: the ban ends where it did, two minutes nearer.
+    await one.clock.change({ advanceSeconds: 120 });
+    const banned = await list(two, 'tight');
+    expect(banned.headers.get('date')).toBe('Tue, 04 Mar 2031 05:08:30 GMT');
+    expect(banned.headers.get('retry-after')).toBe(String(BAN_MS / 1000 - 120));
+    expect(banned.headers.get('x-ratelimit-reset')).toBe(String(banEnd / 1000));
+    // Past the ban's end through replica one: replica two lets tight through at once.
+    await one.clock.change({ advanceSeconds: BAN_MS / 1000 - 120 });
+    expect((await list(two, 'tight')).status).toBe(200);
+  });
+
+  it('stops firing on replica two at once when the rule is switched off through replica one', async () => {
+    await one.rules.arm({ operation: 'listPets', respond: { status: 503 } });
+    expect((await list(two)).status).toBe(503);
+    expect(await one.rules.enable('r1', false)).toMatchObject({ id: 'r1', enabled: false });
+    expect((await list(two)).status).toBe(200);
+    await one.rules.enable('r1', true);
+    expect((await list(two)).status).toBe(503);
+    await one.rules.disarm('r1');
+    expect((await list(two)).status).toBe(200);
+  });
+
+  it('disarms every rule and returns to real time for replica two at once when reset through replica one', async () => {
+    await two.rules.arm({ operation: 'listPets', respond: { status: 503 } });
+    await two.clock.change({ advanceSeconds: 3_600 });
+    expect((await list(two)).status).toBe(503);
+    await one.reset();
+    // Not waiting for the reset's NOTIFY: the very next request already answers by the reset state.
+    const next = await list(two);
+    expect(next.status).toBe(200);
+    expect(next.headers.get('date')).toBe(new Date(START).toUTCString());
+    expect(await two.rules.list()).toEqual([]);
+    expect(await two.rules.arm({ operation: 'getPet', respond: { status: 500 } })).toMatchObject({
+      id: 'r1',
+    });
+  });
+
+  it('refuses the clock back before the latest counted window alike through either replica', async () => {
+    await one.clock.change({ advanceSeconds: 600 });
+    // Counted in the window ten minutes on, through replica two.
+    expect((await list(two)).status).toBe(200);
+    const back = { set: new Date(START).toISOString() };
+    const refusals = await Promise.all(
+      [one, two].map((mock) => mock.clock.change(back).catch((error: unknown) => error)),
+    );
+    expect(refusals[0]).toMatchObject({ code: 'clock_refused' });
+    expect(refusals[1]).toEqual(refusals[0]);
+    expect((refusals[0] as Error).message).toBe((refusals[1] as Error).message);
+    // The floor itself, the start of that window, is allowed through either.
+    const floor = Math.floor((START + 600_000) / 60_000) * 60_000;
+    await two.clock.change({ set: new Date(floor).toISOString() });
+    expect((await list(one)).headers.get('date')).toBe(new Date(floor).toUTCString());
   });
 });
 

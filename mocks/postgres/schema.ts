@@ -12,6 +12,13 @@
 // petkit_rate_buckets
 //                one row per rate-limit bucket (key or client address), UNLOGGED: rate-limit counts
 //                need no WAL, and a crash of the database only starts them again from zero.
+// petkit_control one row: the mock's clock (an offset from real time, or the instant it is frozen
+//                at), the number of the next rule armed (ids r1, r2…, restarted by a reset), and a
+//                version that every change of the clock or of the rules bumps: each replica caches
+//                what it read with its version, and the rate limiter's statement counts nothing for a
+//                replica whose version is behind (see shared-control.ts).
+// petkit_rules   each armed rule: its number (r<seq>), the rule as normalized (JSON), whether it is
+//                enabled, and how often it matched and fired (across every replica).
 import type { TransactionClient } from './database.js';
 import { StateConfigError } from './errors.js';
 
@@ -44,6 +51,21 @@ const MIGRATIONS: readonly string[] = [
      outcome smallint NOT NULL
    );`,
   'ALTER TABLE petkit_store ADD COLUMN reset_generation bigint NOT NULL DEFAULT 0;',
+  `CREATE TABLE petkit_control (
+     singleton boolean PRIMARY KEY DEFAULT true CHECK (singleton),
+     version bigint NOT NULL DEFAULT 0,
+     offset_ms double precision NOT NULL DEFAULT 0,
+     frozen_at double precision,
+     next_rule integer NOT NULL DEFAULT 1
+   );
+   INSERT INTO petkit_control DEFAULT VALUES;
+   CREATE TABLE petkit_rules (
+     seq integer PRIMARY KEY,
+     rule jsonb NOT NULL,
+     enabled boolean NOT NULL DEFAULT true,
+     matched bigint NOT NULL DEFAULT 0,
+     fired bigint NOT NULL DEFAULT 0
+   );`,
 ];
 
 /** The schema version this petkit writes. */

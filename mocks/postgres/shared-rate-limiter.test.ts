@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BAN_AFTER, BAN_MS, type Limits } from '../../openapi/index.js';
 import { createTestDatabase, type TestDatabase } from '../../test/support/postgres/database.js';
 import { createRateLimiter, DAY_MS, MINUTE_MS } from '../rate-limiter.js';
-import type { RateDecision } from '../state.js';
+import type { BucketRef, RateDecision } from '../state.js';
 import type { SharedState } from './connect.js';
 import { type Replicas, replicasIn } from './test-helpers.js';
 
@@ -43,6 +43,10 @@ const limits = fc.record({
 
 const request = fc.record({ bucket: fc.integer({ min: 0, max: 2 }), step: clockStep });
 
+/** Buckets 0 and 1 are keys', 2 an address's (never banned). */
+const refOf = (bucket: number): BucketRef =>
+  bucket === 2 ? { kind: 'address', id: '10.0.0.7' } : { kind: 'key', id: `${bucket}` };
+
 function advance(now: number, step: number | 'next-minute' | 'before-next-minute'): number {
   if (step === 'next-minute') return (Math.floor(now / MINUTE_MS) + 1) * MINUTE_MS;
   if (step === 'before-next-minute') return Math.max(now, (Math.floor(now / MINUTE_MS) + 1) * MINUTE_MS - 1);
@@ -50,30 +54,39 @@ function advance(now: number, step: number | 'next-minute' | 'before-next-minute
 }
 
 describe('the shared rate limiter', () => {
-  it('decides exactly as the in-memory limiter, request by request, across windows, days and bans', async () => {
-    let run = 0;
+  it('decides, peeks and finds the latest window exactly as the in-memory limiter, request by request, across windows, days and bans', async () => {
     let banned = 0;
     let dayLimited = 0;
+    let addressLimited = 0;
     await fc.assert(
       fc.asyncProperty(
         fc.tuple(limits, limits, limits),
         fc.integer({ min: 0, max: 3 * MINUTE_MS }),
         fc.array(request, { minLength: 40, maxLength: 160 }),
         async (bucketLimits, offset, requests) => {
-          run += 1;
-          const memory = createRateLimiter();
+          await one.limiter.reset();
+          const memory = { key: createRateLimiter(), address: createRateLimiter({ bans: false }) };
           let now = BEFORE_MIDNIGHT + offset;
           for (const { bucket, step } of requests) {
             now = advance(now, step);
             const plan = bucketLimits[bucket] as Limits;
-            const expected = memory.take(`${bucket}`, plan, now);
-            // Each run's buckets are its own; the replicas take turns.
+            const ref = refOf(bucket);
+            const expected = memory[ref.kind].take(ref.id, plan, now);
+            // The replicas take turns, each with the version of the control view it holds.
             const via = bucket % 2 === 0 ? one : two;
-            const actual = await via.limiter.take({ kind: 'key', id: `run${run}:${bucket}` }, plan, now);
+            const actual = await via.limiter.take(ref, plan, now, via.control.last.version);
             expect(actual).toEqual(expected);
             if (expected.banned) banned += 1;
             if (!expected.allowed && expected.limit === plan.perDay) dayLimited += 1;
+            if (!expected.allowed && ref.kind === 'address') addressLimited += 1;
           }
+          // What the windows hold at the end, as the control API's limits show them (peek counts nothing).
+          for (const [bucket, plan] of bucketLimits.entries()) {
+            const ref = refOf(bucket);
+            expect(await two.limiter.peek(ref, plan, now)).toEqual(memory[ref.kind].peek(ref.id, plan, now));
+          }
+          const latest = [memory.key.latestWindow(), memory.address.latestWindow()];
+          expect(await one.limiter.latestWindow()).toBe(Math.max(...latest.map((at) => at ?? 0)));
         },
       ),
       { seed: 1313, numRuns: 60 },
@@ -81,19 +94,18 @@ describe('the shared rate limiter', () => {
     // The sequences did reach the cases that matter.
     expect(banned).toBeGreaterThan(0);
     expect(dayLimited).toBeGreaterThan(0);
+    expect(addressLimited).toBeGreaterThan(0);
   });
 
   it('lets exactly the remainder through when two replicas hammer one key at once', async () => {
-    const key = 'hammered';
+    const key: BucketRef = { kind: 'key', id: 'hammered' };
     const plan: Limits = { perMinute: 50, perDay: 1_000 };
     const now = Date.UTC(2030, 5, 1, 12, 0, 30);
     // 20 already spent in this minute.
-    for (let i = 0; i < 20; i += 1) await one.limiter.take({ kind: 'key', id: key }, plan, now);
+    for (let i = 0; i < 20; i += 1) await one.limiter.take(key, plan, now);
 
     const burst = Array.from({ length: 200 }, (_, i) => (i % 2 === 0 ? one : two));
-    const decisions = await Promise.all(
-      burst.map((replica) => replica.limiter.take({ kind: 'key', id: key }, plan, now)),
-    );
+    const decisions = await Promise.all(burst.map((replica) => replica.limiter.take(key, plan, now)));
 
     const allowed = decisions.filter((decision) => decision.allowed);
     expect(allowed).toHaveLength(30);
@@ -112,16 +124,14 @@ describe('the shared rate limiter', () => {
   });
 
   it('counts the day window across replicas and minutes', async () => {
-    const key = 'daily';
+    const key: BucketRef = { kind: 'key', id: 'daily' };
     const plan: Limits = { perMinute: 100, perDay: 30 };
     const start = Date.UTC(2030, 5, 2, 8);
     const minutes = [0, 1, 2].map((m) => start + m * MINUTE_MS);
     const decisions: RateDecision[] = await Promise.all(
       minutes
         .flatMap((at) =>
-          [one, two].map((replica) =>
-            Array.from({ length: 8 }, () => replica.limiter.take({ kind: 'key', id: key }, plan, at)),
-          ),
+          [one, two].map((replica) => Array.from({ length: 8 }, () => replica.limiter.take(key, plan, at))),
         )
         .flat(),
     );

@@ -15,17 +15,34 @@
 // resetting the count to its own (older) window. With one clock that only moves forward, as the
 // in-memory limiter assumes, this changes nothing.
 //
+// The mock's clock can be moved (shared-control.ts): `now` is the mock's time by the view the caller
+// read, and the caller passes that view's version. Both statements below do nothing when the stored
+// version differs, so a replica whose cached view is behind a change counts nothing and sweeps
+// nothing by a clock that is no longer the mock's: take() throws StaleControlError, and the caller
+// reads the view again and takes again. No version given: no such check (the limiter alone).
+//
 // Buckets whose windows have all passed count nothing, exactly like absent ones; each replica
 // deletes them once when its clock enters a new UTC day, as the in-memory limiter sweeps its map.
 // (The in-memory anonymous limiter's cap of MAX_ANONYMOUS_BUCKETS is not reproduced: rows are cheap.)
 import { BAN_AFTER, BAN_MS, type Limits } from '../../openapi/index.js';
 import { allowedDecision, DAY_MS, MINUTE_MS, refusedDecision } from '../rate-limiter.js';
-import type { BucketRef, RateDecision, RateLimiter } from '../state.js';
+import {
+  type BucketRef,
+  type RateDecision,
+  type RateLimiter,
+  StaleControlError,
+  type WindowsPeek,
+} from '../state.js';
 import type { Database } from './database.js';
 
 export interface SharedRateLimiter extends RateLimiter {
-  /** Counts one request of a bucket at `now` (ms since the epoch) and says whether it may pass. */
+  /**
+   * Counts one request of a bucket at `now` (ms since the epoch) and says whether it may pass; throws
+   * StaleControlError, counting nothing, when `version` is given and the stored one differs.
+   */
   take(bucket: BucketRef, limits: Limits, now: number, version?: number): Promise<RateDecision>;
+  peek(bucket: BucketRef, limits: Limits, now: number): Promise<WindowsPeek>;
+  latestWindow(): Promise<number | undefined>;
   /** Forgets every bucket (of every replica). */
   reset(): Promise<void>;
   /** Buckets held now, live or not yet swept. */
@@ -49,6 +66,9 @@ const PER_MINUTE = '$5::bigint';
 const PER_DAY = '$6::bigint';
 /** False for an address's bucket (no valid key sent): a ban is a key's. */
 const BANS = '$7::boolean';
+/** The version of the caller's view of the control store, or null for no check. */
+const VERSION = '$8::bigint';
+const CURRENT = `(${VERSION} IS NULL OR (SELECT version FROM petkit_control) = ${VERSION})`;
 
 // The bucket as this request finds it (`b` is the row before the update): each window moves to the
 // request's if that one is newer, and its count then starts again from zero.
@@ -69,12 +89,13 @@ const banning = `(${BANS} AND ${limited} AND ${limitedCount} > ${BAN_AFTER})`;
 /**
  * The first request of a bucket is always allowed (limits are at least 1), so a new row starts with
  * both counts at 1. Every later request updates the row from the values above; the SET expressions
- * all read the row as it was before this request.
+ * all read the row as it was before this request. A stale version inserts nothing and updates
+ * nothing, and then no row is returned.
  */
 const TAKE_SQL = `
 INSERT INTO petkit_rate_buckets AS b
   (bucket, minute, minute_count, day, day_count, limited_window, limited_count, banned_until, outcome)
-VALUES (${BUCKET}, ${MINUTE}, 1, ${DAY}, 1, '', 0, 0, ${ALLOWED})
+SELECT ${BUCKET}, ${MINUTE}, 1, ${DAY}, 1, '', 0, 0, ${ALLOWED} WHERE ${CURRENT}
 ON CONFLICT (bucket) DO UPDATE SET
   minute = ${minute},
   minute_count = ${minuteCount} + CASE WHEN ${allowed} THEN 1 ELSE 0 END,
@@ -85,6 +106,7 @@ ON CONFLICT (bucket) DO UPDATE SET
   banned_until = CASE WHEN ${banning} THEN ${NOW} + ${BAN_MS} ELSE b.banned_until END,
   outcome = CASE WHEN ${banned} THEN ${BANNED} WHEN ${allowed} THEN ${ALLOWED}
                  WHEN ${banning} THEN ${BANNING} ELSE ${LIMITED} END
+WHERE ${CURRENT}
 RETURNING minute, minute_count, day, day_count, banned_until, outcome`;
 
 interface TakeRow {
@@ -133,18 +155,54 @@ function checkArguments(limits: Limits, now: number): void {
   if (!Number.isFinite(now)) throw new RangeError(`The clock must be a finite number of ms, got ${now}.`);
 }
 
+/** A bucket's row text: the kind, then the key or the address. */
+const bucketText = (bucket: BucketRef): string => `${bucket.kind} ${bucket.id}`;
+
+interface PeekRow {
+  readonly minute: string;
+  readonly minute_count: string;
+  readonly day: string;
+  readonly day_count: string;
+  readonly banned_until: number;
+}
+
+/** The windows at `now` of a bucket as `row` holds it (undefined: never counted), as the in-memory limiter peeks. */
+function peekOf(row: PeekRow | undefined, limits: Limits, now: number): WindowsPeek {
+  const minute = Math.floor(now / MINUTE_MS);
+  const day = Math.floor(now / DAY_MS);
+  const minuteCount = row !== undefined && Number(row.minute) === minute ? Number(row.minute_count) : 0;
+  const dayCount = row !== undefined && Number(row.day) === day ? Number(row.day_count) : 0;
+  const bannedUntil = row !== undefined && row.banned_until > now ? row.banned_until : null;
+  return {
+    minute: {
+      limit: limits.perMinute,
+      remaining: Math.max(0, limits.perMinute - minuteCount),
+      reset: ((minute + 1) * MINUTE_MS) / 1000,
+    },
+    day: {
+      limit: limits.perDay,
+      remaining: Math.max(0, limits.perDay - dayCount),
+      reset: ((day + 1) * DAY_MS) / 1000,
+    },
+    bannedUntil,
+  };
+}
+
 export function createSharedRateLimiter(database: Database): SharedRateLimiter {
   let sweptDay = Number.NaN;
   return {
-    async take(bucket, limits, now) {
+    async take(bucket, limits, now, version) {
       checkArguments(limits, now);
       const minuteIndex = Math.floor(now / MINUTE_MS);
       const dayIndex = Math.floor(now / DAY_MS);
+      const checked = version ?? null;
       if (dayIndex !== sweptDay) {
+        // Guarded too: a stale view's clock may be ahead of the mock's, and would sweep live buckets.
         await database.query({
           name: 'petkit_rate_sweep',
-          text: 'DELETE FROM petkit_rate_buckets WHERE day < $1 AND banned_until <= $2',
-          values: [dayIndex, now],
+          text: `DELETE FROM petkit_rate_buckets WHERE day < $1 AND banned_until <= $2
+                 AND ($3::bigint IS NULL OR (SELECT version FROM petkit_control) = $3)`,
+          values: [dayIndex, now, checked],
         });
         sweptDay = dayIndex;
       }
@@ -152,25 +210,40 @@ export function createSharedRateLimiter(database: Database): SharedRateLimiter {
         name: 'petkit_rate_take',
         text: TAKE_SQL,
         values: [
-          `${bucket.kind} ${bucket.id}`,
+          bucketText(bucket),
           now,
           minuteIndex,
           dayIndex,
           limits.perMinute,
           limits.perDay,
           bucket.kind === 'key',
+          checked,
         ],
       });
       const row = rows[0];
-      if (row === undefined) throw new Error('petkit state: the rate-limit statement returned no row.');
-      return decide(row, limits, now);
+      if (row !== undefined) return decide(row, limits, now);
+      if (checked !== null) {
+        throw new StaleControlError(
+          `The control view of version ${checked} is no longer the shared one; read it again.`,
+        );
+      }
+      throw new Error('petkit state: the rate-limit statement returned no row.');
     },
-    // i21 contract: i21-state writes these two (SELECT … WHERE bucket = $1; SELECT max(minute)).
-    peek() {
-      return Promise.reject(new Error('i21: not yet'));
+    async peek(bucket, limits, now) {
+      checkArguments(limits, now);
+      const { rows } = await database.query<PeekRow>({
+        text: `SELECT minute, minute_count, day, day_count, banned_until
+               FROM petkit_rate_buckets WHERE bucket = $1`,
+        values: [bucketText(bucket)],
+      });
+      return peekOf(rows[0], limits, now);
     },
-    latestWindow() {
-      return Promise.reject(new Error('i21: not yet'));
+    async latestWindow() {
+      const { rows } = await database.query<{ minute: string | null }>({
+        text: 'SELECT max(minute) AS minute FROM petkit_rate_buckets',
+      });
+      const minute = rows[0]?.minute;
+      return minute === null || minute === undefined ? undefined : Number(minute) * MINUTE_MS;
     },
     async reset() {
       await database.query({ text: 'TRUNCATE petkit_rate_buckets' });
