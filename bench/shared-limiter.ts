@@ -44,7 +44,7 @@ async function worker(
       // The keys in turn, across every loop of this process.
       const key = `bench-${next++ % keys}`;
       const started = performance.now();
-      await state.limiter.take(key, LIMITS, Date.now());
+      await state.limiter.take({ kind: 'key', id: key }, LIMITS, Date.now());
       latencies.push(performance.now() - started);
     }
   };

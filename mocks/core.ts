@@ -2,6 +2,16 @@
 // `petkit` (its `browser` export condition). Imports nothing from node:*, directly or not (a test
 // holds it to that: test/boundaries.test.ts). The `.` export adds the Node parts (index.ts).
 export { BAN_AFTER, BAN_MS, MAX_BODY_BYTES, PLAN_LIMITS } from '../openapi/index.js';
+export type {
+  ClockChange,
+  ClockReading,
+  KeyWindows,
+  NetworkFault,
+  Rule,
+  RuleAnswer,
+  RuleInput,
+} from './control-types.js';
+export { ControlError, type ControlErrorCode, type MockClock, type MockRules } from './controls.js';
 export { ERRORS, type ErrorCode, errorBody } from './errors.js';
 export { JOURNAL_LIMIT, JOURNAL_MAX_BYTES, type JournalEntry } from './journal.js';
 export {
@@ -34,3 +44,4 @@ export {
 } from './options.js';
 export { MAX_DELAY_MS } from './prefer.js';
 export { MAX_ANONYMOUS_BUCKETS } from './rate-limiter.js';
+export { MAX_RULES } from './rules.js';

@@ -2,34 +2,45 @@
 // buckets are as many as the keys; address buckets (requests without a valid key) are bounded, the
 // least recently used going first, and never banned (a ban is a key's).
 import type { NewPet } from '../openapi/index.js';
+import { memoryControl } from './memory-control.js';
 import { createRateLimiter, MAX_ANONYMOUS_BUCKETS } from './rate-limiter.js';
-import { bucketId, type MockState } from './state.js';
+import type { StoredRule } from './rules.js';
+import type { MockState } from './state.js';
 import { createStore } from './store.js';
-
-const ADDRESS = bucketId.address('');
 
 export function memoryState(maxPets: number): MockState {
   const store = createStore(maxPets);
   const keys = createRateLimiter();
   const addresses = createRateLimiter({ maxBuckets: MAX_ANONYMOUS_BUCKETS, bans: false });
+  const control = memoryControl();
   const reset = (pets: readonly NewPet[]): void => {
     store.clear();
     for (const pet of pets) store.create(pet);
     keys.reset();
     addresses.reset();
+    control.clear();
   };
+  const latest = (a: number | undefined, b: number | undefined): number | undefined =>
+    a === undefined ? b : b === undefined ? a : Math.max(a, b);
   return {
     store,
     limiter: {
       take: (bucket, limits, now) =>
-        (bucket.startsWith(ADDRESS) ? addresses : keys).take(bucket, limits, now),
+        (bucket.kind === 'address' ? addresses : keys).take(bucket.id, limits, now),
+      peek: (bucket, limits, now) =>
+        (bucket.kind === 'address' ? addresses : keys).peek(bucket.id, limits, now),
+      latestWindow: () => latest(keys.latestWindow(), addresses.latestWindow()),
       reset() {
         keys.reset();
         addresses.reset();
       },
       count: () => keys.size + addresses.size,
     },
-    seed: reset,
+    control,
+    seed(pets: readonly NewPet[], rules: readonly StoredRule[] = []) {
+      reset(pets);
+      for (const rule of rules) control.arm(rule);
+    },
     reset,
   };
 }

@@ -5,7 +5,9 @@ import { loadSpec, type OperationId, type OperationSpec } from '../openapi/index
 import { type Authentication, authenticate } from './auth.js';
 import { type BodyRefusal, readJsonBody } from './body.js';
 import { BodyAbortedError, callFromRequest, type MockCall } from './call.js';
+import { type CallKind, callKind } from './call-kind.js';
 import { answerControl, CONTROL_PREFIX, type Controlled } from './control.js';
+import { createControls, type MockClock, type MockRules } from './controls.js';
 import { createJournal, type Journal, type JournalEntry } from './journal.js';
 import { anonymousLimits, type ResolvedKey, resolveKeys } from './keys.js';
 import { memoryState } from './memory-state.js';
@@ -30,13 +32,7 @@ import {
 } from './responses.js';
 import { createRouter, type RouteMatch } from './router.js';
 import { seedPets } from './seed-pets.js';
-import {
-  type Awaitable,
-  bucketId,
-  type MockState,
-  type RateDecision,
-  StateUnavailableError,
-} from './state.js';
+import { type Awaitable, type MockState, type RateDecision, StateUnavailableError } from './state.js';
 import { stateUnavailableReply } from './state-unavailable.js';
 
 export interface HandleContext {
@@ -55,7 +51,7 @@ export interface Mock {
    * The core itself, for adapters: a call in, an answer out (status, headers, body), with no Web
    * Request or Response built. handle() is this over a Request.
    */
-  answer(call: MockCall): Promise<Reply>;
+  answer(call: MockCall, kind?: CallKind): Promise<Reply>;
   /** Calls handle with a path such as `/v1/pets`, no server needed. */
   request(path: string, init?: RequestInit): Promise<Response>;
   /**
@@ -67,6 +63,10 @@ export interface Mock {
   reset(options?: ResetOptions): Awaitable<void>;
   /** Calls `listener` with each journal entry as it is recorded (a HAR writer, a live view); answers how to stop. */
   observe(listener: (entry: JournalEntry) => void): () => void;
+  /** The rules armed on this mock: what `/__petkit/rules` does, in process. */
+  readonly rules: MockRules;
+  /** The mock's clock: what `/__petkit/clock` does, in process; `now()` is its time in ms. */
+  readonly clock: MockClock;
 }
 
 const LOCAL_ORIGIN = 'http://petkit.local';
@@ -157,8 +157,8 @@ export function createMock(options: MockOptions = {}): Mock {
   };
 
   /** Any call: the control API, or the API with its latency, journal entry and log line. */
-  async function answer(call: MockCall): Promise<Reply> {
-    if (call.url.pathname.startsWith(CONTROL_PREFIX)) {
+  async function answer(call: MockCall, kind: CallKind = callKind(call)): Promise<Reply> {
+    if (kind === 'control') {
       return answerControl(call, control).catch((error: unknown) => failed(error, call, {}).reply);
     }
     const started = clock();
@@ -230,8 +230,8 @@ export function createMock(options: MockOptions = {}): Mock {
     now: number,
   ): Awaitable<RateDecision> {
     return auth.kind === 'ok'
-      ? limiter.take(bucketId.key(auth.key.key), auth.key, now)
-      : limiter.take(bucketId.address(clientAddress ?? 'unknown'), anonymous, now);
+      ? limiter.take({ kind: 'key', id: auth.key.key }, auth.key, now)
+      : limiter.take({ kind: 'address', id: clientAddress ?? 'unknown' }, anonymous, now);
   }
 
   /** The request read as its operation's parameters and body say: its input, or why it is refused. */
@@ -381,6 +381,13 @@ export function createMock(options: MockOptions = {}): Mock {
     }
   }
 
+  const controls = createControls({
+    state,
+    real: clock,
+    rules: { seed: normalized.seed, keys },
+    keys,
+  });
+
   const handle = async (request: Request, context?: HandleContext): Promise<Response> =>
     toResponse(await answer(callFromRequest(request, context?.clientAddress)), request.method === 'HEAD');
 
@@ -400,6 +407,8 @@ export function createMock(options: MockOptions = {}): Mock {
       observers.add(listener);
       return () => observers.delete(listener);
     },
+    rules: controls.rules,
+    clock: controls.clock,
   };
 }
 

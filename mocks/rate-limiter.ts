@@ -13,7 +13,7 @@
 // keeps at most that many: at the cap a new bucket pushes out the one used least recently (whose
 // counts then start again from zero; a client hammering while limited or banned stays recent).
 import { BAN_AFTER, BAN_MS, type Limits } from '../openapi/index.js';
-import type { RateDecision, RateLimiter } from './state.js';
+import type { RateDecision, WindowsPeek } from './state.js';
 
 export const MINUTE_MS = 60_000;
 export const DAY_MS = 86_400_000;
@@ -38,9 +38,13 @@ export interface RateLimiterOptions {
   bans?: boolean;
 }
 
-/** The in-memory limiter: a decision and its count in one synchronous step. */
-export interface MemoryRateLimiter extends RateLimiter {
+/** The in-memory limiter of one kind of bucket, by id: a decision and its count in one synchronous step. */
+export interface MemoryRateLimiter {
   take(bucket: string, limits: Limits, now: number): RateDecision;
+  /** The bucket's windows at `now`, counting nothing. */
+  peek(bucket: string, limits: Limits, now: number): WindowsPeek;
+  /** The start (ms) of the latest minute window counted in; undefined: none. */
+  latestWindow(): number | undefined;
   reset(): void;
   count(): number;
   readonly size: number;
@@ -100,6 +104,8 @@ export function createRateLimiter(options: RateLimiterOptions = {}): MemoryRateL
   const bans = options.bans ?? true;
   const buckets = new Map<string, Bucket>();
   let sweptDay = Number.NaN;
+  /** The latest minute index any request was counted in (a window never goes back: the clock's floor). */
+  let latestMinute = Number.NaN;
 
   /** Drops every bucket that is neither in `day` nor banned at `now`. */
   const sweep = (day: number, now: number): void => {
@@ -137,6 +143,8 @@ export function createRateLimiter(options: RateLimiterOptions = {}): MemoryRateL
         };
         buckets.set(id, bucket);
       }
+      // The bucket is in this window now, counted or limited (PostgreSQL's max(minute) says the same).
+      if (!(minute <= latestMinute)) latestMinute = minute;
       if (bucket.minute !== minute) {
         bucket.minute = minute;
         bucket.minuteCount = 0;
@@ -180,8 +188,31 @@ export function createRateLimiter(options: RateLimiterOptions = {}): MemoryRateL
       }
       return refusedDecision(limits, byDay ? 'day' : 'minute', byDay ? dayEnd : minuteEnd, false, now);
     },
+    peek(id, limits, now) {
+      const minute = Math.floor(now / MINUTE_MS);
+      const day = Math.floor(now / DAY_MS);
+      const bucket = buckets.get(id);
+      const minuteCount = bucket !== undefined && bucket.minute === minute ? bucket.minuteCount : 0;
+      const dayCount = bucket !== undefined && bucket.day === day ? bucket.dayCount : 0;
+      const bannedUntil = bucket !== undefined && bucket.bannedUntil > now ? bucket.bannedUntil : null;
+      return {
+        minute: {
+          limit: limits.perMinute,
+          remaining: Math.max(0, limits.perMinute - minuteCount),
+          reset: ((minute + 1) * MINUTE_MS) / 1000,
+        },
+        day: {
+          limit: limits.perDay,
+          remaining: Math.max(0, limits.perDay - dayCount),
+          reset: ((day + 1) * DAY_MS) / 1000,
+        },
+        bannedUntil,
+      };
+    },
+    latestWindow: () => (Number.isNaN(latestMinute) ? undefined : latestMinute * MINUTE_MS),
     reset() {
       buckets.clear();
+      latestMinute = Number.NaN;
     },
     count: () => buckets.size,
     get size() {

@@ -1,5 +1,6 @@
 // Building answers: the constant headers are built once here, per-request work is a few fields.
 import type { ApiError, ErrorDetail } from '../openapi/index.js';
+import type { NetworkFault } from './control-types.js';
 import { type ErrorCode, errorBody } from './errors.js';
 import type { RateDecision } from './state.js';
 
@@ -9,6 +10,13 @@ export interface Reply {
   /** JSON text, or bytes already encoded (a cached list body: not encoded again per request). */
   body: string | Uint8Array<ArrayBuffer> | null;
   headers: Record<string, string>;
+  /**
+   * Break the connection instead (a rule's fault). In process it is a network error; over node:http
+   * each fault its own way. A `truncated` reply keeps its status, headers and body (half is sent).
+   */
+  fault?: NetworkFault;
+  /** A body written as it comes (the control API's events); `body` is null then. */
+  stream?: ReadableStream<Uint8Array>;
 }
 
 export const ALLOWED_METHODS = 'GET, HEAD, POST, OPTIONS';
@@ -113,6 +121,12 @@ export function preflightReply(allow: string, requestedHeaders: string | null = 
   });
 }
 
+/**
+ * The Response of a reply. A fault, any of them (`hang` included: nothing would ever come), is
+ * `Response.error()`, which fetch callers and MSW's interceptors see as a network error.
+ */
 export function toResponse(answer: Reply, head: boolean): Response {
-  return new Response(head ? null : answer.body, { status: answer.status, headers: answer.headers });
+  if (answer.fault !== undefined) return Response.error();
+  const body = head ? null : (answer.stream ?? answer.body);
+  return new Response(body, { status: answer.status, headers: answer.headers });
 }

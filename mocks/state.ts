@@ -6,20 +6,23 @@
 // that cannot reach its storage now throws StateUnavailableError, which the core answers with 503
 // `state_unavailable` (the next request may succeed).
 import type { Limits, NewPet, PetStatus } from '../openapi/index.js';
+import type { StoredRule } from './rules.js';
 
 /** A value now, or a promise of it. */
 export type Awaitable<T> = T | Promise<T>;
 
 export interface MockState {
   readonly store: Store;
-  /** One limiter for every bucket: a key's and a client address's are kept apart by bucketId. */
+  /** One limiter for every bucket: a key's and a client address's are kept apart by BucketRef. */
   readonly limiter: RateLimiter;
+  /** The armed rules and the mock's clock. */
+  readonly control: ControlStore;
   /**
-   * At start: the seeded pets (an engine shared by replicas seeds them once, for all). What it answers
-   * is the engine's own (the core reads nothing of it).
+   * At start: the seeded pets and rules (an engine shared by replicas seeds them once, for all). What
+   * it answers is the engine's own (the core reads nothing of it).
    */
-  seed(pets: readonly NewPet[]): Awaitable<unknown>;
-  /** Back to these pets, ids from 1, with every rate-limit bucket empty. */
+  seed(pets: readonly NewPet[], rules?: readonly StoredRule[]): Awaitable<unknown>;
+  /** Back to these pets, ids from 1, with every rate-limit bucket empty, no rule armed and real time. */
   reset(pets: readonly NewPet[]): Awaitable<void>;
   /**
    * An engine shared by replicas: runs `listener` whenever any replica resets the shared state (so
@@ -41,11 +44,64 @@ export class StateUnavailableError extends Error {
   readonly code = 'state_unavailable';
 }
 
-/** The rate-limit bucket of a valid key, or of a client address that sent none. */
-export const bucketId = {
-  key: (key: string): string => `key ${key}`,
-  address: (address: string): string => `address ${address}`,
-};
+/** The rate-limit bucket of a valid key, or of a client address that sent none (never banned). */
+export interface BucketRef {
+  readonly kind: 'key' | 'address';
+  readonly id: string;
+}
+
+/** The mock's clock: its time is `frozenAt ?? real() + offsetMs` (mocks/clock.ts). */
+export interface ClockState {
+  readonly offsetMs: number;
+  readonly frozenAt: number | null;
+}
+
+/** An enabled rule, as the request path tries it. */
+export interface ActiveRule extends StoredRule {
+  readonly id: string;
+}
+
+/** What the request path reads of the control store: one object until a change. */
+export interface ControlView {
+  /** Rises with every change (a shared engine's limiter counts nothing against an older one). */
+  readonly version: number;
+  readonly clock: ClockState;
+  /** Enabled rules only, newest first. */
+  readonly rules: readonly ActiveRule[];
+}
+
+/** A rule with its switch and its counts. */
+export interface ArmedRule extends ActiveRule {
+  readonly enabled: boolean;
+  readonly matched: number;
+  readonly fired: number;
+}
+
+/**
+ * Thrown by a shared engine's limiter when the view it was given is older than the stored one: it
+ * counted nothing, and the core reads the view again (`view(true)`) and takes again.
+ */
+export class StaleControlError extends Error {
+  override readonly name = 'StaleControlError';
+}
+
+/** The armed rules and the clock. Every method may answer a promise (a shared engine does). */
+export interface ControlStore {
+  /** Memory: the same object until a change (no promise). Shared: cached, read again when `fresh`. */
+  view(fresh?: boolean): Awaitable<ControlView>;
+  /** The view as last read (mock.clock.now() is synchronous). */
+  readonly last: ControlView;
+  /** Arms a rule (id r1, r2…); undefined when MAX_RULES are armed. */
+  arm(rule: StoredRule): Awaitable<ArmedRule | undefined>;
+  /** Every armed rule, newest first. */
+  list(): Awaitable<readonly ArmedRule[]>;
+  enable(id: string, enabled: boolean): Awaitable<ArmedRule | undefined>;
+  /** Disarms one rule, or every rule when no id is given; answers how many went. */
+  disarm(id?: string): Awaitable<number>;
+  /** Counts one match of the rule; answers whether it fires (decideFire, in one atomic step). */
+  fire(id: string): Awaitable<boolean>;
+  setClock(clock: ClockState): Awaitable<void>;
+}
 
 export interface StoredPet {
   readonly id: number;
@@ -87,10 +143,26 @@ export interface RateDecision {
   readonly retryAfter: number;
 }
 
+/** A bucket's windows as they stand at `now`, counting nothing. */
+export interface WindowsPeek {
+  readonly minute: { readonly limit: number; readonly remaining: number; readonly reset: number };
+  readonly day: { readonly limit: number; readonly remaining: number; readonly reset: number };
+  /** The ban's end (ms), or null. */
+  readonly bannedUntil: number | null;
+}
+
 /** Per-bucket rate limits (see rate-limiter.ts for the rules); an address's bucket is never banned. */
 export interface RateLimiter {
-  /** Counts one request of a bucket (a key, or a client address) at `now` (ms); says whether it may pass. */
-  take(bucket: string, limits: Limits, now: number): Awaitable<RateDecision>;
+  /**
+   * Counts one request of a bucket (a key, or a client address) at `now` (ms, the mock's time); says
+   * whether it may pass. A shared engine given the view's `version` throws StaleControlError when the
+   * stored one is newer (counting nothing).
+   */
+  take(bucket: BucketRef, limits: Limits, now: number, version?: number): Awaitable<RateDecision>;
+  /** The bucket's windows at `now`, counting nothing. */
+  peek(bucket: BucketRef, limits: Limits, now: number): Awaitable<WindowsPeek>;
+  /** The start (ms) of the latest minute window any bucket has counted in; undefined: none counted. */
+  latestWindow(): Awaitable<number | undefined>;
   /** Forgets every bucket. */
   reset(): Awaitable<void>;
   /** Buckets held now, live or not yet swept. */

@@ -127,8 +127,8 @@ describe('seed and reset', () => {
     const two = await replicas.connect();
     await one.seed(PETS);
     await two.store.create({ name: 'Rex', categoryId: 2 });
-    await two.limiter.take('demo-free', PLAN, NOON);
-    expect((await one.limiter.take('demo-free', PLAN, NOON)).allowed).toBe(false);
+    await two.limiter.take({ kind: 'key', id: 'demo-free' }, PLAN, NOON);
+    expect((await one.limiter.take({ kind: 'key', id: 'demo-free' }, PLAN, NOON)).allowed).toBe(false);
 
     const heardByOne = nextReset(one);
     const heardByTwo = nextReset(two);
@@ -140,7 +140,9 @@ describe('seed and reset', () => {
     expect(await two.store.get(3)).toBeUndefined();
     expect(await two.store.get(2)).toBe('{"id":2,"name":"Mochi","categoryId":1}');
     expect((await two.store.create({ name: 'Rex', categoryId: 2 }))?.id).toBe(3);
-    expect(await two.limiter.take('demo-free', PLAN, NOON)).toMatchObject({ allowed: true });
+    expect(await two.limiter.take({ kind: 'key', id: 'demo-free' }, PLAN, NOON)).toMatchObject({
+      allowed: true,
+    });
   });
 
   it('tells only the replicas of the same schema (several petkits may share a database)', async () => {
@@ -242,7 +244,7 @@ function everyOperation(state: SharedState): (() => Promise<unknown>)[] {
     () => state.store.list(20, undefined),
     () => state.store.get(1),
     () => state.store.create({ name: 'Rex', categoryId: 2 }),
-    () => state.limiter.take('demo-free', PLAN, NOON),
+    () => state.limiter.take({ kind: 'key', id: 'demo-free' }, PLAN, NOON),
     () => state.limiter.reset(),
     () => state.store.clear(),
     () => state.seed(PETS),

@@ -4,8 +4,9 @@
 // operations (seed, reset). Options are normalised here, once.
 import { randomUUID } from 'node:crypto';
 import type { NewPet } from '../../openapi/index.js';
+import { REAL_TIME } from '../clock.js';
 import { DEFAULT_MAX_PETS, type Logger, silentLogger } from '../options.js';
-import type { MockState } from '../state.js';
+import type { ControlStore, ControlView, MockState } from '../state.js';
 import { describeError } from './connection-errors.js';
 import { createDatabase, type Database } from './database.js';
 import { StateConfigError, StateUnavailableError } from './errors.js';
@@ -135,6 +136,7 @@ export async function connectState(url: string, options: StateOptions = {}): Pro
   return {
     store: createSharedStore(database, maxPets),
     limiter: createSharedRateLimiter(database),
+    control: realTimeControl(),
     replicaId,
     url: normalized.shown,
     seed: (pets) => seed(database, pets, maxPets),
@@ -179,4 +181,20 @@ async function seed(database: Database, pets: readonly NewPet[], maxPets: number
     await client.query({ text: 'UPDATE petkit_store SET seeded = true' });
     return true;
   });
+}
+
+/** i21 contract: no rules and real time until i21-state writes the shared control (shared-control.ts). */
+function realTimeControl(): ControlStore {
+  const view: ControlView = { version: 0, clock: REAL_TIME, rules: [] };
+  const notYet = (): Promise<never> => Promise.reject(new Error('i21: not yet'));
+  return {
+    view: () => view,
+    last: view,
+    arm: notYet,
+    list: notYet,
+    enable: notYet,
+    disarm: notYet,
+    fire: notYet,
+    setClock: notYet,
+  };
 }

@@ -69,7 +69,7 @@ describe('the shared rate limiter', () => {
             const expected = memory.take(`${bucket}`, plan, now);
             // Each run's buckets are its own; the replicas take turns.
             const via = bucket % 2 === 0 ? one : two;
-            const actual = await via.limiter.take(`run${run}:${bucket}`, plan, now);
+            const actual = await via.limiter.take({ kind: 'key', id: `run${run}:${bucket}` }, plan, now);
             expect(actual).toEqual(expected);
             if (expected.banned) banned += 1;
             if (!expected.allowed && expected.limit === plan.perDay) dayLimited += 1;
@@ -88,10 +88,12 @@ describe('the shared rate limiter', () => {
     const plan: Limits = { perMinute: 50, perDay: 1_000 };
     const now = Date.UTC(2030, 5, 1, 12, 0, 30);
     // 20 already spent in this minute.
-    for (let i = 0; i < 20; i += 1) await one.limiter.take(key, plan, now);
+    for (let i = 0; i < 20; i += 1) await one.limiter.take({ kind: 'key', id: key }, plan, now);
 
     const burst = Array.from({ length: 200 }, (_, i) => (i % 2 === 0 ? one : two));
-    const decisions = await Promise.all(burst.map((replica) => replica.limiter.take(key, plan, now)));
+    const decisions = await Promise.all(
+      burst.map((replica) => replica.limiter.take({ kind: 'key', id: key }, plan, now)),
+    );
 
     const allowed = decisions.filter((decision) => decision.allowed);
     expect(allowed).toHaveLength(30);
@@ -117,7 +119,9 @@ describe('the shared rate limiter', () => {
     const decisions: RateDecision[] = await Promise.all(
       minutes
         .flatMap((at) =>
-          [one, two].map((replica) => Array.from({ length: 8 }, () => replica.limiter.take(key, plan, at))),
+          [one, two].map((replica) =>
+            Array.from({ length: 8 }, () => replica.limiter.take({ kind: 'key', id: key }, plan, at)),
+          ),
         )
         .flat(),
     );
@@ -133,26 +137,35 @@ describe('the shared rate limiter', () => {
   it('forgets every bucket on reset, for every replica', async () => {
     const plan: Limits = { perMinute: 1, perDay: 10 };
     const now = Date.UTC(2030, 5, 3, 8);
-    await one.limiter.take('forgotten', plan, now);
-    expect((await two.limiter.take('forgotten', plan, now)).allowed).toBe(false);
+    await one.limiter.take({ kind: 'key', id: 'forgotten' }, plan, now);
+    expect((await two.limiter.take({ kind: 'key', id: 'forgotten' }, plan, now)).allowed).toBe(false);
     await one.limiter.reset();
     expect(await two.limiter.count()).toBe(0);
-    expect(await two.limiter.take('forgotten', plan, now)).toMatchObject({ allowed: true, remaining: 0 });
+    expect(await two.limiter.take({ kind: 'key', id: 'forgotten' }, plan, now)).toMatchObject({
+      allowed: true,
+      remaining: 0,
+    });
   });
 
   it('counts a replica whose clock lags into the window the key is already in, never an older one', async () => {
     const plan: Limits = { perMinute: 2, perDay: 100 };
     const minute = Date.UTC(2030, 5, 4, 8, 1);
-    await one.limiter.take('skewed', plan, minute);
-    await one.limiter.take('skewed', plan, minute + 10);
+    await one.limiter.take({ kind: 'key', id: 'skewed' }, plan, minute);
+    await one.limiter.take({ kind: 'key', id: 'skewed' }, plan, minute + 10);
     // Replica two's clock is 30 ms behind, still in the minute before: the key stays limited.
-    const late = await two.limiter.take('skewed', plan, minute - 30);
+    const late = await two.limiter.take({ kind: 'key', id: 'skewed' }, plan, minute - 30);
     expect(late).toMatchObject({ allowed: false, limit: 2, remaining: 0, reset: minute / 1000 + 60 });
   });
 
   it('refuses limits that are not positive integers, and a clock that is not a number', async () => {
-    await expect(one.limiter.take('k', { perMinute: 0, perDay: 10 }, 0)).rejects.toThrow(RangeError);
-    await expect(one.limiter.take('k', { perMinute: 1.5, perDay: 10 }, 0)).rejects.toThrow(RangeError);
-    await expect(one.limiter.take('k', { perMinute: 1, perDay: 10 }, Number.NaN)).rejects.toThrow(RangeError);
+    await expect(one.limiter.take({ kind: 'key', id: 'k' }, { perMinute: 0, perDay: 10 }, 0)).rejects.toThrow(
+      RangeError,
+    );
+    await expect(
+      one.limiter.take({ kind: 'key', id: 'k' }, { perMinute: 1.5, perDay: 10 }, 0),
+    ).rejects.toThrow(RangeError);
+    await expect(
+      one.limiter.take({ kind: 'key', id: 'k' }, { perMinute: 1, perDay: 10 }, Number.NaN),
+    ).rejects.toThrow(RangeError);
   });
 });

@@ -20,12 +20,12 @@
 // (The in-memory anonymous limiter's cap of MAX_ANONYMOUS_BUCKETS is not reproduced: rows are cheap.)
 import { BAN_AFTER, BAN_MS, type Limits } from '../../openapi/index.js';
 import { allowedDecision, DAY_MS, MINUTE_MS, refusedDecision } from '../rate-limiter.js';
-import { bucketId as bucketIdOf, type RateDecision, type RateLimiter } from '../state.js';
+import type { BucketRef, RateDecision, RateLimiter } from '../state.js';
 import type { Database } from './database.js';
 
 export interface SharedRateLimiter extends RateLimiter {
   /** Counts one request of a bucket at `now` (ms since the epoch) and says whether it may pass. */
-  take(bucketId: string, limits: Limits, now: number): Promise<RateDecision>;
+  take(bucket: BucketRef, limits: Limits, now: number, version?: number): Promise<RateDecision>;
   /** Forgets every bucket (of every replica). */
   reset(): Promise<void>;
   /** Buckets held now, live or not yet swept. */
@@ -35,8 +35,6 @@ export interface SharedRateLimiter extends RateLimiter {
 /** What the statement did, kept in the row so that RETURNING can say it. */
 const ALLOWED = 0;
 const LIMITED = 1;
-/** Where an address's bucket id starts. */
-const ADDRESS_BUCKET = bucketIdOf.address('');
 /** Limited once too often in one window: banned by this request. */
 const BANNING = 2;
 /** Already banned. */
@@ -138,7 +136,7 @@ function checkArguments(limits: Limits, now: number): void {
 export function createSharedRateLimiter(database: Database): SharedRateLimiter {
   let sweptDay = Number.NaN;
   return {
-    async take(bucketId, limits, now) {
+    async take(bucket, limits, now) {
       checkArguments(limits, now);
       const minuteIndex = Math.floor(now / MINUTE_MS);
       const dayIndex = Math.floor(now / DAY_MS);
@@ -154,18 +152,25 @@ export function createSharedRateLimiter(database: Database): SharedRateLimiter {
         name: 'petkit_rate_take',
         text: TAKE_SQL,
         values: [
-          bucketId,
+          `${bucket.kind} ${bucket.id}`,
           now,
           minuteIndex,
           dayIndex,
           limits.perMinute,
           limits.perDay,
-          !bucketId.startsWith(ADDRESS_BUCKET),
+          bucket.kind === 'key',
         ],
       });
       const row = rows[0];
       if (row === undefined) throw new Error('petkit state: the rate-limit statement returned no row.');
       return decide(row, limits, now);
+    },
+    // i21 contract: i21-state writes these two (SELECT … WHERE bucket = $1; SELECT max(minute)).
+    peek() {
+      return Promise.reject(new Error('i21: not yet'));
+    },
+    latestWindow() {
+      return Promise.reject(new Error('i21: not yet'));
     },
     async reset() {
       await database.query({ text: 'TRUNCATE petkit_rate_buckets' });
