@@ -63,13 +63,14 @@ interface Event {
 
 /** Reads events from the stream until `count` have come, as an EventSource parses them. */
 async function readEvents(stream: ReadableStream<Uint8Array>, count: number): Promise<Event[]> {
-  const reader = stream.pipeThrough(new TextDecoderStream()).getReader();
+  const reader = stream.getReader();
+  const decoder = new TextDecoder();
   const events: Event[] = [];
   let text = '';
   while (events.length < count) {
     const { done, value } = await reader.read();
     if (done) break;
-    text += value;
+    text += decoder.decode(value, { stream: true });
     let end = text.indexOf('\n\n');
     while (end >= 0 && events.length < count) {
       const event: Event = {};

@@ -6,6 +6,8 @@
 import { describeFault, loadSpec, type NewPet, type Pet } from '../openapi/index.js';
 import { readJsonBody } from './body.js';
 import type { MockCall } from './call.js';
+import { answerEvents, type EventSource_ } from './control-events.js';
+import { answerPage, type PageData } from './control-page.js';
 import type { Journal } from './journal.js';
 import { JournalQueryError, parseJournalQuery, queryJournal } from './journal-query.js';
 import { MAX_SEED, type ResetOptions } from './options.js';
@@ -16,8 +18,10 @@ import type { Awaitable } from './state.js';
 /** The control API lives outside the base path. */
 export const CONTROL_PREFIX = '/__petkit/';
 
-/** What the control API reads and does of a mock. */
-export interface Controlled {
+/** What the control API reads and does of a mock (its journal live: EventSource_). */
+export interface Controlled extends EventSource_ {
+  /** The page's form choices (`GET /__petkit/`). */
+  readonly pageData: PageData;
   /** Back to a seeded state; answers how many pets that is. */
   reset(options?: ResetOptions): Awaitable<number>;
   readonly journal: Journal;
@@ -26,6 +30,8 @@ export interface Controlled {
 }
 
 const ALLOW: Readonly<Record<string, string>> = {
+  '': 'GET, HEAD, OPTIONS',
+  events: 'GET, HEAD, OPTIONS',
   reset: 'POST, OPTIONS',
   requests: 'GET, HEAD, DELETE, OPTIONS',
   health: 'GET, HEAD, OPTIONS',
@@ -43,6 +49,8 @@ export async function answerControl(call: MockCall, mock: Controlled): Promise<R
     const message = `${shown(method)} is not allowed here; use ${allow}.`;
     return errorReply('method_not_allowed', message, undefined, { allow });
   }
+  if (name === '') return answerPage(mock.pageData);
+  if (name === 'events') return answerEvents(call, mock);
   if (name === 'reset') return answerReset(call, mock);
   if (name === 'requests') {
     if (method === 'DELETE')

@@ -7,6 +7,8 @@ import { type BodyRefusal, readJsonBody } from './body.js';
 import { BodyAbortedError, callFromRequest, type MockCall } from './call.js';
 import { type CallKind, callKind } from './call-kind.js';
 import { answerControl, CONTROL_PREFIX, type Controlled } from './control.js';
+import { createEventStreams } from './control-events.js';
+import { pageDataOf } from './control-page.js';
 import { createControls, type MockClock, type MockRules } from './controls.js';
 import { createJournal, type Journal, type JournalEntry } from './journal.js';
 import { anonymousLimits, type ResolvedKey, resolveKeys } from './keys.js';
@@ -149,6 +151,10 @@ export function createMock(options: MockOptions = {}): Mock {
     },
     journal,
     maxPets: normalized.maxPets,
+    pageData: pageDataOf(spec, keys),
+    observe: (listener) => observe(listener),
+    records: () => journal.records(),
+    streams: createEventStreams(),
     health: async () => ({
       pets: await store.count(),
       inFlight,
@@ -391,6 +397,11 @@ export function createMock(options: MockOptions = {}): Mock {
   const handle = async (request: Request, context?: HandleContext): Promise<Response> =>
     toResponse(await answer(callFromRequest(request, context?.clientAddress)), request.method === 'HEAD');
 
+  function observe(listener: (entry: JournalEntry) => void): () => void {
+    observers.add(listener);
+    return () => observers.delete(listener);
+  }
+
   return {
     options: normalized,
     get journal() {
@@ -403,10 +414,7 @@ export function createMock(options: MockOptions = {}): Mock {
     answer,
     request: (path, init) => handle(new Request(new URL(path, LOCAL_ORIGIN), init)),
     reset,
-    observe(listener) {
-      observers.add(listener);
-      return () => observers.delete(listener);
-    },
+    observe,
     rules: controls.rules,
     clock: controls.clock,
   };

@@ -13,6 +13,7 @@ import {
   type RequestTarget,
   targetOf,
 } from './call.js';
+import { callKind } from './call-kind.js';
 import {
   answerClientError,
   answerConnect,
@@ -27,7 +28,6 @@ import {
   createControlGuard,
   normalizeControl,
 } from './control-guard.js';
-import { CONTROL_PREFIX } from './control.js';
 import { createMock, type Mock } from './mock.js';
 import { endOpenAnswers, openAnswers, write } from './node-write.js';
 import { DEFAULT_HOST, DEFAULT_PORT, type MockOptions, MockOptionsError } from './options.js';
@@ -143,8 +143,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       return;
     }
     const call = callFromIncoming(incoming, outgoing, expectsContinue);
-    const refused = call.url.pathname.startsWith(CONTROL_PREFIX) ? guard?.check(call) : undefined;
-    const answering = refused === undefined ? mock.answer(call) : Promise.resolve(refused);
+    const kind = callKind(call);
+    const refused = kind === 'control' ? guard?.check(call) : undefined;
+    const answering = refused === undefined ? mock.answer(call, kind) : Promise.resolve(refused);
     answering.then(
       (answer) => write(incoming, outgoing, answer, open),
       (error: unknown) => {

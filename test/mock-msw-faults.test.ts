@@ -18,17 +18,20 @@ afterAll(() => msw.close());
 const FAULTS = ['reset', 'close', 'malformed', 'truncated', 'hang'] as const;
 
 describe('network faults through petkit/msw (setupServer)', () => {
-  it.each(FAULTS)('%s: fetch rejects with a TypeError, and the journal names the rule and the fault', async (fault) => {
-    const { id } = await mock.rules.arm({ operation: 'listPets', respond: { fault } });
-    const error = await fetch(`${BASE}/pets`, { headers: KEY }).then(
-      () => undefined,
-      (caught: unknown) => caught,
-    );
-    expect(error).toBeInstanceOf(TypeError);
-    expect(mock.journal.at(-1)).toMatchObject({ path: '/v1/pets', rule: id, fault });
-    // Only the rule's operation: the others answer as before.
-    expect((await fetch(`${BASE}/pets/1`, { headers: KEY })).status).toBe(200);
-  });
+  it.each(FAULTS)(
+    '%s: fetch rejects with a TypeError, and the journal names the rule and the fault',
+    async (fault) => {
+      const { id } = await mock.rules.arm({ operation: 'listPets', respond: { fault } });
+      const error = await fetch(`${BASE}/pets`, { headers: KEY }).then(
+        () => undefined,
+        (caught: unknown) => caught,
+      );
+      expect(error).toBeInstanceOf(TypeError);
+      expect(mock.journal.at(-1)).toMatchObject({ path: '/v1/pets', rule: id, fault });
+      // Only the rule's operation: the others answer as before.
+      expect((await fetch(`${BASE}/pets/1`, { headers: KEY })).status).toBe(200);
+    },
+  );
 
   it('arms a fault over the control API too, and a reset disarms it', async () => {
     const armed = await fetch('https://api.example.test/__petkit/rules', {

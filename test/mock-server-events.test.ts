@@ -81,6 +81,7 @@ describe('GET /__petkit/events over a socket', () => {
   it('is ended by the server’s close(), which resolves at once', async () => {
     const { origin } = await start();
     const res = await get(origin, '/__petkit/events');
+    res.resume();
     const ended = new Promise<void>((resolve) => res.once('close', () => resolve()));
     const started = performance.now();
     await server?.close();

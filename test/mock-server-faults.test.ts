@@ -35,7 +35,8 @@ interface WireResult {
   readonly ending: string;
 }
 
-const LIST_PETS = 'GET /v1/pets?limit=3 HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer demo-free\r\n\r\n';
+const LIST_PETS =
+  'GET /v1/pets?limit=3 HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer demo-free\r\n\r\n';
 
 function opened(origin: string): Promise<Socket> {
   const { port } = new URL(origin);
@@ -63,7 +64,9 @@ async function exchange(origin: string, request = LIST_PETS, timeoutMs = 5_000):
   });
 }
 
-async function journal(origin: string): Promise<{ status: number; fault: string | null; rule: string | null }[]> {
+async function journal(
+  origin: string,
+): Promise<{ status: number; fault: string | null; rule: string | null }[]> {
   const res = await fetch(`${origin}/__petkit/requests`);
   return ((await res.json()) as { entries: { status: number; fault: string | null; rule: string | null }[] })
     .entries;
@@ -95,9 +98,9 @@ describe('network faults over a socket (startServer)', () => {
     expect(result.bytes.byteLength).toBeGreaterThan(0);
     expect(result.bytes.subarray(0, 5).toString('latin1')).not.toBe('HTTP/');
     // fetch, like any client, cannot read it as an answer.
-    await expect(fetch(`${server?.url}/pets`, { headers: { authorization: 'Bearer demo-free' } })).rejects.toThrow(
-      TypeError,
-    );
+    await expect(
+      fetch(`${server?.url}/pets`, { headers: { authorization: 'Bearer demo-free' } }),
+    ).rejects.toThrow(TypeError);
     expect((await journal(origin)).map((entry) => entry.fault)).toEqual(['malformed', 'malformed']);
   });
 

@@ -136,7 +136,8 @@ describe('the control page in Chromium', () => {
       sent.end();
     });
     await page.waitForFunction(
-      (shown) => [...document.querySelectorAll('#journal-rows td')].some((cell) => cell.textContent === shown),
+      (shown) =>
+        [...document.querySelectorAll('#journal-rows td')].some((cell) => cell.textContent === shown),
       path,
     );
     expect(await page.$$eval('#journal-rows img, #journal-rows script', (found) => found.length)).toBe(0);
