@@ -135,12 +135,10 @@ describe('the control page in Chromium', () => {
       sent.on('error', reject);
       sent.end();
     });
-    await page.waitForFunction(
-      (shown) =>
-        [...document.querySelectorAll('#journal-rows td')].some((cell) => cell.textContent === shown),
-      path,
-    );
+    const id = String(api.mock.journal.at(-1)?.id);
+    await page.waitForSelector(`#journal-rows tr[data-id="${id}"]`);
     expect(await page.$$eval('#journal-rows img, #journal-rows script', (found) => found.length)).toBe(0);
+    expect(await page.textContent(`#journal-rows tr[data-id="${id}"] td.path`)).toBe(path);
     expect(await page.evaluate(() => (globalThis as { pwned?: unknown }).pwned)).toBeUndefined();
   });
 
