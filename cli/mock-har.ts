@@ -45,11 +45,20 @@ export function exchangeOf(entry: JournalEntry, origin: string): HarExchange {
     responseBody: entry.response.body?.text,
     responseBytes: entry.response.body?.bytes,
     timeMs: entry.durationMs,
-    comment:
-      entry.truncated.length === 0
-        ? undefined
-        : `Cut to the mock journal's bounds: ${entry.truncated.join(', ')}.`,
+    comment: commentOf(entry),
   };
+}
+
+/**
+ * What the HAR's fields cannot say: the network fault a rule answered with (its status is 0, as
+ * browsers record a failed request, except a truncated answer's), and the fields cut short.
+ */
+function commentOf(entry: JournalEntry): string | undefined {
+  const notes: string[] = [];
+  if (entry.fault !== null) notes.push(`Network fault ${entry.fault}, by rule ${entry.rule ?? '?'}.`);
+  if (entry.truncated.length > 0)
+    notes.push(`Cut to the mock journal's bounds: ${entry.truncated.join(', ')}.`);
+  return notes.length === 0 ? undefined : notes.join(' ');
 }
 
 /** Where the HAR is written before it is renamed to `file`, whole: beside it, so the rename stays in one folder. */

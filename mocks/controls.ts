@@ -1,12 +1,15 @@
-// The one implementation behind the control API's rules and clock and createMock's `rules` and
-// `clock`: both validate, arm and read through here, so they answer alike.
-// i21 contract: the signatures are final; i21-rules writes the bodies.
-import type { ErrorDetail } from '../openapi/index.js';
-import { mockTime } from './clock.js';
-import type { ClockChange, ClockReading, KeyWindows, Rule, RuleInput } from './control-types.js';
+// The one implementation behind the control API's rules, clock and limits and createMock's `rules`
+// and `clock`: both check, arm and read through here, so a call in process and one over HTTP answer
+// alike. What cannot be done is a ControlError, which the control API answers with its code.
+import { describeFaultIn, type ErrorDetail, loadSpec } from '../openapi/index.js';
+import { changeClock, clockChangeFault, clockReading, mockTime } from './clock.js';
+import { invalidMessage, MAX_DETAILS } from './control-invalid.js';
+import type { ClockChange, ClockReading, KeyWindow, KeyWindows, Rule, RuleInput } from './control-types.js';
+import { keyLabel } from './key-label.js';
 import type { ResolvedKey } from './keys.js';
-import type { RuleContext } from './rules.js';
-import type { MockState } from './state.js';
+import { shown } from './refusals.js';
+import { isRuleFault, MAX_RULES, normalizeRule, type RuleContext, shownRule } from './rules.js';
+import type { ArmedRule, MockState } from './state.js';
 
 export interface MockRules {
   /** Arms a rule; rejects with ControlError (validation_failed, too_many_rules). */
@@ -44,10 +47,20 @@ export class ControlError extends Error {
 export interface Controls {
   readonly rules: MockRules;
   readonly clock: MockClock;
+  /** Each key's windows at the mock's time, counting nothing (`GET /__petkit/limits`, the page). */
   windows(): Promise<KeyWindows>;
 }
 
-const notYet = (): Promise<never> => Promise.reject(new Error('i21: not yet'));
+const iso = (ms: number): string => new Date(ms).toISOString();
+
+/** `No rule r9; armed: r1, r2.` */
+function notFound(id: string, armed: readonly ArmedRule[]): ControlError {
+  const ids = armed.map((rule) => rule.id).reverse();
+  return new ControlError(
+    'rule_not_found',
+    `No rule ${shown(id)}; ${ids.length === 0 ? 'none is armed' : `armed: ${ids.join(', ')}`}.`,
+  );
+}
 
 export function createControls(c: {
   state: MockState;
@@ -55,9 +68,72 @@ export function createControls(c: {
   rules: RuleContext;
   keys: readonly ResolvedKey[];
 }): Controls {
-  return {
-    rules: { arm: notYet, list: notYet, enable: notYet, disarm: notYet },
-    clock: { read: notYet, change: notYet, now: () => mockTime(c.state.control.last.clock, c.real()) },
-    windows: notYet,
+  const { control, limiter } = c.state;
+
+  const rules: MockRules = {
+    async arm(input) {
+      const rule = normalizeRule(input, c.rules);
+      if (isRuleFault(rule)) throw new ControlError('validation_failed', rule.message, rule.details);
+      const armed = await control.arm(rule);
+      if (armed === undefined)
+        throw new ControlError(
+          'too_many_rules',
+          `${MAX_RULES} rules are armed, the most the mock keeps; DELETE /__petkit/rules or one of them first.`,
+        );
+      return shownRule(armed);
+    },
+    list: async () => (await control.list()).map(shownRule),
+    async enable(id, enabled) {
+      const armed = await control.enable(id, enabled);
+      if (armed === undefined) throw notFound(id, await control.list());
+      return shownRule(armed);
+    },
+    async disarm(id) {
+      const gone = await control.disarm(id);
+      if (id !== undefined && gone === 0) throw notFound(id, await control.list());
+    },
   };
+
+  const clock: MockClock = {
+    read: async () => clockReading((await control.view(true)).clock, c.real()),
+    async change(change) {
+      const faults = loadSpec().schema('ClockChange')(change);
+      if (faults.length > 0) {
+        const details = faults.slice(0, MAX_DETAILS).map(describeFaultIn(change));
+        throw new ControlError(
+          'validation_failed',
+          invalidMessage('clock change', details, faults.length),
+          details,
+        );
+      }
+      const fault = clockChangeFault(change);
+      if (fault !== undefined) throw new ControlError('validation_failed', `Invalid clock change: ${fault}`);
+      const { clock: current } = await control.view(true);
+      const real = c.real();
+      const next = changeClock(current, change, real, await limiter.latestWindow());
+      if ('refused' in next) throw new ControlError('clock_refused', next.refused);
+      await control.setClock(next);
+      return clockReading(next, real);
+    },
+    now: () => mockTime(control.last.clock, c.real()),
+  };
+
+  async function windows(): Promise<KeyWindows> {
+    const now = mockTime((await control.view(true)).clock, c.real());
+    const keys = await Promise.all(
+      c.keys.map(async (key): Promise<KeyWindow> => {
+        const peek = await limiter.peek({ kind: 'key', id: key.key }, key, now);
+        return {
+          key: keyLabel(key.key),
+          plan: key.plan,
+          minute: peek.minute,
+          day: peek.day,
+          bannedUntil: peek.bannedUntil === null ? null : iso(peek.bannedUntil),
+        };
+      }),
+    );
+    return { now: iso(now), keys };
+  }
+
+  return { rules, clock, windows };
 }

@@ -35,6 +35,10 @@ export const ERRORS = {
   // Answered by startServer before the control API (/__petkit/*), never on the API (control-guard.ts).
   host_not_allowed: { status: 403, message: 'The control API answers only requests addressed to this mock.' },
   origin_not_allowed: { status: 403, message: 'The control API refuses calls from pages of another site.' },
+  // Answered by the control API's rules and clock (controls.ts), never on the API.
+  rule_not_found: { status: 404, message: 'No rule has this id.' },
+  too_many_rules: { status: 409, message: 'As many rules as the mock keeps are armed; disarm one first.' },
+  clock_refused: { status: 409, message: 'The clock cannot be set to that time.' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERRORS;

@@ -7,6 +7,7 @@
 // list, its body's first bytes), cut to the bounds and with its credentials redacted, and the entry a
 // reader sees is built only when read. Building entries on the way (a header record per request,
 // body excerpts decoded) cost more than the rest of the mock's answer together.
+import type { NetworkFault } from './control-types.js';
 import { keyLabel } from './key-label.js';
 import type { Reply } from './responses.js';
 
@@ -46,6 +47,10 @@ export interface JournalEntry {
   readonly code: string | null;
   /** Answered as `Prefer: code=` asked. */
   readonly forced: boolean;
+  /** The id of the rule that answered it (`r1`), or null. */
+  readonly rule: string | null;
+  /** The network fault a rule answered with, or null. Its status is 0, except `truncated`'s. */
+  readonly fault: NetworkFault | null;
   /** The wait added before the answer (`Prefer: delay=` or the latency option), ms. */
   readonly delayMs: number;
   /** By the mock's clock, including any delay. */
@@ -80,6 +85,8 @@ export interface Exchange {
   readonly reply: Reply;
   readonly delayMs: number;
   readonly durationMs: number;
+  /** The rule that answered, if one did. */
+  readonly rule?: string | undefined;
 }
 
 /**
@@ -92,6 +99,8 @@ export class JournalRecord {
   readonly status: number;
   readonly code: string | null;
   readonly forced: boolean;
+  readonly rule: string | null;
+  readonly fault: NetworkFault | null;
   readonly time: number;
   readonly durationMs: number;
   /** The journal's estimate of the entry's size as JSON. */
@@ -118,6 +127,8 @@ export class JournalRecord {
     const body = reply.body;
     this.code = reply.status >= 400 && typeof body === 'string' ? (ERROR_CODE.exec(body)?.[1] ?? null) : null;
     this.forced = reply.headers['preference-applied']?.includes('code=') === true;
+    this.rule = exchange.rule ?? null;
+    this.fault = reply.fault ?? null;
     this.time = exchange.time;
     this.durationMs = exchange.durationMs;
     this.#operationId = exchange.operationId;
@@ -149,6 +160,8 @@ export class JournalRecord {
       status: this.status,
       code: this.code,
       forced: this.forced,
+      rule: this.rule,
+      fault: this.fault,
       delayMs: this.#delayMs,
       durationMs: this.durationMs,
       key: key === undefined ? null : { name: keyLabel(key.key), plan: key.plan },

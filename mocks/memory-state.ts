@@ -2,13 +2,18 @@
 // buckets are as many as the keys; address buckets (requests without a valid key) are bounded, the
 // least recently used going first, and never banned (a ban is a key's).
 import type { NewPet } from '../openapi/index.js';
-import { memoryControl } from './memory-control.js';
+import { type MemoryControl, memoryControl } from './memory-control.js';
 import { createRateLimiter, MAX_ANONYMOUS_BUCKETS } from './rate-limiter.js';
 import type { StoredRule } from './rules.js';
 import type { MockState } from './state.js';
 import { createStore } from './store.js';
 
-export function memoryState(maxPets: number): MockState {
+/** A state in this process's memory; its control store answers at once (no promise). */
+export interface MemoryState extends MockState {
+  readonly control: MemoryControl;
+}
+
+export function memoryState(maxPets: number): MemoryState {
   const store = createStore(maxPets);
   const keys = createRateLimiter();
   const addresses = createRateLimiter({ maxBuckets: MAX_ANONYMOUS_BUCKETS, bans: false });

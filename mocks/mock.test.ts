@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ERRORS } from './errors.js';
 import { memoryState } from './memory-state.js';
@@ -471,6 +472,11 @@ describe('the Error registry', () => {
       'expectation_failed',
       'host_not_allowed',
       'origin_not_allowed',
+      'rule_not_found',
+      'too_many_rules',
+      'clock_refused',
     ]);
+    const document = readFileSync(new URL('../openapi.yaml', import.meta.url), 'utf8');
+    for (const code of Object.keys(ERRORS)) expect(document, code).toContain(`\`${code}\``);
   });
 });

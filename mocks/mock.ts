@@ -1,17 +1,22 @@
-// createMock: the runtime-agnostic core. A call in, an answer out. answerApi is the path of one API
-// request, top-down in the order openapi.yaml decides: route → auth → limit → forced → validate →
-// operate → headers, each step a named function that passes on what it decided.
+// createMock: the runtime-agnostic core. A call in, an answer out. createMock wires the parts (the
+// seeding gate, the loss tracker, the recorder, the controls); answerApi is the path of one API
+// request, top-down in the order it runs: gate → view → route → auth → limit → unrouted → rule →
+// refusals → validate → operate → headers, each step a named function that passes on what it decided.
+// The mock's time is read once per request, from the control view, and passed to each step.
 import { loadSpec, type OperationId, type OperationSpec } from '../openapi/index.js';
 import { type Authentication, authenticate } from './auth.js';
 import { type BodyRefusal, readJsonBody } from './body.js';
 import { BodyAbortedError, callFromRequest, type MockCall } from './call.js';
 import { type CallKind, callKind } from './call-kind.js';
-import { answerControl, CONTROL_PREFIX, type Controlled } from './control.js';
+import { mockTime } from './clock.js';
+import { answerControl, type Controlled } from './control.js';
 import { createEventStreams } from './control-events.js';
 import { pageDataOf } from './control-page.js';
+import type { NetworkFault } from './control-types.js';
 import { createControls, type MockClock, type MockRules } from './controls.js';
+import { createDateHeader } from './date-header.js';
 import { createJournal, type Journal, type JournalEntry } from './journal.js';
-import { anonymousLimits, type ResolvedKey, resolveKeys } from './keys.js';
+import { anonymousLimits, type Limits, type ResolvedKey } from './keys.js';
 import { memoryState } from './memory-state.js';
 import { IMPLEMENTATIONS, type OperationInput } from './operations.js';
 import {
@@ -20,9 +25,9 @@ import {
   normalizeOptions,
   type ResetOptions,
   resetPets,
-  silentLogger,
 } from './options.js';
 import { type Preferences, parsePrefer } from './prefer.js';
+import { type Answer, bodyRecorder, createRecorder } from './recorder.js';
 import { forced, tooMany, unauthorized, unrouted } from './refusals.js';
 import {
   addDeprecationHeaders,
@@ -33,8 +38,20 @@ import {
   toResponse,
 } from './responses.js';
 import { createRouter, type RouteMatch } from './router.js';
+import { pickRule } from './rules.js';
 import { seedPets } from './seed-pets.js';
-import { type Awaitable, type MockState, type RateDecision, StateUnavailableError } from './state.js';
+import { createSeedingGate } from './seeding-gate.js';
+import {
+  type ActiveRule,
+  type Awaitable,
+  type BucketRef,
+  type ControlView,
+  type MockState,
+  type RateDecision,
+  StaleControlError,
+  StateUnavailableError,
+} from './state.js';
+import { createLossTracker } from './state-loss.js';
 import { stateUnavailableReply } from './state-unavailable.js';
 
 export interface HandleContext {
@@ -48,19 +65,21 @@ export interface Mock {
   readonly journal: readonly JournalEntry[];
   /** API requests being answered now. */
   readonly inFlight: number;
+  /** A rule's network fault is `Response.error()` here (a fetch through it rejects). */
   handle(request: Request, context?: HandleContext): Promise<Response>;
   /**
-   * The core itself, for adapters: a call in, an answer out (status, headers, body), with no Web
-   * Request or Response built. handle() is this over a Request.
+   * The core itself, for adapters: a call in, an answer out (status, headers, body, or a network
+   * fault to enact), with no Web Request or Response built. handle() is this over a Request. `kind`:
+   * whether the call is for the control API, when the adapter has decided it already.
    */
   answer(call: MockCall, kind?: CallKind): Promise<Reply>;
   /** Calls handle with a path such as `/v1/pets`, no server needed. */
   request(path: string, init?: RequestInit): Promise<Response>;
   /**
-   * Back to the seeded pets, with empty rate-limit buckets and journal: done on return in memory; a
-   * promise with a shared state (every replica's journal is emptied too). `{ seed, pets }` re-seeds
-   * this once (pets as the `pets` option: a count or the pets themselves). Throws MockOptionsError
-   * for options that cannot be used, naming the bad one (or the bad pet).
+   * Back to the seeded pets, with empty rate-limit buckets and journal, no rule armed and the clock
+   * at real time: done on return in memory; a promise with a shared state (every replica's journal
+   * is emptied too). `{ seed, pets }` re-seeds this once (pets as the `pets` option: a count or the
+   * pets themselves). Throws MockOptionsError for options that cannot be used, naming the bad one.
    */
   reset(options?: ResetOptions): Awaitable<void>;
   /** Calls `listener` with each journal entry as it is recorded (a HAR writer, a live view); answers how to stop. */
@@ -72,23 +91,20 @@ export interface Mock {
 }
 
 const LOCAL_ORIGIN = 'http://petkit.local';
-
-/** What answering one API call decided: the reply, the operation it was routed to, its delay. */
-interface Answer {
-  readonly reply: Reply;
-  readonly operationId: string | null;
-  /** `Prefer: delay=`; undefined: the mock's latency. */
-  readonly delay: number | undefined;
-  /** The valid key the call carried (the journal names it), if any. */
-  readonly key?: ResolvedKey | undefined;
-}
+/** Reads of a shared control view that went stale under the limiter before answering 503. */
+const MAX_VIEW_TRIES = 3;
 
 /**
  * What answerApi's steps have decided so far, filled in as each decides: when a later step throws,
  * the 500 still carries what every answer of the operation carries (its window's rate-limit headers,
- * getPet's deprecation headers) and the journal names the operation and key.
+ * getPet's deprecation headers) and the journal names the operation and key at the request's time.
  */
 interface Decided {
+  /** Real time when the call came (its duration is real time). */
+  readonly started: number;
+  /** The control view the request is answered by (rules, clock), and the mock's time from it. */
+  view: ControlView;
+  now: number;
   operation?: OperationSpec;
   decision?: RateDecision;
   key?: ResolvedKey;
@@ -96,23 +112,27 @@ interface Decided {
 
 export function createMock(options: MockOptions = {}): Mock {
   const normalized = normalizeOptions(options);
-  const { clock, logger, latency, random } = normalized;
+  const { clock: real, logger, latency, random, resolvedKeys: keys } = normalized;
   const spec = loadSpec();
   const router = createRouter(spec);
   const api = {
     basePath: spec.basePath,
     routes: spec.operations.map((o) => `${o.method} ${spec.basePath}${o.path}`).join(', '),
   };
-  const keys = resolveKeys(normalized.keys);
   const anonymous = anonymousLimits(normalized.keys);
+  // A key's bucket is decided once, with the keys: a request with a valid key allocates none.
+  const keyBuckets = new Map<string, BucketRef>(keys.map((k) => [k.key, { kind: 'key', id: k.key }]));
   const state = normalized.state ?? memoryState(normalized.maxPets);
-  const { store, limiter } = state;
+  const { store, limiter, control } = state;
   const journal = createJournal(normalized.journalLimit);
   const seeded = normalized.fixtures ?? seedPets(normalized.seed, normalized.pets);
+  const gate = createSeedingGate(() => state.seed(seeded, normalized.rules));
+  const loss = createLossTracker(logger);
+  const recorder = createRecorder({ journal, logger, real });
+  const dateOf = createDateHeader();
+  const controls = createControls({ state, real, rules: { seed: normalized.seed, keys }, keys });
+  const fire = (id: string): Awaitable<boolean> => control.fire(id);
   let inFlight = 0;
-  /** The shared state is lost: answering 503 since (logged once, and once when it is back). */
-  let lost = false;
-  const observers = new Set<(entry: JournalEntry) => void>();
 
   /** Back to the seeded pets, or to those `options` asks for (this once: a later reset() is the seeded again). */
   const reset = (options?: ResetOptions): Awaitable<void> => {
@@ -121,30 +141,7 @@ export function createMock(options: MockOptions = {}): Mock {
     return state.reset(pets);
   };
   clearOnReset(state, journal);
-  /**
-   * The seeded state. An engine that seeds with a promise makes the first calls wait for it; when
-   * that fails (its database lost), the next call tries again, and answers 503 meanwhile.
-   */
-  let seeding: Promise<void> | undefined;
-  let seedAgain = false;
-  const seed = (): void => {
-    const done = state.seed(seeded);
-    if (!(done instanceof Promise)) return;
-    const attempt = done.then(
-      () => {
-        seeding = undefined;
-      },
-      (error: unknown) => {
-        seedAgain = true;
-        throw error;
-      },
-    );
-    attempt.catch(() => undefined);
-    seeding = attempt;
-  };
-  seed();
-  const logging = logger !== silentLogger;
-  const control: Controlled = {
+  const controlled: Controlled = {
     reset: async (options) => {
       await reset(options);
       return store.count();
@@ -152,7 +149,7 @@ export function createMock(options: MockOptions = {}): Mock {
     journal,
     maxPets: normalized.maxPets,
     pageData: pageDataOf(spec, keys),
-    observe: (listener) => observe(listener),
+    observe: recorder.observe,
     records: () => journal.records(),
     streams: createEventStreams(),
     health: async () => ({
@@ -162,82 +159,154 @@ export function createMock(options: MockOptions = {}): Mock {
     }),
   };
 
-  /** Any call: the control API, or the API with its latency, journal entry and log line. */
+  /** Any call: the control API, or the API with its delay, journal entry and log line. */
   async function answer(call: MockCall, kind: CallKind = callKind(call)): Promise<Reply> {
     if (kind === 'control') {
-      return answerControl(call, control).catch((error: unknown) => failed(error, call, {}).reply);
+      const reply = await answerControl(call, controlled).catch(
+        (error: unknown) => failed(error, call, kind, timeOf(control.last, real())).reply,
+      );
+      reply.headers.date = dateOf(mockTime(control.last.clock, real()));
+      return reply;
     }
-    const started = clock();
+    const started = real();
     inFlight += 1;
     const read = bodyRecorder(call);
+    const decided: Decided = timeOf(control.last, started);
     let answered: Answer;
     let delay = 0;
-    const decided: Decided = {};
     try {
       answered = await answerApi(read.call, decided);
-      if (lost) back();
+      loss.answered();
     } catch (error) {
-      answered = failed(error, call, decided);
+      answered = failed(error, call, kind, decided);
     }
+    answered.reply.headers.date = dateOf(decided.now);
     try {
       delay = answered.delay ?? drawLatency();
       if (delay > 0) await new Promise<void>((resolve) => setTimeout(resolve, delay));
     } finally {
       inFlight -= 1;
     }
-    record(call, answered, started, delay, read.bytes());
+    recorder.record(call, answered, decided.now, started, delay, read.bytes());
     return answered.reply;
   }
 
   /** One API call, step by step in the order they run, noting in `decided` what each decided. */
   async function answerApi(call: MockCall, decided: Decided): Promise<Answer> {
-    if (seeding !== undefined) {
-      if (seedAgain) {
-        seedAgain = false;
-        seed();
-      }
-      await seeding;
-    }
+    const ready = gate.ready();
+    if (ready !== undefined) await ready;
+    const seen = control.view();
+    if (seen !== decided.view) see(decided, seen instanceof Promise ? await seen : seen);
     const route = router.match(call.method, call.url.pathname);
     if (route.kind === 'preflight') {
       const reply = preflightReply(route.allow, call.header('access-control-request-headers'));
       return { reply, operationId: null, delay: 0 };
     }
     if (route.kind === 'operation') decided.operation = route.operation;
-    const now = clock();
     const auth = authenticate(call.header('authorization'), keys);
     if (auth.kind === 'ok') decided.key = auth.key;
-    const decision = await limit(auth, call.clientAddress, now);
+    const decision = await limit(auth, call, decided);
     decided.decision = decision;
     if (route.kind !== 'operation') {
       const reply = unrouted(route, call.method, call.url.pathname, api);
       return { reply: addRateHeaders(reply, decision), operationId: null, delay: undefined };
     }
     const { operation } = route;
+    const key = auth.kind === 'ok' ? auth.key : undefined;
+    const { rules } = decided.view;
+    const rule = rules.length === 0 ? undefined : await ruleFor(rules, call, operation, key);
+    const respond = rule?.respond;
+    if (respond?.fault !== undefined && respond.fault !== 'truncated') {
+      return {
+        reply: faultReply(respond.fault),
+        operationId: operation.id,
+        delay: respond.delayMs,
+        key,
+        rule: rule?.id,
+      };
+    }
     const prefer = parsePrefer(call.header('prefer'));
     let reply =
-      tooMany(decision, auth) ?? forced(prefer.code, operation, auth, decision, now) ?? unauthorized(auth);
+      forced(respond?.status, operation, auth, decision, rule?.id) ??
+      tooMany(decision, auth) ??
+      forced(prefer.code, operation, auth, decision) ??
+      unauthorized(auth);
     if (reply === undefined) {
       const request = await validate(call, route);
       reply = 'refused' in request ? request.refused : await operate(operation, request);
     }
+    withHeaders(reply, operation, decision, prefer);
+    if (respond?.fault === 'truncated') reply.fault = 'truncated';
     return {
-      reply: withHeaders(reply, operation, decision, prefer),
+      reply,
       operationId: operation.id,
-      delay: prefer.delay,
-      key: auth.kind === 'ok' ? auth.key : undefined,
+      delay: respond?.delayMs ?? prefer.delay,
+      key,
+      rule: rule?.id,
     };
   }
 
-  /** Counts the call in its key's bucket, or in its address's when no valid key was sent. */
-  function limit(
-    auth: Authentication,
-    clientAddress: string | undefined,
-    now: number,
-  ): Awaitable<RateDecision> {
-    return auth.kind === 'ok'
-      ? limiter.take({ kind: 'key', id: auth.key.key }, auth.key, now)
-      : limiter.take({ kind: 'address', id: clientAddress ?? 'unknown' }, anonymous, now);
+  /** The view a request is answered by, and the mock's time from it. */
+  function see(decided: Decided, view: ControlView): void {
+    decided.view = view;
+    decided.now = mockTime(view.clock, decided.started);
+  }
+
+  /**
+   * Counts the call in its key's bucket, or in its address's when no valid key was sent, at the
+   * mock's time. A shared engine whose control changed meanwhile counts nothing and says so
+   * (StaleControlError): the view is read again, and the call counted by it.
+   */
+  function limit(auth: Authentication, call: MockCall, decided: Decided): Awaitable<RateDecision> {
+    const bucket: BucketRef =
+      auth.kind === 'ok'
+        ? (keyBuckets.get(auth.key.key) as BucketRef)
+        : { kind: 'address', id: call.clientAddress ?? 'unknown' };
+    const limits = auth.kind === 'ok' ? auth.key : anonymous;
+    let taken: Awaitable<RateDecision>;
+    try {
+      taken = limiter.take(bucket, limits, decided.now, decided.view.version);
+    } catch (error) {
+      return retryStale(error, bucket, limits, decided, 1);
+    }
+    return taken instanceof Promise
+      ? taken.catch((error: unknown) => retryStale(error, bucket, limits, decided, 1))
+      : taken;
+  }
+
+  async function retryStale(
+    error: unknown,
+    bucket: BucketRef,
+    limits: Limits,
+    decided: Decided,
+    tries: number,
+  ): Promise<RateDecision> {
+    if (!(error instanceof StaleControlError) || tries >= MAX_VIEW_TRIES) throw error;
+    see(decided, await control.view(true));
+    try {
+      return await limiter.take(bucket, limits, decided.now, decided.view.version);
+    } catch (again) {
+      return retryStale(again, bucket, limits, decided, tries + 1);
+    }
+  }
+
+  /** The armed rule that answers this call, if one fires (each matching rule tried counts it). */
+  function ruleFor(
+    rules: readonly ActiveRule[],
+    call: MockCall,
+    operation: OperationSpec,
+    key: ResolvedKey | undefined,
+  ): Awaitable<ActiveRule | undefined> {
+    return pickRule(
+      rules,
+      {
+        operationId: operation.id as OperationId,
+        method: call.method,
+        path: call.url.pathname,
+        key: key?.key ?? null,
+      },
+      fire,
+    );
   }
 
   /** The request read as its operation's parameters and body say: its input, or why it is refused. */
@@ -291,12 +360,13 @@ export function createMock(options: MockOptions = {}): Mock {
   }
 
   /** The answer when a step threw, with the headers of what the steps before it had decided. */
-  function failed(error: unknown, call: MockCall, decided: Decided): Answer {
+  function failed(error: unknown, call: MockCall, kind: CallKind, decided: Decided): Answer {
     if (error instanceof StateUnavailableError) {
-      if (!lost) logger.error(`petkit mock: ${error.message}; answering 503 until it is back`);
-      lost = true;
-      return stateLost(call);
+      loss.failed(error);
+      return stateLost(call, kind, decided.now);
     }
+    // The shared control kept changing under the limiter: nothing was counted; retry shortly.
+    if (error instanceof StaleControlError) return stateLost(call, kind, decided.now);
     const { operation, decision, key } = decided;
     let reply: Reply;
     let delay: number | undefined;
@@ -314,93 +384,23 @@ export function createMock(options: MockOptions = {}): Mock {
   }
 
   /** The 503 while the shared state is lost: routing and auth again (no state needed) for its headers. */
-  function stateLost(call: MockCall): Answer {
-    if (call.url.pathname.startsWith(CONTROL_PREFIX)) {
-      return { reply: stateUnavailableReply(undefined, undefined, clock()), operationId: null, delay: 0 };
+  function stateLost(call: MockCall, kind: CallKind, now: number): Answer {
+    if (kind === 'control') {
+      return { reply: stateUnavailableReply(undefined, undefined, now), operationId: null, delay: 0 };
     }
     const route = router.match(call.method, call.url.pathname);
     const operation = route.kind === 'operation' ? route.operation : undefined;
     const auth = authenticate(call.header('authorization'), keys);
-    const reply = stateUnavailableReply(operation, auth.kind === 'ok' ? auth.key : anonymous, clock());
+    const reply = stateUnavailableReply(operation, auth.kind === 'ok' ? auth.key : anonymous, now);
     return { reply, operationId: operation?.id ?? null, delay: 0 };
-  }
-
-  function back(): void {
-    lost = false;
-    logger.error('petkit mock: the shared state is back; answering again');
   }
 
   function drawLatency(): number {
     return latency.max === 0 ? 0 : latency.min + Math.floor(random() * (latency.max - latency.min + 1));
   }
 
-  /** The call as answerApi reads it, keeping the body's bytes it read for the journal. */
-  function bodyRecorder(call: MockCall): { call: MockCall; bytes(): Uint8Array | undefined } {
-    if (!call.body.present) return { call, bytes: () => undefined };
-    let bytes: Uint8Array | undefined;
-    const { body } = call;
-    const recorded: MockCall = {
-      method: call.method,
-      url: call.url,
-      header: (name) => call.header(name),
-      rawHeaders: () => call.rawHeaders(),
-      clientAddress: call.clientAddress,
-      body: {
-        present: true,
-        read: async (limit) => {
-          bytes = await body.read(limit);
-          return bytes;
-        },
-      },
-    };
-    return { call: recorded, bytes: () => bytes };
-  }
-
-  /** The journal entry and the log line: the error code and a forced answer shown, never the key. */
-  function record(
-    call: MockCall,
-    answered: Answer,
-    started: number,
-    delayMs: number,
-    requestBody: Uint8Array | undefined,
-  ): void {
-    const kept = journal.record({
-      time: started,
-      method: call.method,
-      target: call.url.pathname + call.url.search,
-      operationId: answered.operationId,
-      key: answered.key,
-      requestHeaders: call.rawHeaders(),
-      requestBody,
-      reply: answered.reply,
-      delayMs,
-      durationMs: clock() - started,
-    });
-    if (observers.size > 0) {
-      const entry = kept.entry();
-      for (const listener of observers) listener(entry);
-    }
-    if (logging) {
-      const { method, path, status, code, forced, durationMs } = kept;
-      const why = code === null ? '' : ` ${code}${forced ? ' (forced)' : ''}`;
-      logger.info(`${method} ${path} ${status}${why} ${durationMs}ms`);
-    }
-  }
-
-  const controls = createControls({
-    state,
-    real: clock,
-    rules: { seed: normalized.seed, keys },
-    keys,
-  });
-
   const handle = async (request: Request, context?: HandleContext): Promise<Response> =>
     toResponse(await answer(callFromRequest(request, context?.clientAddress)), request.method === 'HEAD');
-
-  function observe(listener: (entry: JournalEntry) => void): () => void {
-    observers.add(listener);
-    return () => observers.delete(listener);
-  }
 
   return {
     options: normalized,
@@ -414,10 +414,20 @@ export function createMock(options: MockOptions = {}): Mock {
     answer,
     request: (path, init) => handle(new Request(new URL(path, LOCAL_ORIGIN), init)),
     reset,
-    observe,
+    observe: recorder.observe,
     rules: controls.rules,
     clock: controls.clock,
   };
+}
+
+/** A request's time as the control view says: the view, the mock's time, the real time. */
+function timeOf(view: ControlView, started: number): Decided {
+  return { started, view, now: mockTime(view.clock, started) };
+}
+
+/** A rule's fault other than `truncated`: no status (the journal and HAR show 0), nothing to send. */
+function faultReply(fault: NetworkFault): Reply {
+  return { status: 0, body: null, headers: {}, fault };
 }
 
 /**

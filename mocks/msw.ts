@@ -1,6 +1,7 @@
 // The MSW adapter (`petkit/msw`): the same core as the server, as request handlers for setupServer
 // (msw/node) and setupWorker (msw/browser), and `override`, one operation's answer replaced in a
-// test. Browser-safe: imports nothing from Node. (One file, so that its CommonJS declarations,
+// test. A rule's network fault reaches MSW as the core's Response.error(), which MSW answers as a
+// network error (HttpResponse.error()): the app's fetch rejects. Browser-safe: imports nothing from Node. (One file, so that its CommonJS declarations,
 // msw.d.cts, made by scripts/cjs-types.mjs, name msw through `require` throughout.)
 import { http, type RequestHandler } from 'msw';
 import { describeFault, loadSpec, type OperationId, type operations } from '../openapi/index.js';

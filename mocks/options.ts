@@ -1,8 +1,10 @@
 // The mock's options, normalised once where they enter (createMock). Every option has a default.
 import type { NewPet } from '../openapi/index.js';
+import type { RuleInput } from './control-types.js';
 import { JOURNAL_LIMIT } from './journal.js';
-import { demoKeysFile, type KeysFile, parseKeysFile, resolveKeys } from './keys.js';
+import { demoKeysFile, type KeysFile, parseKeysFile, type ResolvedKey, resolveKeys } from './keys.js';
 import { checkPets } from './pets.js';
+import { normalizeRules, type StoredRule } from './rules.js';
 import { seedPets } from './seed-pets.js';
 import type { MockState } from './state.js';
 
@@ -46,6 +48,11 @@ export interface MockOptions {
    * caller closes it. See docs/mock.md.
    */
   state?: MockState;
+  /**
+   * Rules armed at start (as `POST /__petkit/rules` arms them; `--rules FILE`). With a shared state,
+   * only the replica that seeds it arms them. Default none.
+   */
+  rules?: readonly RuleInput[];
 }
 
 export interface NormalizedMockOptions {
@@ -55,6 +62,9 @@ export interface NormalizedMockOptions {
   /** The pets given by the `pets` option, checked; undefined when they are generated from `seed`. */
   readonly fixtures: readonly NewPet[] | undefined;
   readonly keys: KeysFile;
+  /** The keys file's keys, resolved once (with their limits). */
+  readonly resolvedKeys: readonly ResolvedKey[];
+  /** The real time (ms): the mock's clock is this moved or frozen (`mock.clock`). */
   readonly clock: () => number;
   readonly latency: { readonly min: number; readonly max: number };
   readonly random: () => number;
@@ -63,6 +73,8 @@ export interface NormalizedMockOptions {
   readonly journalLimit: number;
   /** The state given; undefined: the mock's memory. */
   readonly state: MockState | undefined;
+  /** The rules armed at seed, checked. */
+  readonly rules: readonly StoredRule[];
 }
 
 export const DEFAULT_PORT = 4010;
@@ -100,6 +112,7 @@ function stateOption(state: unknown): MockState | undefined {
     candidate === null ||
     typeof candidate.store !== 'object' ||
     typeof candidate.limiter !== 'object' ||
+    typeof candidate.control !== 'object' ||
     typeof candidate.seed !== 'function' ||
     typeof candidate.reset !== 'function'
   ) {
@@ -119,16 +132,18 @@ export function normalizeOptions(options: MockOptions = {}): NormalizedMockOptio
   wholeNumber('latency.max', max, min, MAX_LATENCY_MS);
   const keys =
     options.keys === undefined ? demoKeysFile() : parseKeysFile(options.keys, 'given in the keys option');
-  resolveKeys(keys);
+  const resolvedKeys = resolveKeys(keys);
   const fixtures =
     options.pets === undefined || typeof options.pets === 'number' ? undefined : petsOption(options.pets);
   if (fixtures !== undefined) fitsStore(fixtures, maxPets);
   const pets = fixtures?.length ?? (options.pets as number | undefined) ?? DEFAULT_PETS;
+  const seed = wholeNumber('seed', options.seed ?? DEFAULT_SEED, 0, MAX_SEED);
   return {
-    seed: wholeNumber('seed', options.seed ?? DEFAULT_SEED, 0, MAX_SEED),
+    seed,
     pets: wholeNumber('pets', pets, 0, maxPets),
     fixtures,
     keys,
+    resolvedKeys,
     clock: options.clock ?? Date.now,
     latency: { min, max },
     random: options.random ?? Math.random,
@@ -136,6 +151,7 @@ export function normalizeOptions(options: MockOptions = {}): NormalizedMockOptio
     maxPets,
     journalLimit: wholeNumber('journalLimit', options.journalLimit ?? JOURNAL_LIMIT, 0, MAX_JOURNAL_LIMIT),
     state: stateOption(options.state),
+    rules: options.rules === undefined ? [] : normalizeRules(options.rules, { seed, keys: resolvedKeys }),
   };
 }
 

@@ -118,6 +118,8 @@ export function completeHeaders(answer: AnswerToComplete): Record<string, string
     const value = given.has(name) ? undefined : defaults[name]?.();
     if (value !== undefined) headers[name] = value;
   }
+  // Every answer of the mock carries its Date, as HTTP asks of a server with a clock.
+  if (!given.has('date')) headers.date = new Date(nowS * 1000).toUTCString();
   for (const [name, value] of given) headers[name] = value;
   return headers;
 }

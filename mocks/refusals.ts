@@ -1,6 +1,6 @@
 // The answers that refuse a call before its operation runs, one function each, in the order the
-// pipeline asks them (mock.ts): off the routes (404, 405), limited (429), forced by `Prefer: code=`,
-// unauthorised (401). Each answers undefined when it has nothing to refuse. The common headers
+// pipeline asks them (mock.ts): off the routes (404, 405), forced by a rule, limited (429), forced by
+// `Prefer: code=`, unauthorised (401). Each answers undefined when it has nothing to refuse. The common headers
 // (rate limits, deprecation, Preference-Applied) are added after, by the pipeline's last step.
 import type { OperationSpec } from '../openapi/index.js';
 import type { Authentication } from './auth.js';
@@ -73,24 +73,26 @@ export function tooMany(decision: RateDecision, auth: Authentication): Reply | u
 }
 
 /**
- * The documented error a `Prefer: code=NNN` asks for (Prism's convention), well-formed, with the
- * headers its status carries: a 401 its challenge, a 429 its Retry-After until the window's end.
+ * The documented error a `Prefer: code=NNN` (Prism's convention) or a rule asks for, well-formed,
+ * with the headers its status carries: a 401 its challenge, a 429 its Retry-After until the window's
+ * end. `rule`: the id of the rule that forced it; undefined: `Prefer` did (and Preference-Applied says so).
  */
 export function forced(
   code: number | undefined,
   operation: OperationSpec,
   auth: Authentication,
   decision: RateDecision,
-  now: number,
+  rule?: string,
 ): Reply | undefined {
   if (code === undefined || code < 400 || !operation.responses.has(String(code))) return undefined;
   const missing = code === 401 && auth.kind === 'missing';
   const errorCode = missing ? 'missing_api_key' : (FORCED_CODES.get(code) ?? 'internal_error');
-  const message = `${ERRORS[errorCode].message} (Forced by Prefer: code=${code}.)`;
-  const extra: Record<string, string> = { 'preference-applied': `code=${code}` };
+  const by = rule === undefined ? `Prefer: code=${code}` : `rule ${rule}`;
+  const message = `${ERRORS[errorCode].message} (Forced by ${by}.)`;
+  const extra: Record<string, string> = {};
+  if (rule === undefined) extra['preference-applied'] = `code=${code}`;
   if (code === 401) extra['www-authenticate'] = missing ? CHALLENGE : INVALID_TOKEN_CHALLENGE;
-  if (code === 429)
-    extra['retry-after'] = String(Math.max(1, Math.ceil((decision.reset * 1000 - now) / 1000)));
+  if (code === 429) extra['retry-after'] = String(decision.retryAfter);
   if (code === 503) extra['retry-after'] = STATE_RETRY_AFTER;
   return errorReply(errorCode, message, undefined, extra);
 }

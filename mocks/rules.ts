@@ -1,9 +1,22 @@
-// Rules: what a tester arms to make chosen requests fail (a status, a delay, a network fault).
-// i21 contract: the signatures are final; i21-rules writes the bodies (validation, messages). The
-// matching and firing below are a minimal version so that the core's rule step runs meanwhile.
-import type { ErrorDetail, OperationId } from '../openapi/index.js';
-import type { Rule, RuleAnswer } from './control-types.js';
+// Rules: what a tester arms to make chosen API requests fail (a documented status, a delay, a network
+// fault), from outside the app (docs/mock.md, "Rules"). A rule is checked once, where it enters
+// (normalizeRule: openapi.yaml's RuleInput, then what a schema cannot say), and kept with every field
+// decided (StoredRule). On the request path, pickRule tries the enabled rules newest first.
+import {
+  describeFaultIn,
+  type ErrorDetail,
+  type Fault,
+  loadSpec,
+  type OperationId,
+  type OperationSpec,
+} from '../openapi/index.js';
+import { invalidMessage, MAX_DETAILS } from './control-invalid.js';
+import type { Rule, RuleAnswer, RuleInput } from './control-types.js';
+import { keyLabel } from './key-label.js';
 import type { ResolvedKey } from './keys.js';
+import { MockOptionsError } from './options.js';
+import { shown } from './refusals.js';
+import { createRouter } from './router.js';
 import type { ActiveRule, ArmedRule, Awaitable } from './state.js';
 
 /** The most rules armed at once. */
@@ -30,7 +43,7 @@ export interface RuleContext {
   readonly keys: readonly ResolvedKey[];
 }
 
-/** Why a rule cannot be armed. */
+/** Why a rule cannot be armed: a message, and each fault with its JSON Pointer. */
 export interface RuleFault {
   readonly message: string;
   readonly details?: readonly ErrorDetail[];
@@ -45,21 +58,175 @@ export interface RequestFacts {
   readonly key: string | null;
 }
 
-export function normalizeRule(_input: unknown, _context: RuleContext): StoredRule | RuleFault {
-  throw new Error('i21: not yet');
+/** The value as a message may quote it: a key of the rule shown as the journal shows keys. */
+function quotable(input: unknown): unknown {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) return input;
+  const { key } = input as { key?: unknown };
+  return typeof key === 'string' ? { ...input, key: keyLabel(key) } : input;
 }
 
-export function normalizeRules(_inputs: readonly unknown[], _context: RuleContext): StoredRule[] {
-  throw new Error('i21: not yet');
+/** The fault of a rule: the first of its faults in words, all of them (20 at most) in details. */
+const ruleFault = (details: readonly ErrorDetail[], total = details.length): RuleFault => ({
+  message: invalidMessage('rule', details, total),
+  details,
+});
+
+/** `400, 401, 429`: the error statuses an operation documents. */
+const errorStatuses = (operation: OperationSpec): number[] =>
+  [...operation.responses.keys()]
+    .map(Number)
+    .filter((status) => status >= 400)
+    .sort((a, b) => a - b);
+
+const NOTHING = 'the rule would match nothing';
+
+/** Whether a request with `method` can be one of `operation`'s (HEAD is answered as GET). */
+const methodOf = (method: string, operation: OperationSpec): boolean =>
+  method === operation.method || (method === 'HEAD' && operation.method === 'GET');
+
+/**
+ * The operation a rule is for: the one it names, or the one its method and exact path route to; and
+ * each part of it that can match no request of that operation (a rule that would never fire).
+ */
+function operationOf(
+  rule: RuleInput,
+  method: string | null,
+): { operation: OperationSpec | undefined; faults: ErrorDetail[] } {
+  const spec = loadSpec();
+  const named = rule.operation === undefined ? undefined : spec.operation(rule.operation);
+  const faults: ErrorDetail[] = [];
+  if (method !== null) {
+    if (named !== undefined && !methodOf(method, named))
+      faults.push({
+        path: '/method',
+        message: `${method} is not the method of ${named.id} (${named.method}): ${NOTHING}`,
+      });
+    if (named === undefined && !spec.operations.some((operation) => methodOf(method, operation)))
+      faults.push({ path: '/method', message: `${method} is the method of no operation: ${NOTHING}` });
+  }
+  const exact = rule.path === undefined || rule.path.endsWith('*') ? undefined : rule.path;
+  if (faults.length > 0 || exact === undefined || (named === undefined && method === null))
+    return { operation: named, faults };
+  const route = createRouter(spec).match(method ?? named?.method ?? 'GET', exact);
+  const routed = route.kind === 'operation' ? route.operation : undefined;
+  if (routed === undefined)
+    faults.push({
+      path: '/path',
+      message: `${shown(exact)} is no path of ${named?.id ?? `an operation with ${method}`} (paths start ${spec.basePath}, as the journal shows them): ${NOTHING}`,
+    });
+  else if (named !== undefined && routed !== named)
+    faults.push({
+      path: '/path',
+      message: `${shown(exact)} routes to ${routed.id}, not ${named.id}: ${NOTHING}`,
+    });
+  return { operation: named ?? routed, faults };
 }
 
-export function shownRule(_rule: ArmedRule): Rule {
-  throw new Error('i21: not yet');
+/**
+ * A rule as it enters (the control API's body, a rules file's entry, `mock.rules.arm`): checked
+ * against openapi.yaml's RuleInput, then for what a schema cannot say (a status the operation
+ * documents, a key of the keys file, a status or a fault, not both); every field decided.
+ */
+export function normalizeRule(input: unknown, context: RuleContext): StoredRule | RuleFault {
+  const faults: readonly Fault[] = loadSpec().schema('RuleInput')(input);
+  if (faults.length > 0)
+    return ruleFault(faults.slice(0, MAX_DETAILS).map(describeFaultIn(quotable(input))), faults.length);
+  const rule = input as RuleInput;
+  const method = rule.method === undefined ? null : rule.method.toUpperCase();
+  const { operation, faults: details } = operationOf(rule, method);
+  const { status, fault } = rule.respond;
+  if (status !== undefined && fault !== undefined)
+    details.push({
+      path: '/respond',
+      message:
+        'holds a status and a fault: a rule answers with one or the other (delayMs may go with either)',
+    });
+  if (status !== undefined) {
+    if (operation === undefined) {
+      details.push({
+        path: '/respond/status',
+        message:
+          'needs an operation: give operation, or method and a path that routes to one (a status must be one the operation documents)',
+      });
+    } else if (!operation.responses.has(String(status))) {
+      details.push({
+        path: '/respond/status',
+        message: `${status} is not a documented error status of ${operation.id} (documented: ${errorStatuses(operation).join(', ')})`,
+      });
+    }
+  }
+  if (typeof rule.key === 'string' && !context.keys.some((entry) => entry.key === rule.key))
+    details.push({ path: '/key', message: `${keyLabel(rule.key)} names no key of the keys file` });
+  if (details.length > 0) return ruleFault(details);
+  const respond: { -readonly [K in keyof RuleAnswer]: RuleAnswer[K] } = {};
+  if (status !== undefined) respond.status = status;
+  if (rule.respond.delayMs !== undefined) respond.delayMs = rule.respond.delayMs;
+  if (fault !== undefined) respond.fault = fault;
+  return {
+    operation: (operation?.id as OperationId | undefined) ?? null,
+    method,
+    path: rule.path ?? null,
+    key: rule.key,
+    times: rule.times ?? null,
+    after: rule.after ?? 0,
+    probability: rule.probability ?? null,
+    seed: rule.seed ?? context.seed,
+    respond,
+  };
+}
+
+export const isRuleFault = (rule: StoredRule | RuleFault): rule is RuleFault => 'message' in rule;
+
+/**
+ * The rules of a rules file or the `rules` option; throws MockOptionsError naming the first bad one
+ * by its index and its fault's pointer (`rules[2]/respond/status 418 is not …`).
+ */
+export function normalizeRules(inputs: readonly unknown[], context: RuleContext): StoredRule[] {
+  if (inputs.length > MAX_RULES)
+    throw new MockOptionsError(`rules holds ${inputs.length} rules; at most ${MAX_RULES} are armed at once.`);
+  return inputs.map((input, i) => {
+    const rule = normalizeRule(input, context);
+    if (!isRuleFault(rule)) return rule;
+    const [first] = rule.details ?? [];
+    const others = (rule.details?.length ?? 1) - 1;
+    const what = first === undefined ? rule.message : `${first.path} ${first.message}`;
+    throw new MockOptionsError(`rules[${i}]${what}${others > 0 ? ` (and ${others} more)` : ''}.`);
+  });
+}
+
+/**
+ * A rule as the control API shows it: what it matches (its key as the journal shows keys), how it
+ * answers, then its switch and counts; `seed` only where it draws (`probability`).
+ */
+export function shownRule(rule: ArmedRule): Rule {
+  const matching: Partial<Rule> = {};
+  if (rule.operation !== null) matching.operation = rule.operation;
+  if (rule.method !== null) matching.method = rule.method;
+  if (rule.path !== null) matching.path = rule.path;
+  if (rule.key !== undefined) matching.key = rule.key === null ? null : keyLabel(rule.key);
+  if (rule.times !== null) matching.times = rule.times;
+  const drawn = rule.probability === null ? {} : { probability: rule.probability, seed: rule.seed };
+  return {
+    id: rule.id,
+    enabled: rule.enabled,
+    ...matching,
+    after: rule.after,
+    ...drawn,
+    respond: { ...rule.respond },
+    matched: rule.matched,
+    fired: rule.fired,
+  };
 }
 
 function matches(rule: StoredRule, facts: RequestFacts): boolean {
   if (rule.operation !== null && rule.operation !== facts.operationId) return false;
-  if (rule.method !== null && rule.method !== facts.method) return false;
+  // A GET rule matches HEAD too: the router answers HEAD as GET.
+  if (
+    rule.method !== null &&
+    rule.method !== facts.method &&
+    !(rule.method === 'GET' && facts.method === 'HEAD')
+  )
+    return false;
   if (rule.path !== null) {
     const prefix = rule.path.endsWith('*') ? rule.path.slice(0, -1) : undefined;
     if (prefix === undefined ? rule.path !== facts.path : !facts.path.startsWith(prefix)) return false;
@@ -69,7 +236,8 @@ function matches(rule: StoredRule, facts: RequestFacts): boolean {
 
 /**
  * The rule that answers a request: tried newest first, each matching one counted by `fire`; the first
- * that fires. Synchronous while `fire` is (the in-memory store).
+ * that fires. A newer one that matches but does not fire (times spent, `after` not reached, not drawn)
+ * lets older ones try. Synchronous while `fire` is (the in-memory store).
  */
 export function pickRule(
   rules: readonly ActiveRule[],

@@ -15,6 +15,7 @@ const memory = memoryState(1000);
 const state = {
   store: memory.store,
   limiter: memory.limiter,
+  control: memory.control,
   seed: (pets) => memory.seed(pets),
   reset: (pets) => memory.reset(pets),
   onReset(listener) {

@@ -104,7 +104,7 @@ export async function checkResponse(
 /** mock.request, with the answer held to openapi.yaml at the mock's own time. */
 export async function checkedRequest(mock: Mock, path: string, init?: RequestInit): Promise<CheckedResponse> {
   const response = await mock.request(path, init);
-  return checkResponse(init?.method ?? 'GET', path, response, mock.options.clock());
+  return checkResponse(init?.method ?? 'GET', path, response, mock.clock.now());
 }
 
 /** A request init with a bearer key (and JSON body when given). */

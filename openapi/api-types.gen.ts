@@ -53,6 +53,153 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/__petkit/rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the armed rules
+         * @description Every armed rule, newest first (the order they are tried in), with how often each matched and fired.
+         */
+        get: operations["controlListRules"];
+        put?: never;
+        /**
+         * Arm a rule
+         * @description Arms a rule: the API requests it matches are answered as `respond` says (a documented error
+         *     status, a delay, or a network fault) instead of as usual. Rules are tried newest first; a
+         *     disabled one is skipped.
+         */
+        post: operations["controlArmRule"];
+        /**
+         * Disarm every rule
+         * @description Disarms every rule. `POST /__petkit/reset` does too.
+         */
+        delete: operations["controlDisarmRules"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__petkit/rules/{ruleId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A rule's id, as arming it answered (`r1`, `r2`…; a reset starts again at `r1`).
+                 * @example r1
+                 */
+                ruleId: components["parameters"]["RuleId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Disarm a rule
+         * @description Disarms one rule; the ids of the others do not change.
+         */
+        delete: operations["controlDisarmRule"];
+        options?: never;
+        head?: never;
+        /**
+         * Turn a rule on or off
+         * @description A disabled rule stays armed, keeps its counts, and is skipped until enabled again.
+         */
+        patch: operations["controlSwitchRule"];
+        trace?: never;
+    };
+    "/__petkit/clock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the mock's clock
+         * @description The mock's time, which rate limits, `X-RateLimit-Reset`, `Retry-After`, bans, `Date` and the journal follow.
+         */
+        get: operations["controlReadClock"];
+        put?: never;
+        /**
+         * Move, set or freeze the mock's clock
+         * @description `advanceSeconds` moves the clock forward; `set` puts it at an instant (back no earlier than the
+         *     start of the latest minute window a rate limit counted a request in); `frozen` stops it at the
+         *     instant it reads, or lets it run on from there. With `--state`, every replica follows one clock.
+         */
+        post: operations["controlMoveClock"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__petkit/limits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read each key's rate-limit windows
+         * @description Each key's minute and day windows and ban at the mock's time, as its next request would find them; reading counts nothing.
+         */
+        get: operations["controlReadLimits"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The mock's page
+         * @description A self-contained page (nothing fetched from elsewhere) showing the journal live, each key's windows, the rules and the clock.
+         */
+        get: operations["controlPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__petkit/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The journal live, as Server-Sent Events
+         * @description One `request` event per answered API request, its data a journal entry (as `GET /__petkit/requests`
+         *     answers it) and its id the entry's; with `Last-Event-ID`, the entries after it first.
+         */
+        get: operations["controlEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -151,6 +298,228 @@ export interface components {
             path: string;
             /** @description What is wrong with it. */
             message: string;
+        };
+        /**
+         * @description A rule of the mock: which API requests it matches (every field optional; none given matches
+         *     every request routed to an operation) and how it answers them. `status` needs an operation
+         *     (`operation`, or `method` and `path` that route to one) and must be one it documents.
+         * @example {
+         *       "operation": "listPets",
+         *       "key": "demo-free",
+         *       "times": 2,
+         *       "respond": {
+         *         "status": 503
+         *       }
+         *     }
+         */
+        RuleInput: {
+            /**
+             * @description Only requests routed to this operation.
+             * @enum {string}
+             */
+            operation?: "listPets" | "createPet" | "getPet";
+            /** @description Only requests with this method (any case). */
+            method?: string;
+            /** @description Only requests to this path (`/v1/pets/1`, the query left out), or with this prefix when it ends in `*` (`/v1/pets/*`). */
+            path?: string;
+            /** @description Only requests with this key of the keys file; `null` only requests without a valid key. Absent, any. */
+            key?: string | null;
+            /** @description Fire this many times at most, then let the requests through. Absent, no end. */
+            times?: number;
+            /** @description Let this many matching requests through first. Default 0. */
+            after?: number;
+            /** @description Fire for this share of the matching requests, drawn from `seed` (the same draws every run). */
+            probability?: number;
+            /** @description Seed of the draws of `probability`. Default the mock's `--seed`, so replicas draw alike. */
+            seed?: number;
+            respond: components["schemas"]["RuleAnswer"];
+        };
+        /**
+         * @description How a rule answers: a documented error `status` (answered as `Prefer: code=` is, in full), a
+         *     network `fault`, and `delayMs` before either (or alone, before the usual answer). Not a status
+         *     and a fault together.
+         * @example {
+         *       "status": 429
+         *     }
+         */
+        RuleAnswer: {
+            /** @description A documented error status of the operation. */
+            status?: number;
+            /** @description Milliseconds to wait before answering. */
+            delayMs?: number;
+            fault?: components["schemas"]["NetworkFault"];
+        };
+        /**
+         * @description What the connection does in place of an answer: `reset` (TCP reset), `close` (closed with
+         *     nothing sent), `malformed` (bytes that are not HTTP), `truncated` (the head, then half the
+         *     body, then closed), `hang` (nothing, until the client gives up). In process (MSW,
+         *     `mock.request`) each is a network error.
+         * @example reset
+         * @enum {string}
+         */
+        NetworkFault: "reset" | "close" | "malformed" | "truncated" | "hang";
+        /**
+         * @description An armed rule, as `GET /__petkit/rules` lists it. `key` is shown as the journal shows keys (a key of your own file masked).
+         * @example {
+         *       "id": "r1",
+         *       "enabled": true,
+         *       "operation": "listPets",
+         *       "after": 0,
+         *       "respond": {
+         *         "status": 429
+         *       },
+         *       "matched": 0,
+         *       "fired": 0
+         *     }
+         */
+        Rule: {
+            /** @description The rule's id (`r1`, `r2`…). */
+            id: string;
+            /** @description Whether it is tried. */
+            enabled: boolean;
+            /**
+             * @description The operation it matches (given, or the one `method` and `path` route to).
+             * @enum {string}
+             */
+            operation?: "listPets" | "createPet" | "getPet";
+            method?: string;
+            path?: string;
+            /** @description The key it matches, as the journal names it; `null`, requests without a valid key. */
+            key?: string | null;
+            times?: number;
+            after: number;
+            probability?: number;
+            /** @description Seed of the draws (shown with `probability`). */
+            seed?: number;
+            respond: components["schemas"]["RuleAnswer"];
+            /** @description Requests it was tried on. */
+            matched: number;
+            /** @description Requests it answered. */
+            fired: number;
+        };
+        /**
+         * @description The armed rules, newest first (the order they are tried in).
+         * @example {
+         *       "rules": []
+         *     }
+         */
+        Rules: {
+            rules: components["schemas"]["Rule"][];
+        };
+        /**
+         * @description Turns a rule on or off.
+         * @example {
+         *       "enabled": false
+         *     }
+         */
+        RuleSwitch: {
+            enabled: boolean;
+        };
+        /**
+         * @description One move of the mock's clock: `advanceSeconds` forward, or `set` to an instant (not both);
+         *     `frozen`, alone or with either, stops the clock at the instant it then reads (`true`) or lets
+         *     it run on from there (`false`).
+         * @example {
+         *       "advanceSeconds": 61
+         *     }
+         */
+        ClockChange: {
+            /** @description Seconds to move forward (at most 100 years). */
+            advanceSeconds?: number;
+            /**
+             * Format: date-time
+             * @description The instant to put the clock at (ISO 8601 with a zone).
+             */
+            set?: string;
+            frozen?: boolean;
+        };
+        /**
+         * @description The mock's time.
+         * @example {
+         *       "now": "2030-01-01T00:00:00.000Z",
+         *       "frozen": false,
+         *       "offsetSeconds": 0
+         *     }
+         */
+        ClockReading: {
+            /** Format: date-time */
+            now: string;
+            frozen: boolean;
+            /** @description How far the mock's time is from real time, in whole seconds (0 when it follows real time). */
+            offsetSeconds: number;
+        };
+        /**
+         * @description Each key's rate-limit windows at the mock's time, as its next request would find them.
+         * @example {
+         *       "now": "2030-01-01T00:00:30.000Z",
+         *       "keys": [
+         *         {
+         *           "key": "demo-free",
+         *           "plan": "free",
+         *           "minute": {
+         *             "limit": 60,
+         *             "remaining": 59,
+         *             "reset": 1893456060
+         *           },
+         *           "day": {
+         *             "limit": 1000,
+         *             "remaining": 999,
+         *             "reset": 1893542400
+         *           },
+         *           "bannedUntil": null
+         *         }
+         *       ]
+         *     }
+         */
+        KeyWindows: {
+            /** Format: date-time */
+            now: string;
+            keys: components["schemas"]["KeyWindow"][];
+        };
+        /**
+         * @description One key's windows.
+         * @example {
+         *       "key": "demo-free",
+         *       "plan": "free",
+         *       "minute": {
+         *         "limit": 60,
+         *         "remaining": 59,
+         *         "reset": 1893456060
+         *       },
+         *       "day": {
+         *         "limit": 1000,
+         *         "remaining": 999,
+         *         "reset": 1893542400
+         *       },
+         *       "bannedUntil": null
+         *     }
+         */
+        KeyWindow: {
+            /** @description The key as the journal names it (a key of your own file masked). */
+            key: string;
+            /** @enum {string} */
+            plan: "free" | "pro" | "business" | "enterprise";
+            minute: components["schemas"]["Window"];
+            day: components["schemas"]["Window"];
+            /**
+             * Format: date-time
+             * @description When the key's ban ends, or `null`.
+             */
+            bannedUntil: string | null;
+        };
+        /**
+         * @description A rate-limit window.
+         * @example {
+         *       "limit": 60,
+         *       "remaining": 59,
+         *       "reset": 1893456060
+         *     }
+         */
+        Window: {
+            limit: number;
+            remaining: number;
+            /** @description The window's end, Unix seconds. */
+            reset: number;
         };
     };
     responses: {
@@ -380,6 +749,99 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /**
+         * @description On a socket, the control API answers only a `Host` naming the mock (`host_not_allowed`) and
+         *     pages of this machine or of a `--control-origin` (`origin_not_allowed`).
+         */
+        ControlForbidden: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "origin_not_allowed",
+                 *       "message": "The control API refuses calls from pages of another site.",
+                 *       "status": 403
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The control API's own limit (1,200 requests a minute, all clients together) is spent. */
+        ControlLimited: {
+            headers: {
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "rate_limited",
+                 *       "message": "The control API answers at most 1200 requests a minute; retry in 42 s.",
+                 *       "status": 429
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description The body is not valid (`validation_failed`, each fault in `details`) or not JSON
+         *     (`malformed_json`).
+         */
+        ControlInvalid: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "validation_failed",
+                 *       "message": "Invalid rule: /respond/status 418 is not a documented error status of listPets (documented: 400, 401, 429, 500, 503).",
+                 *       "status": 400,
+                 *       "details": [
+                 *         {
+                 *           "path": "/respond/status",
+                 *           "message": "418 is not a documented error status of listPets (documented: 400, 401, 429, 500, 503)"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The body is not `application/json`. */
+        ControlUnsupportedMediaType: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "unsupported_media_type",
+                 *       "message": "The body must be application/json.",
+                 *       "status": 415
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description `rule_not_found`: no rule armed has this id. */
+        RuleNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "rule_not_found",
+                 *       "message": "No rule r9; armed: r1, r2.",
+                 *       "status": 404
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
     };
     parameters: {
         /**
@@ -397,6 +859,11 @@ export interface components {
          * @example 1
          */
         PetId: number;
+        /**
+         * @description A rule's id, as arming it answered (`r1`, `r2`…; a reset starts again at `r1`).
+         * @example r1
+         */
+        RuleId: string;
     };
     requestBodies: never;
     headers: {
@@ -622,6 +1089,397 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["StateUnavailable"];
+        };
+    };
+    controlListRules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rules. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "rules": [
+                     *         {
+                     *           "id": "r1",
+                     *           "enabled": true,
+                     *           "operation": "listPets",
+                     *           "key": "demo-free",
+                     *           "times": 1,
+                     *           "after": 0,
+                     *           "respond": {
+                     *             "status": 429
+                     *           },
+                     *           "matched": 0,
+                     *           "fired": 0
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Rules"];
+                };
+            };
+            403: components["responses"]["ControlForbidden"];
+            429: components["responses"]["ControlLimited"];
+        };
+    };
+    controlArmRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The rule. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "operation": "listPets",
+                 *       "times": 1,
+                 *       "respond": {
+                 *         "status": 429
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["RuleInput"];
+            };
+        };
+        responses: {
+            /** @description The rule as armed, with its `id`. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "r1",
+                     *       "enabled": true,
+                     *       "operation": "listPets",
+                     *       "times": 1,
+                     *       "after": 0,
+                     *       "respond": {
+                     *         "status": 429
+                     *       },
+                     *       "matched": 0,
+                     *       "fired": 0
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Rule"];
+                };
+            };
+            400: components["responses"]["ControlInvalid"];
+            403: components["responses"]["ControlForbidden"];
+            /** @description `too_many_rules`: as many rules are armed as the mock keeps (100). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "too_many_rules",
+                     *       "message": "100 rules are armed, the most the mock keeps; DELETE /__petkit/rules or one of them first.",
+                     *       "status": 409
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            415: components["responses"]["ControlUnsupportedMediaType"];
+            429: components["responses"]["ControlLimited"];
+        };
+    };
+    controlDisarmRules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No rule is armed. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            403: components["responses"]["ControlForbidden"];
+            429: components["responses"]["ControlLimited"];
+        };
+    };
+    controlDisarmRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A rule's id, as arming it answered (`r1`, `r2`…; a reset starts again at `r1`).
+                 * @example r1
+                 */
+                ruleId: components["parameters"]["RuleId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rule is disarmed. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            403: components["responses"]["ControlForbidden"];
+            404: components["responses"]["RuleNotFound"];
+            429: components["responses"]["ControlLimited"];
+        };
+    };
+    controlSwitchRule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A rule's id, as arming it answered (`r1`, `r2`…; a reset starts again at `r1`).
+                 * @example r1
+                 */
+                ruleId: components["parameters"]["RuleId"];
+            };
+            cookie?: never;
+        };
+        /** @description Whether the rule is tried. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "enabled": false
+                 *     }
+                 */
+                "application/json": components["schemas"]["RuleSwitch"];
+            };
+        };
+        responses: {
+            /** @description The rule as it is now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "r1",
+                     *       "enabled": false,
+                     *       "operation": "listPets",
+                     *       "times": 1,
+                     *       "after": 0,
+                     *       "respond": {
+                     *         "status": 429
+                     *       },
+                     *       "matched": 3,
+                     *       "fired": 1
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Rule"];
+                };
+            };
+            400: components["responses"]["ControlInvalid"];
+            403: components["responses"]["ControlForbidden"];
+            404: components["responses"]["RuleNotFound"];
+            415: components["responses"]["ControlUnsupportedMediaType"];
+            429: components["responses"]["ControlLimited"];
+        };
+    };
+    controlReadClock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The mock's time. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "now": "2030-01-01T00:01:01.000Z",
+                     *       "frozen": false,
+                     *       "offsetSeconds": 61
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ClockReading"];
+                };
+            };
+            403: components["responses"]["ControlForbidden"];
+            429: components["responses"]["ControlLimited"];
+        };
+    };
+    controlMoveClock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description How to move the clock (`frozen` may come with either of the others). */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "advanceSeconds": 61
+                 *     }
+                 */
+                "application/json": components["schemas"]["ClockChange"];
+            };
+        };
+        responses: {
+            /** @description The mock's time after the change. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "now": "2030-01-01T00:01:01.000Z",
+                     *       "frozen": false,
+                     *       "offsetSeconds": 61
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ClockReading"];
+                };
+            };
+            400: components["responses"]["ControlInvalid"];
+            403: components["responses"]["ControlForbidden"];
+            /** @description `clock_refused`: the clock would go back before a minute window in which requests were counted, or outside the years 1970 to 9999. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "clock_refused",
+                     *       "message": "The clock cannot go back to 2030-01-01T00:00:00.000Z: requests were counted in the minute window from 2030-01-01T00:05:00.000Z, and a window never goes back. Set 2030-01-01T00:05:00.000Z or later, or POST /__petkit/reset (empties the counts and returns to real time).",
+                     *       "status": 409
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            415: components["responses"]["ControlUnsupportedMediaType"];
+            429: components["responses"]["ControlLimited"];
+        };
+    };
+    controlReadLimits: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The windows, per key of the keys file (a private key masked to its first characters). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "now": "2030-01-01T00:00:30.000Z",
+                     *       "keys": [
+                     *         {
+                     *           "key": "demo-free",
+                     *           "plan": "free",
+                     *           "minute": {
+                     *             "limit": 60,
+                     *             "remaining": 0,
+                     *             "reset": 1893456060
+                     *           },
+                     *           "day": {
+                     *             "limit": 1000,
+                     *             "remaining": 940,
+                     *             "reset": 1893542400
+                     *           },
+                     *           "bannedUntil": "2030-01-01T00:05:30.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["KeyWindows"];
+                };
+            };
+            403: components["responses"]["ControlForbidden"];
+            429: components["responses"]["ControlLimited"];
+        };
+    };
+    controlPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example <!doctype html><title>petkit mock</title> */
+                    "text/html": string;
+                };
+            };
+            403: components["responses"]["ControlForbidden"];
+            429: components["responses"]["ControlLimited"];
+        };
+    };
+    controlEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event stream. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example id: 1
+                     *     event: request
+                     *     data: {"id":1}
+                     */
+                    "text/event-stream": string;
+                };
+            };
+            403: components["responses"]["ControlForbidden"];
+            429: components["responses"]["ControlLimited"];
         };
     };
 }

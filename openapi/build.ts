@@ -219,6 +219,9 @@ export function buildSpec(document: OpenApiDocument, source: ValidatorSource): S
   const operations: OperationSpec[] = [];
   const paths: { spec: PathSpec; pattern: PathTemplate }[] = [];
   for (const [template, pathItem] of Object.entries(document.paths)) {
+    // The mock's control API is described in the same document (one source for its types and
+    // validators), but it is not the API: the router, the suite and the proxy never see it.
+    if (pathItem['x-petkit-control'] === true) continue;
     const pattern = compilePathTemplate(template);
     const byMethod = new Map<string, OperationSpec>();
     for (const method of METHODS) {

@@ -7,7 +7,7 @@ export const document: OpenApiDocument = {
     "title": "Pet Adoption API",
     "version": "1.0.0",
     "summary": "Browse, filter, add and fetch animals available for adoption.",
-    "description": "An HTTP JSON interface for browsing and managing individual animals available for adoption.\n\nThis document is petkit's machine-checked reading of the service's own description. Where the\nsource leaves a point open (\"not shown\"), petkit decides, and marks the decision in place with\n`x-petkit-decision`, so a reader can tell the source's contract from petkit's.\n\nEvery operation requires a bearer API key. Every response carries the `X-RateLimit-Limit`,\n`X-RateLimit-Remaining` and `X-RateLimit-Reset` headers. Error responses carry an `Error` body\nwhose `status` repeats the HTTP status and whose `code` is one of: `missing_api_key`,\n`invalid_api_key`, `validation_failed`, `malformed_json`, `unsupported_media_type`,\n`payload_too_large`, `not_found`, `route_not_found`, `method_not_allowed`, `rate_limited`,\n`api_key_banned`, `store_full`, `internal_error`, `state_unavailable`, `request_header_too_large`,\n`request_timeout`, `expectation_failed`, `host_not_allowed`, `origin_not_allowed`.\n`request_header_too_large` (431), `request_timeout` (408) and `expectation_failed` (417), like a\n400 to a request that is not valid HTTP, come from the HTTP server before any operation is\nmatched: no operation lists them, and they carry no `X-RateLimit-*` headers.\n`host_not_allowed` and `origin_not_allowed` (403) refuse calls to the mock's control API only.\n\nRate limits by plan (requests per minute / per day): Free 60 / 1,000; Pro 300 / 10,000;\nBusiness 1,000 / 100,000; Enterprise custom. Repeated requests while limited lead to a temporary\nban of the key: clients back off exponentially and wait for `Retry-After`.\n",
+    "description": "An HTTP JSON interface for browsing and managing individual animals available for adoption.\n\nThis document is petkit's machine-checked reading of the service's own description. Where the\nsource leaves a point open (\"not shown\"), petkit decides, and marks the decision in place with\n`x-petkit-decision`, so a reader can tell the source's contract from petkit's.\n\nEvery operation requires a bearer API key. Every response carries the `X-RateLimit-Limit`,\n`X-RateLimit-Remaining` and `X-RateLimit-Reset` headers. Error responses carry an `Error` body\nwhose `status` repeats the HTTP status and whose `code` is one of: `missing_api_key`,\n`invalid_api_key`, `validation_failed`, `malformed_json`, `unsupported_media_type`,\n`payload_too_large`, `not_found`, `route_not_found`, `method_not_allowed`, `rate_limited`,\n`api_key_banned`, `store_full`, `internal_error`, `state_unavailable`, `request_header_too_large`,\n`request_timeout`, `expectation_failed`, `host_not_allowed`, `origin_not_allowed`,\n`rule_not_found`, `too_many_rules`, `clock_refused`.\n`request_header_too_large` (431), `request_timeout` (408) and `expectation_failed` (417), like a\n400 to a request that is not valid HTTP, come from the HTTP server before any operation is\nmatched: no operation lists them, and they carry no `X-RateLimit-*` headers.\n`host_not_allowed` and `origin_not_allowed` (403) refuse calls to the mock's control API only;\n`rule_not_found` (404), `too_many_rules` (409) and `clock_refused` (409) are the control API's\nown answers.\n\nThe paths under `/__petkit/` marked `x-petkit-control` are the petkit mock's control API (rules,\nits clock, its limits), not the Pet Adoption API: served at the mock's origin, with no key, and\nleft out of the contract suite and the proxy, which check the three operations above.\n\nRate limits by plan (requests per minute / per day): Free 60 / 1,000; Pro 300 / 10,000;\nBusiness 1,000 / 100,000; Enterprise custom. Repeated requests while limited lead to a temporary\nban of the key: clients back off exponentially and wait for `Retry-After`.\n",
     "contact": {
       "name": "petkit maintainers",
       "url": "https://github.com/petkit/petkit"
@@ -52,6 +52,10 @@ export const document: OpenApiDocument = {
     {
       "name": "pets",
       "description": "Animals available for adoption."
+    },
+    {
+      "name": "control",
+      "description": "The petkit mock's control API (rules, clock, limits, page), beside the API at the mock's origin."
     }
   ],
   "paths": {
@@ -310,6 +314,496 @@ export const document: OpenApiDocument = {
           }
         }
       }
+    },
+    "/__petkit/rules": {
+      "x-petkit-control": true,
+      "servers": [
+        {
+          "url": "http://127.0.0.1:4010",
+          "description": "The petkit mock's origin (its control API is outside the API's base path)."
+        }
+      ],
+      "get": {
+        "operationId": "controlListRules",
+        "tags": [
+          "control"
+        ],
+        "summary": "List the armed rules",
+        "description": "Every armed rule, newest first (the order they are tried in), with how often each matched and fired.",
+        "security": [],
+        "responses": {
+          "200": {
+            "description": "The rules.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Rules"
+                },
+                "example": {
+                  "rules": [
+                    {
+                      "id": "r1",
+                      "enabled": true,
+                      "operation": "listPets",
+                      "key": "demo-free",
+                      "times": 1,
+                      "after": 0,
+                      "respond": {
+                        "status": 429
+                      },
+                      "matched": 0,
+                      "fired": 0
+                    }
+                  ]
+                }
+              }
+            }
+          },
+          "403": {
+            "$ref": "#/components/responses/ControlForbidden"
+          },
+          "429": {
+            "$ref": "#/components/responses/ControlLimited"
+          }
+        }
+      },
+      "post": {
+        "operationId": "controlArmRule",
+        "tags": [
+          "control"
+        ],
+        "summary": "Arm a rule",
+        "description": "Arms a rule: the API requests it matches are answered as `respond` says (a documented error\nstatus, a delay, or a network fault) instead of as usual. Rules are tried newest first; a\ndisabled one is skipped.\n",
+        "x-petkit-decision": "Where several rules match a request, the one armed last is tried first; one that matches but does not fire (times spent, after not reached, probability) lets older ones try.",
+        "security": [],
+        "requestBody": {
+          "required": true,
+          "description": "The rule.",
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/RuleInput"
+              },
+              "example": {
+                "operation": "listPets",
+                "times": 1,
+                "respond": {
+                  "status": 429
+                }
+              }
+            }
+          }
+        },
+        "responses": {
+          "201": {
+            "description": "The rule as armed, with its `id`.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Rule"
+                },
+                "example": {
+                  "id": "r1",
+                  "enabled": true,
+                  "operation": "listPets",
+                  "times": 1,
+                  "after": 0,
+                  "respond": {
+                    "status": 429
+                  },
+                  "matched": 0,
+                  "fired": 0
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/ControlInvalid"
+          },
+          "403": {
+            "$ref": "#/components/responses/ControlForbidden"
+          },
+          "409": {
+            "description": "`too_many_rules`: as many rules are armed as the mock keeps (100).",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                },
+                "example": {
+                  "code": "too_many_rules",
+                  "message": "100 rules are armed, the most the mock keeps; DELETE /__petkit/rules or one of them first.",
+                  "status": 409
+                }
+              }
+            }
+          },
+          "415": {
+            "$ref": "#/components/responses/ControlUnsupportedMediaType"
+          },
+          "429": {
+            "$ref": "#/components/responses/ControlLimited"
+          }
+        }
+      },
+      "delete": {
+        "operationId": "controlDisarmRules",
+        "tags": [
+          "control"
+        ],
+        "summary": "Disarm every rule",
+        "description": "Disarms every rule. `POST /__petkit/reset` does too.",
+        "security": [],
+        "responses": {
+          "204": {
+            "description": "No rule is armed."
+          },
+          "403": {
+            "$ref": "#/components/responses/ControlForbidden"
+          },
+          "429": {
+            "$ref": "#/components/responses/ControlLimited"
+          }
+        }
+      }
+    },
+    "/__petkit/rules/{ruleId}": {
+      "x-petkit-control": true,
+      "servers": [
+        {
+          "url": "http://127.0.0.1:4010",
+          "description": "The petkit mock's origin (its control API is outside the API's base path)."
+        }
+      ],
+      "parameters": [
+        {
+          "$ref": "#/components/parameters/RuleId"
+        }
+      ],
+      "patch": {
+        "operationId": "controlSwitchRule",
+        "tags": [
+          "control"
+        ],
+        "summary": "Turn a rule on or off",
+        "description": "A disabled rule stays armed, keeps its counts, and is skipped until enabled again.",
+        "security": [],
+        "requestBody": {
+          "required": true,
+          "description": "Whether the rule is tried.",
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/RuleSwitch"
+              },
+              "example": {
+                "enabled": false
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "The rule as it is now.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Rule"
+                },
+                "example": {
+                  "id": "r1",
+                  "enabled": false,
+                  "operation": "listPets",
+                  "times": 1,
+                  "after": 0,
+                  "respond": {
+                    "status": 429
+                  },
+                  "matched": 3,
+                  "fired": 1
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/ControlInvalid"
+          },
+          "403": {
+            "$ref": "#/components/responses/ControlForbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/RuleNotFound"
+          },
+          "415": {
+            "$ref": "#/components/responses/ControlUnsupportedMediaType"
+          },
+          "429": {
+            "$ref": "#/components/responses/ControlLimited"
+          }
+        }
+      },
+      "delete": {
+        "operationId": "controlDisarmRule",
+        "tags": [
+          "control"
+        ],
+        "summary": "Disarm a rule",
+        "description": "Disarms one rule; the ids of the others do not change.",
+        "security": [],
+        "responses": {
+          "204": {
+            "description": "The rule is disarmed."
+          },
+          "403": {
+            "$ref": "#/components/responses/ControlForbidden"
+          },
+          "404": {
+            "$ref": "#/components/responses/RuleNotFound"
+          },
+          "429": {
+            "$ref": "#/components/responses/ControlLimited"
+          }
+        }
+      }
+    },
+    "/__petkit/clock": {
+      "x-petkit-control": true,
+      "x-petkit-decision": "The clock goes back no earlier than the start of the latest minute window in which a rate-limit bucket counted a request (else 409 clock_refused), so the in-memory and the shared limiter, and every replica, agree; POST /__petkit/reset empties the counts and returns to real time.",
+      "servers": [
+        {
+          "url": "http://127.0.0.1:4010",
+          "description": "The petkit mock's origin (its control API is outside the API's base path)."
+        }
+      ],
+      "get": {
+        "operationId": "controlReadClock",
+        "tags": [
+          "control"
+        ],
+        "summary": "Read the mock's clock",
+        "description": "The mock's time, which rate limits, `X-RateLimit-Reset`, `Retry-After`, bans, `Date` and the journal follow.",
+        "security": [],
+        "responses": {
+          "200": {
+            "description": "The mock's time.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ClockReading"
+                },
+                "example": {
+                  "now": "2030-01-01T00:01:01.000Z",
+                  "frozen": false,
+                  "offsetSeconds": 61
+                }
+              }
+            }
+          },
+          "403": {
+            "$ref": "#/components/responses/ControlForbidden"
+          },
+          "429": {
+            "$ref": "#/components/responses/ControlLimited"
+          }
+        }
+      },
+      "post": {
+        "operationId": "controlMoveClock",
+        "tags": [
+          "control"
+        ],
+        "summary": "Move, set or freeze the mock's clock",
+        "description": "`advanceSeconds` moves the clock forward; `set` puts it at an instant (back no earlier than the\nstart of the latest minute window a rate limit counted a request in); `frozen` stops it at the\ninstant it reads, or lets it run on from there. With `--state`, every replica follows one clock.\n",
+        "security": [],
+        "requestBody": {
+          "required": true,
+          "description": "How to move the clock (`frozen` may come with either of the others).",
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/ClockChange"
+              },
+              "example": {
+                "advanceSeconds": 61
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "The mock's time after the change.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ClockReading"
+                },
+                "example": {
+                  "now": "2030-01-01T00:01:01.000Z",
+                  "frozen": false,
+                  "offsetSeconds": 61
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/ControlInvalid"
+          },
+          "403": {
+            "$ref": "#/components/responses/ControlForbidden"
+          },
+          "409": {
+            "description": "`clock_refused`: the clock would go back before a minute window in which requests were counted, or outside the years 1970 to 9999.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/Error"
+                },
+                "example": {
+                  "code": "clock_refused",
+                  "message": "The clock cannot go back to 2030-01-01T00:00:00.000Z: requests were counted in the minute window from 2030-01-01T00:05:00.000Z, and a window never goes back. Set 2030-01-01T00:05:00.000Z or later, or POST /__petkit/reset (empties the counts and returns to real time).",
+                  "status": 409
+                }
+              }
+            }
+          },
+          "415": {
+            "$ref": "#/components/responses/ControlUnsupportedMediaType"
+          },
+          "429": {
+            "$ref": "#/components/responses/ControlLimited"
+          }
+        }
+      }
+    },
+    "/__petkit/limits": {
+      "x-petkit-control": true,
+      "servers": [
+        {
+          "url": "http://127.0.0.1:4010",
+          "description": "The petkit mock's origin (its control API is outside the API's base path)."
+        }
+      ],
+      "get": {
+        "operationId": "controlReadLimits",
+        "tags": [
+          "control"
+        ],
+        "summary": "Read each key's rate-limit windows",
+        "description": "Each key's minute and day windows and ban at the mock's time, as its next request would find them; reading counts nothing.",
+        "security": [],
+        "responses": {
+          "200": {
+            "description": "The windows, per key of the keys file (a private key masked to its first characters).",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/KeyWindows"
+                },
+                "example": {
+                  "now": "2030-01-01T00:00:30.000Z",
+                  "keys": [
+                    {
+                      "key": "demo-free",
+                      "plan": "free",
+                      "minute": {
+                        "limit": 60,
+                        "remaining": 0,
+                        "reset": 1893456060
+                      },
+                      "day": {
+                        "limit": 1000,
+                        "remaining": 940,
+                        "reset": 1893542400
+                      },
+                      "bannedUntil": "2030-01-01T00:05:30.000Z"
+                    }
+                  ]
+                }
+              }
+            }
+          },
+          "403": {
+            "$ref": "#/components/responses/ControlForbidden"
+          },
+          "429": {
+            "$ref": "#/components/responses/ControlLimited"
+          }
+        }
+      }
+    },
+    "/": {
+      "x-petkit-control": true,
+      "servers": [
+        {
+          "url": "http://127.0.0.1:4010/__petkit",
+          "description": "The petkit mock's control API: the page is `/__petkit/`."
+        }
+      ],
+      "get": {
+        "operationId": "controlPage",
+        "tags": [
+          "control"
+        ],
+        "summary": "The mock's page",
+        "description": "A self-contained page (nothing fetched from elsewhere) showing the journal live, each key's windows, the rules and the clock.",
+        "security": [],
+        "responses": {
+          "200": {
+            "description": "The page.",
+            "content": {
+              "text/html": {
+                "schema": {
+                  "type": "string"
+                },
+                "example": "<!doctype html><title>petkit mock</title>"
+              }
+            }
+          },
+          "403": {
+            "$ref": "#/components/responses/ControlForbidden"
+          },
+          "429": {
+            "$ref": "#/components/responses/ControlLimited"
+          }
+        }
+      }
+    },
+    "/__petkit/events": {
+      "x-petkit-control": true,
+      "servers": [
+        {
+          "url": "http://127.0.0.1:4010",
+          "description": "The petkit mock's origin (its control API is outside the API's base path)."
+        }
+      ],
+      "get": {
+        "operationId": "controlEvents",
+        "tags": [
+          "control"
+        ],
+        "summary": "The journal live, as Server-Sent Events",
+        "description": "One `request` event per answered API request, its data a journal entry (as `GET /__petkit/requests`\nanswers it) and its id the entry's; with `Last-Event-ID`, the entries after it first.\n",
+        "security": [],
+        "responses": {
+          "200": {
+            "description": "The event stream.",
+            "content": {
+              "text/event-stream": {
+                "schema": {
+                  "type": "string"
+                },
+                "example": "id: 1\nevent: request\ndata: {\"id\":1}\n\n"
+              }
+            }
+          },
+          "403": {
+            "$ref": "#/components/responses/ControlForbidden"
+          },
+          "429": {
+            "$ref": "#/components/responses/ControlLimited"
+          }
+        }
+      }
     }
   },
   "components": {
@@ -358,6 +852,17 @@ export const document: OpenApiDocument = {
           "format": "int64"
         },
         "example": 1
+      },
+      "RuleId": {
+        "name": "ruleId",
+        "in": "path",
+        "required": true,
+        "description": "A rule's id, as arming it answered (`r1`, `r2`…; a reset starts again at `r1`).",
+        "schema": {
+          "type": "string",
+          "maxLength": 64
+        },
+        "example": "r1"
       }
     },
     "headers": {
@@ -748,6 +1253,92 @@ export const document: OpenApiDocument = {
             }
           }
         }
+      },
+      "ControlForbidden": {
+        "description": "On a socket, the control API answers only a `Host` naming the mock (`host_not_allowed`) and\npages of this machine or of a `--control-origin` (`origin_not_allowed`).\n",
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/Error"
+            },
+            "example": {
+              "code": "origin_not_allowed",
+              "message": "The control API refuses calls from pages of another site.",
+              "status": 403
+            }
+          }
+        }
+      },
+      "ControlLimited": {
+        "description": "The control API's own limit (1,200 requests a minute, all clients together) is spent.",
+        "headers": {
+          "Retry-After": {
+            "$ref": "#/components/headers/Retry-After"
+          }
+        },
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/Error"
+            },
+            "example": {
+              "code": "rate_limited",
+              "message": "The control API answers at most 1200 requests a minute; retry in 42 s.",
+              "status": 429
+            }
+          }
+        }
+      },
+      "ControlInvalid": {
+        "description": "The body is not valid (`validation_failed`, each fault in `details`) or not JSON\n(`malformed_json`).\n",
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/Error"
+            },
+            "example": {
+              "code": "validation_failed",
+              "message": "Invalid rule: /respond/status 418 is not a documented error status of listPets (documented: 400, 401, 429, 500, 503).",
+              "status": 400,
+              "details": [
+                {
+                  "path": "/respond/status",
+                  "message": "418 is not a documented error status of listPets (documented: 400, 401, 429, 500, 503)"
+                }
+              ]
+            }
+          }
+        }
+      },
+      "ControlUnsupportedMediaType": {
+        "description": "The body is not `application/json`.",
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/Error"
+            },
+            "example": {
+              "code": "unsupported_media_type",
+              "message": "The body must be application/json.",
+              "status": 415
+            }
+          }
+        }
+      },
+      "RuleNotFound": {
+        "description": "`rule_not_found`: no rule armed has this id.",
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/Error"
+            },
+            "example": {
+              "code": "rule_not_found",
+              "message": "No rule r9; armed: r1, r2.",
+              "status": 404
+            }
+          }
+        }
       }
     },
     "schemas": {
@@ -912,6 +1503,416 @@ export const document: OpenApiDocument = {
         "example": {
           "path": "/categoryId",
           "message": "is required"
+        }
+      },
+      "RuleInput": {
+        "type": "object",
+        "description": "A rule of the mock: which API requests it matches (every field optional; none given matches\nevery request routed to an operation) and how it answers them. `status` needs an operation\n(`operation`, or `method` and `path` that route to one) and must be one it documents.\n",
+        "required": [
+          "respond"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "operation": {
+            "type": "string",
+            "enum": [
+              "listPets",
+              "createPet",
+              "getPet"
+            ],
+            "description": "Only requests routed to this operation."
+          },
+          "method": {
+            "type": "string",
+            "pattern": "^[A-Za-z]{1,16}$",
+            "description": "Only requests with this method (any case)."
+          },
+          "path": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 1024,
+            "pattern": "^/",
+            "description": "Only requests to this path (`/v1/pets/1`, the query left out), or with this prefix when it ends in `*` (`/v1/pets/*`)."
+          },
+          "key": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "minLength": 1,
+            "maxLength": 512,
+            "description": "Only requests with this key of the keys file; `null` only requests without a valid key. Absent, any."
+          },
+          "times": {
+            "type": "integer",
+            "minimum": 1,
+            "maximum": 1000000000,
+            "description": "Fire this many times at most, then let the requests through. Absent, no end."
+          },
+          "after": {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 1000000000,
+            "description": "Let this many matching requests through first. Default 0."
+          },
+          "probability": {
+            "type": "number",
+            "minimum": 0,
+            "maximum": 1,
+            "description": "Fire for this share of the matching requests, drawn from `seed` (the same draws every run)."
+          },
+          "seed": {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 4294967295,
+            "description": "Seed of the draws of `probability`. Default the mock's `--seed`, so replicas draw alike."
+          },
+          "respond": {
+            "$ref": "#/components/schemas/RuleAnswer"
+          }
+        },
+        "example": {
+          "operation": "listPets",
+          "key": "demo-free",
+          "times": 2,
+          "respond": {
+            "status": 503
+          }
+        }
+      },
+      "RuleAnswer": {
+        "type": "object",
+        "description": "How a rule answers: a documented error `status` (answered as `Prefer: code=` is, in full), a\nnetwork `fault`, and `delayMs` before either (or alone, before the usual answer). Not a status\nand a fault together.\n",
+        "minProperties": 1,
+        "additionalProperties": false,
+        "properties": {
+          "status": {
+            "type": "integer",
+            "minimum": 400,
+            "maximum": 599,
+            "description": "A documented error status of the operation."
+          },
+          "delayMs": {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 60000,
+            "description": "Milliseconds to wait before answering."
+          },
+          "fault": {
+            "$ref": "#/components/schemas/NetworkFault"
+          }
+        },
+        "example": {
+          "status": 429
+        }
+      },
+      "NetworkFault": {
+        "type": "string",
+        "description": "What the connection does in place of an answer: `reset` (TCP reset), `close` (closed with\nnothing sent), `malformed` (bytes that are not HTTP), `truncated` (the head, then half the\nbody, then closed), `hang` (nothing, until the client gives up). In process (MSW,\n`mock.request`) each is a network error.\n",
+        "enum": [
+          "reset",
+          "close",
+          "malformed",
+          "truncated",
+          "hang"
+        ],
+        "example": "reset"
+      },
+      "Rule": {
+        "type": "object",
+        "description": "An armed rule, as `GET /__petkit/rules` lists it. `key` is shown as the journal shows keys (a key of your own file masked).",
+        "required": [
+          "id",
+          "enabled",
+          "after",
+          "respond",
+          "matched",
+          "fired"
+        ],
+        "properties": {
+          "id": {
+            "type": "string",
+            "description": "The rule's id (`r1`, `r2`…)."
+          },
+          "enabled": {
+            "type": "boolean",
+            "description": "Whether it is tried."
+          },
+          "operation": {
+            "type": "string",
+            "enum": [
+              "listPets",
+              "createPet",
+              "getPet"
+            ],
+            "description": "The operation it matches (given, or the one `method` and `path` route to)."
+          },
+          "method": {
+            "type": "string"
+          },
+          "path": {
+            "type": "string"
+          },
+          "key": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "The key it matches, as the journal names it; `null`, requests without a valid key."
+          },
+          "times": {
+            "type": "integer",
+            "minimum": 1
+          },
+          "after": {
+            "type": "integer",
+            "minimum": 0
+          },
+          "probability": {
+            "type": "number",
+            "minimum": 0,
+            "maximum": 1
+          },
+          "seed": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Seed of the draws (shown with `probability`)."
+          },
+          "respond": {
+            "$ref": "#/components/schemas/RuleAnswer"
+          },
+          "matched": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Requests it was tried on."
+          },
+          "fired": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Requests it answered."
+          }
+        },
+        "example": {
+          "id": "r1",
+          "enabled": true,
+          "operation": "listPets",
+          "after": 0,
+          "respond": {
+            "status": 429
+          },
+          "matched": 0,
+          "fired": 0
+        }
+      },
+      "Rules": {
+        "type": "object",
+        "description": "The armed rules, newest first (the order they are tried in).",
+        "required": [
+          "rules"
+        ],
+        "properties": {
+          "rules": {
+            "type": "array",
+            "maxItems": 100,
+            "items": {
+              "$ref": "#/components/schemas/Rule"
+            }
+          }
+        },
+        "example": {
+          "rules": []
+        }
+      },
+      "RuleSwitch": {
+        "type": "object",
+        "description": "Turns a rule on or off.",
+        "required": [
+          "enabled"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "enabled": {
+            "type": "boolean"
+          }
+        },
+        "example": {
+          "enabled": false
+        }
+      },
+      "ClockChange": {
+        "type": "object",
+        "description": "One move of the mock's clock: `advanceSeconds` forward, or `set` to an instant (not both);\n`frozen`, alone or with either, stops the clock at the instant it then reads (`true`) or lets\nit run on from there (`false`).\n",
+        "minProperties": 1,
+        "additionalProperties": false,
+        "properties": {
+          "advanceSeconds": {
+            "type": "integer",
+            "minimum": 1,
+            "maximum": 3153600000,
+            "description": "Seconds to move forward (at most 100 years)."
+          },
+          "set": {
+            "type": "string",
+            "format": "date-time",
+            "description": "The instant to put the clock at (ISO 8601 with a zone)."
+          },
+          "frozen": {
+            "type": "boolean"
+          }
+        },
+        "example": {
+          "advanceSeconds": 61
+        }
+      },
+      "ClockReading": {
+        "type": "object",
+        "description": "The mock's time.",
+        "required": [
+          "now",
+          "frozen",
+          "offsetSeconds"
+        ],
+        "properties": {
+          "now": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "frozen": {
+            "type": "boolean"
+          },
+          "offsetSeconds": {
+            "type": "integer",
+            "description": "How far the mock's time is from real time, in whole seconds (0 when it follows real time)."
+          }
+        },
+        "example": {
+          "now": "2030-01-01T00:00:00.000Z",
+          "frozen": false,
+          "offsetSeconds": 0
+        }
+      },
+      "KeyWindows": {
+        "type": "object",
+        "description": "Each key's rate-limit windows at the mock's time, as its next request would find them.",
+        "required": [
+          "now",
+          "keys"
+        ],
+        "properties": {
+          "now": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "keys": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/KeyWindow"
+            }
+          }
+        },
+        "example": {
+          "now": "2030-01-01T00:00:30.000Z",
+          "keys": [
+            {
+              "key": "demo-free",
+              "plan": "free",
+              "minute": {
+                "limit": 60,
+                "remaining": 59,
+                "reset": 1893456060
+              },
+              "day": {
+                "limit": 1000,
+                "remaining": 999,
+                "reset": 1893542400
+              },
+              "bannedUntil": null
+            }
+          ]
+        }
+      },
+      "KeyWindow": {
+        "type": "object",
+        "description": "One key's windows.",
+        "required": [
+          "key",
+          "plan",
+          "minute",
+          "day",
+          "bannedUntil"
+        ],
+        "properties": {
+          "key": {
+            "type": "string",
+            "description": "The key as the journal names it (a key of your own file masked)."
+          },
+          "plan": {
+            "type": "string",
+            "enum": [
+              "free",
+              "pro",
+              "business",
+              "enterprise"
+            ]
+          },
+          "minute": {
+            "$ref": "#/components/schemas/Window"
+          },
+          "day": {
+            "$ref": "#/components/schemas/Window"
+          },
+          "bannedUntil": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "format": "date-time",
+            "description": "When the key's ban ends, or `null`."
+          }
+        },
+        "example": {
+          "key": "demo-free",
+          "plan": "free",
+          "minute": {
+            "limit": 60,
+            "remaining": 59,
+            "reset": 1893456060
+          },
+          "day": {
+            "limit": 1000,
+            "remaining": 999,
+            "reset": 1893542400
+          },
+          "bannedUntil": null
+        }
+      },
+      "Window": {
+        "type": "object",
+        "description": "A rate-limit window.",
+        "required": [
+          "limit",
+          "remaining",
+          "reset"
+        ],
+        "properties": {
+          "limit": {
+            "type": "integer",
+            "minimum": 0
+          },
+          "remaining": {
+            "type": "integer",
+            "minimum": 0
+          },
+          "reset": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "The window's end, Unix seconds."
+          }
+        },
+        "example": {
+          "limit": 60,
+          "remaining": 59,
+          "reset": 1893456060
         }
       }
     }

@@ -62,6 +62,10 @@ export type HttpMethod = 'get' | 'put' | 'post' | 'delete' | 'options' | 'head' 
 
 export type PathItemObject = { readonly [method in HttpMethod]?: OperationObject } & {
   readonly parameters?: readonly (ParameterObject | Reference)[];
+  readonly servers?: readonly { readonly url: string; readonly description?: string }[];
+  /** petkit's own: a path of the mock's control API (`/__petkit/*`), not of the API the document describes. */
+  readonly 'x-petkit-control'?: boolean;
+  readonly 'x-petkit-decision'?: string;
 };
 
 export interface OpenApiDocument {

@@ -137,6 +137,39 @@ describe('openapi.yaml', () => {
     }
   });
 
+  it("keeps the mock's control API out of the operations the router, the suite and the proxy see", () => {
+    const control = Object.entries(spec.document.paths).filter(([, item]) => item['x-petkit-control']);
+    expect(control.map(([template]) => template)).toEqual(
+      expect.arrayContaining(['/__petkit/rules', '/__petkit/rules/{ruleId}', '/__petkit/clock', '/']),
+    );
+    expect(spec.operations.map((operation) => operation.id)).toEqual(['listPets', 'createPet', 'getPet']);
+    expect(spec.paths.map((path) => path.template)).toEqual(['/pets', '/pets/{petId}']);
+    for (const pathname of ['/__petkit/rules', '/__petkit/rules/r1', '/__petkit/clock', '/'])
+      expect(spec.matchPath(pathname), pathname).toBeUndefined();
+    expect(() => spec.operation('controlArmRule')).toThrow('No operation "controlArmRule"');
+  });
+
+  it('describes the control API as the guard answers it, with examples its schemas accept', () => {
+    // The same document with the control items read as operations, so their examples can be checked.
+    const copy = structuredClone(spec.document) as { paths: Record<string, Record<string, unknown>> };
+    for (const item of Object.values(copy.paths)) delete item['x-petkit-control'];
+    const document = copy as unknown as OpenApiDocument;
+    const whole = buildSpec(document, ajvSource(document));
+    const control = whole.operations.filter((operation) => operation.id.startsWith('control'));
+    expect(control.length).toBe(10);
+    for (const operation of control) {
+      expect(operation.requiresAuth, operation.id).toBe(false);
+      expect(operation.responses.has('403'), operation.id).toBe(true);
+      expect(
+        operation.responses.get('429')?.headers.map((h) => h.name),
+        operation.id,
+      ).toContain('Retry-After');
+    }
+    const examples = examplesOf(whole).filter(({ where }) => where.startsWith('control'));
+    expect(examples.length).toBeGreaterThan(15);
+    for (const { where, faults } of examples) expect(faults(), where).toEqual([]);
+  });
+
   it('marks the decisions it takes on the source with x-petkit-decision', () => {
     const text = readFileSync(new URL('../openapi.yaml', import.meta.url), 'utf8');
     expect(text.match(/x-petkit-decision: /g)?.length).toBeGreaterThanOrEqual(20);

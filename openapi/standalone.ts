@@ -29,7 +29,8 @@ export function validatorModule(document: OpenApiDocument): string {
     exports[id] = id;
   });
   const { code, imports } = esm(standaloneCode(ajv, exports));
-  for (const [, format] of code.matchAll(/\bformats\.(\w+)/g)) {
+  for (const [, dotted, quoted] of code.matchAll(/\bformats(?:\.(\w+)|\["([^"]+)"\])/g)) {
+    const format = dotted ?? quoted;
     if (format === undefined || !(format in FORMATS))
       throw new Error(`The standalone validators use format ${format}, not in FORMATS.`);
   }
