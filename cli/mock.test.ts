@@ -199,6 +199,50 @@ describe('petkit mock', () => {
     });
     expect(readFileSync(file, 'utf8')).not.toContain('demo-free"');
   });
+  it('arms the rules of --rules FILE at start, and says so', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'petkit-rules-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const file = join(dir, 'rules.json');
+    writeFileSync(
+      file,
+      JSON.stringify({ rules: [{ operation: 'listPets', key: 'demo-free', respond: { status: 503 } }] }),
+    );
+    const { url, output } = await startCli(['--rules', file]);
+    expect(output()).toContain(`  1 rule from ${file}, armed\n`);
+    const ruled = await fetch(`${url}/pets`, { headers: { authorization: 'Bearer demo-free' } });
+    expect([ruled.status, ((await ruled.json()) as { code: string }).code]).toEqual([
+      503,
+      'state_unavailable',
+    ]);
+    const other = await fetch(`${url}/pets`, { headers: { authorization: 'Bearer demo-pro' } });
+    expect(other.status).toBe(200);
+    const listed = await fetch(`${new URL(url).origin}/__petkit/rules`);
+    expect(await listed.json()).toMatchObject({
+      rules: [{ id: 'r1', key: 'demo-free', matched: 1, fired: 1 }],
+    });
+  });
+
+  it('stops with exit 2 naming the rules file and the bad rule, before it serves', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'petkit-rules-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const file = join(dir, 'rules.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        rules: [{ respond: { delayMs: 5 } }, { operation: 'listPets', respond: { status: 404 } }],
+      }),
+    );
+    const result = spawnSync(process.execPath, [MAIN, 'mock', '--port', '0', '--rules', file], {
+      encoding: 'utf8',
+      timeout: 5_000,
+    });
+    expect(result.status).toBe(2);
+    expect(result.stdout).not.toContain('serving');
+    expect(result.stderr).toBe(
+      `petkit mock: Rules file ${file}: rules[1]/respond/status 404 is not a documented error status of listPets (documented: 400, 401, 429, 500, 503).\nRun 'petkit mock --help' for the options.\n`,
+    );
+  });
+
   it('prints its options with --help', () => {
     const result = spawnSync(process.execPath, [MAIN, 'mock', '--help'], { encoding: 'utf8' });
     expect(result.status).toBe(0);
@@ -209,6 +253,7 @@ describe('petkit mock', () => {
       '--pets',
       '--keys',
       '--latency',
+      '--rules',
       '--max-pets',
       '--url-file',
       '--har',

@@ -26,8 +26,10 @@ import {
   resolveKeys,
   startServer,
 } from '../mocks/index.js';
+import { demoKeysFile } from '../mocks/keys.js';
 import type { Logger } from '../mocks/options.js';
 import type { SharedState } from '../mocks/postgres/index.js';
+import { loadRulesFile } from '../mocks/rules-file.js';
 import { checkedArgv, integerFlag, UsageError } from './flags.js';
 import { harFileFault, recordHar } from './mock-har.js';
 import { startedByNpx, watchParent } from './parent-watch.js';
@@ -45,6 +47,8 @@ Options:
                        in place of --seed and --pets
   --keys FILE          keys file (JSON, see docs/mock.md)             default fixtures/api-keys.json
   --latency MS|MIN-MAX delay added to every answer, fixed or a range  default 0
+  --rules FILE         arm these rules at start ({"rules": [rule, …]}, as POST /__petkit/rules
+                       takes each; see docs/mock.md)
   --max-pets N         most pets the store holds (then 507)           default ${DEFAULT_MAX_PETS}
   --journal-limit N    most requests the journal keeps (0: none)      default ${JOURNAL_LIMIT}
   --url-file FILE      once listening, write the base URL to FILE (removed on stop)
@@ -59,8 +63,10 @@ The first line printed is "petkit mock: serving the Pet Adoption API at URL", so
 for it; with --port 0, the URL shows the port picked.
 
 Per request: "Prefer: code=NNN" forces a documented error, "Prefer: delay=MS" a delay.
-Control API: POST /__petkit/reset, GET|DELETE /__petkit/requests, GET /__petkit/health; it
-answers only a Host naming the mock and pages of this machine or of a --control-origin.
+Control API: POST /__petkit/reset, GET|DELETE /__petkit/requests, GET /__petkit/health,
+GET|POST|DELETE /__petkit/rules, PATCH|DELETE /__petkit/rules/ID, GET|POST /__petkit/clock,
+GET /__petkit/limits, and the page GET /__petkit/; it answers only a Host naming the mock and
+pages of this machine or of a --control-origin.
 `;
 
 function latencyOf(raw: string | undefined): Latency | undefined {
@@ -84,6 +90,8 @@ interface Parsed {
   /** --state: the shared state's URL. */
   state: string | undefined;
   har: string | undefined;
+  /** --rules: the rules file, for the banner. */
+  rules: string | undefined;
   control: ControlOptions | false;
   options: MockOptions;
 }
@@ -123,6 +131,12 @@ export function parse(argv: string[]): Parsed {
   if (latency !== undefined) options.latency = latency;
   if (values.keys !== undefined) options.keys = loadKeysFile(values.keys);
   if (values.fixtures !== undefined) options.pets = loadPetsFile(values.fixtures);
+  // Checked here against the keys and seed the mock will have, so a bad rule is named with its file.
+  if (values.rules !== undefined)
+    options.rules = loadRulesFile(values.rules, {
+      seed: options.seed ?? DEFAULT_SEED,
+      keys: resolveKeys(options.keys ?? demoKeysFile()),
+    });
   const harFault = values.har === undefined ? undefined : harFileFault(values.har);
   if (harFault !== undefined) throw new UsageError(`--har ${values.har}: ${harFault}.`);
   return {
@@ -132,6 +146,7 @@ export function parse(argv: string[]): Parsed {
     urlFile: values['url-file'],
     state: values.state,
     har: values.har,
+    rules: values.rules,
     control: controlOf(values['no-control'] === true, values['control-origin']),
     options,
   };
@@ -145,6 +160,7 @@ const FLAGS = {
   fixtures: { type: 'string' },
   keys: { type: 'string' },
   latency: { type: 'string' },
+  rules: { type: 'string' },
   'max-pets': { type: 'string' },
   'journal-limit': { type: 'string' },
   'url-file': { type: 'string' },
@@ -239,11 +255,16 @@ export async function run(argv: string[]): Promise<number> {
   const control =
     parsed.control === false
       ? 'Control: off (--no-control)\n'
-      : `Control: POST ${server.origin}/__petkit/reset, GET ${server.origin}/__petkit/requests, GET ${server.origin}/__petkit/health\n`;
+      : `Control: POST ${server.origin}/__petkit/reset, GET ${server.origin}/__petkit/requests, GET ${server.origin}/__petkit/health\n` +
+        `Page: ${server.origin}/__petkit/ (the journal live, rules, windows, clock)\n`;
+  const rules = options.rules.length;
   process.stdout.write(
     `petkit mock: serving the Pet Adoption API at ${server.url}\n` +
       `  ${options.pets} pets (${options.fixtures === undefined ? `seed ${options.seed}` : 'from --fixtures'}), store holds up to ${options.maxPets}\n` +
       (shared === undefined ? '' : `  state shared by every replica on ${shared.url}\n`) +
+      (rules === 0
+        ? ''
+        : `  ${rules} ${rules === 1 ? 'rule' : 'rules'} from ${parsed.rules}, ${shared === undefined ? 'armed' : 'armed by the replica that seeds the shared state'}\n`) +
       '\n' +
       `API keys (Authorization: Bearer <key>):\n${keysTable(options)}\n\n` +
       (demoKey === undefined

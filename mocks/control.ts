@@ -1,13 +1,19 @@
 // The control API, beside the API and outside its base path: `POST /__petkit/reset` (back to the
 // seeded state, or to other seeded pets or pets of the caller's own), `GET /__petkit/requests` (the
-// journal, filtered and a page at a time) and `DELETE` to clear it, `GET /__petkit/health`. Not rate
-// limited as the API is, not journaled, no latency; over a socket, the server guards it first
-// (control-guard.ts).
+// journal, filtered and a page at a time) and `DELETE` to clear it, `GET /__petkit/health`, the rules
+// (`/__petkit/rules`, `/__petkit/rules/{id}`), the clock (`/__petkit/clock`) and each key's windows
+// (`/__petkit/limits`), the page (`/__petkit/`, control-page.ts) and the journal live
+// (`/__petkit/events`, control-events.ts). Not rate limited as the API is, not journaled, no latency; over a socket, the
+// server guards it first (control-guard.ts). Its shapes are openapi.yaml's (`x-petkit-control`).
 import { describeFault, loadSpec, type NewPet, type Pet } from '../openapi/index.js';
 import { readJsonBody } from './body.js';
 import type { MockCall } from './call.js';
+import { json } from './control-answers.js';
+import { answerClock } from './control-clock.js';
 import { answerEvents, type EventSource_ } from './control-events.js';
 import { answerPage, type PageData } from './control-page.js';
+import { answerRule, answerRules } from './control-rules.js';
+import type { Controls } from './controls.js';
 import type { Journal } from './journal.js';
 import { JournalQueryError, parseJournalQuery, queryJournal } from './journal-query.js';
 import { MAX_SEED, type ResetOptions } from './options.js';
@@ -27,47 +33,81 @@ export interface Controlled extends EventSource_ {
   readonly journal: Journal;
   readonly maxPets: number;
   health(): Awaitable<{ pets: number; inFlight: number; rateLimitBuckets: number }>;
+  /** The rules, the clock and the windows: what `mock.rules` and `mock.clock` use too. */
+  readonly controls: Controls;
 }
 
-const ALLOW: Readonly<Record<string, string>> = {
-  '': 'GET, HEAD, OPTIONS',
-  events: 'GET, HEAD, OPTIONS',
-  reset: 'POST, OPTIONS',
-  requests: 'GET, HEAD, DELETE, OPTIONS',
-  health: 'GET, HEAD, OPTIONS',
+/** One control route: the methods it allows (an Allow header) and how it answers one of them. */
+interface Route {
+  readonly allow: string;
+  /** `method` is the call's, HEAD read as GET; `param` the path's last segment where it has one. */
+  answer(call: MockCall, method: string, mock: Controlled, param: string): Promise<Reply>;
+}
+
+/** Every control route by its path under CONTROL_PREFIX (`{id}`: one segment). */
+const ROUTES: Readonly<Record<string, Route>> = {
+  '': { allow: 'GET, HEAD, OPTIONS', answer: async (_call, _method, mock) => answerPage(mock.pageData) },
+  events: { allow: 'GET, HEAD, OPTIONS', answer: async (call, _method, mock) => answerEvents(call, mock) },
+  reset: { allow: 'POST, OPTIONS', answer: (call, _method, mock) => answerReset(call, mock) },
+  requests: { allow: 'GET, HEAD, DELETE, OPTIONS', answer: answerRequests },
+  health: {
+    allow: 'GET, HEAD, OPTIONS',
+    answer: async (_call, _method, mock) => json(200, { status: 'ok', ...(await mock.health()) }),
+  },
+  rules: {
+    allow: 'GET, HEAD, POST, DELETE, OPTIONS',
+    answer: (call, method, mock) => answerRules(call, method, mock.controls),
+  },
+  'rules/{id}': {
+    allow: 'PATCH, DELETE, OPTIONS',
+    answer: (call, method, mock, id) => answerRule(call, method, mock.controls, id),
+  },
+  clock: {
+    allow: 'GET, HEAD, POST, OPTIONS',
+    answer: (call, method, mock) => answerClock(call, method, mock.controls),
+  },
+  limits: {
+    allow: 'GET, HEAD, OPTIONS',
+    answer: async (_call, _method, mock) => json(200, await mock.controls.windows()),
+  },
 };
+
+/** The route of a path under CONTROL_PREFIX, and its parameter: `rules/r2` is `rules/{id}` with `r2`. */
+function routeOf(name: string): { route: Route | undefined; param: string } {
+  if (Object.hasOwn(ROUTES, name)) return { route: ROUTES[name], param: '' };
+  const slash = name.indexOf('/');
+  const template = `${name.slice(0, slash)}/{id}`;
+  const param = name.slice(slash + 1);
+  if (slash < 0 || param === '' || param.includes('/') || !Object.hasOwn(ROUTES, template))
+    return { route: undefined, param: '' };
+  return { route: ROUTES[template], param };
+}
 
 /** Answers a call under CONTROL_PREFIX (HEAD as GET). */
 export async function answerControl(call: MockCall, mock: Controlled): Promise<Reply> {
   const method = call.method === 'HEAD' ? 'GET' : call.method;
   const { pathname } = call.url;
-  const name = pathname.slice(CONTROL_PREFIX.length);
-  const allow = Object.hasOwn(ALLOW, name) ? ALLOW[name] : undefined;
-  if (allow === undefined) return errorReply('route_not_found', `No control route ${shown(pathname)}.`);
+  const { route, param } = routeOf(pathname.slice(CONTROL_PREFIX.length));
+  if (route === undefined) return errorReply('route_not_found', `No control route ${shown(pathname)}.`);
+  const { allow } = route;
   if (method === 'OPTIONS') return preflightReply(allow, call.header('access-control-request-headers'));
   if (!allow.split(', ').includes(method)) {
     const message = `${shown(method)} is not allowed here; use ${allow}.`;
     return errorReply('method_not_allowed', message, undefined, { allow });
   }
-  if (name === '') return answerPage(mock.pageData);
-  if (name === 'events') return answerEvents(call, mock);
-  if (name === 'reset') return answerReset(call, mock);
-  if (name === 'requests') {
-    if (method === 'DELETE')
-      return reply(200, JSON.stringify({ status: 'cleared', removed: mock.journal.clear() }));
-    try {
-      const page = queryJournal(
-        mock.journal,
-        parseJournalQuery(call.url.searchParams),
-        call.url.searchParams,
-      );
-      return reply(200, JSON.stringify(page));
-    } catch (error) {
-      if (error instanceof JournalQueryError) return errorReply('validation_failed', error.message);
-      throw error;
-    }
+  return route.answer(call, method, mock, param);
+}
+
+/** `GET /__petkit/requests` (a page of the journal), `DELETE` (empties it). */
+async function answerRequests(call: MockCall, method: string, mock: Controlled): Promise<Reply> {
+  if (method === 'DELETE') return json(200, { status: 'cleared', removed: mock.journal.clear() });
+  try {
+    const page = queryJournal(mock.journal, parseJournalQuery(call.url.searchParams), call.url.searchParams);
+    return json(200, page);
+  } catch (error) {
+    if (error instanceof JournalQueryError) return errorReply('validation_failed', error.message);
+    throw error;
   }
-  return reply(200, JSON.stringify({ status: 'ok', ...(await mock.health()) }));
 }
 
 /** `POST /__petkit/reset`, with no body, `{"seed": N, "pets": N}` or `{"pets": [Pet, …]}`. */

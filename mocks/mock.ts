@@ -148,6 +148,7 @@ export function createMock(options: MockOptions = {}): Mock {
     },
     journal,
     maxPets: normalized.maxPets,
+    controls,
     pageData: pageDataOf(spec, keys),
     observe: recorder.observe,
     records: () => journal.records(),
