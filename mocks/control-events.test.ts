@@ -128,6 +128,15 @@ describe('GET /__petkit/events', () => {
     expect(await paths(live, 1)).toEqual(['/d']);
   });
 
+  it('answers HEAD with the head alone, opening no stream', () => {
+    const { events, listeners } = source();
+    const answer = answerEvents({ ...call(), method: 'HEAD' }, events);
+    expect(answer.status).toBe(200);
+    expect(answer.stream).toBeUndefined();
+    expect(events.streams.open).toBe(0);
+    expect(listeners.size).toBe(0);
+  });
+
   it('refuses an id that is not a whole number with 400 validation_failed', async () => {
     const { events } = source();
     const answer = answerEvents(call('/__petkit/events', { 'last-event-id': 'x<y' }), events);

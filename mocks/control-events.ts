@@ -78,7 +78,8 @@ export function answerEvents(call: MockCall, source: EventSource_): Reply {
     // A proxy in front (nginx) would otherwise hold the events back.
     'x-accel-buffering': 'no',
   });
-  answer.stream = eventStream(source, from);
+  // HEAD: the head alone; no stream is opened (nobody would read it, or end it).
+  if (call.method !== 'HEAD') answer.stream = eventStream(source, from);
   return answer;
 }
 

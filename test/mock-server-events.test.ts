@@ -2,8 +2,9 @@
 // an event per answered request, the replay after Last-Event-ID, the server's close() ending an open
 // stream at once, and the control API's guard in front of both.
 import { type IncomingMessage, request } from 'node:http';
+import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type RunningServer, startServer } from '../mocks/index.js';
+import { createMock, type Mock, type RunningServer, startServer } from '../mocks/index.js';
 
 let server: RunningServer | undefined;
 afterEach(async () => {
@@ -103,5 +104,38 @@ describe('GET /__petkit/events over a socket', () => {
     expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(page.headers['content-security-policy']).toMatch(/default-src 'none'/);
     page.resume();
+  });
+
+  it('writes a streamed answer no faster than the client reads (backpressure)', async () => {
+    // A stream without end, behind a mock of its own: what matters is how much of it is read.
+    const mock = createMock({ seed: 42 });
+    let pulled = 0;
+    const chunk = new Uint8Array(64 * 1024);
+    const streaming: Mock = {
+      ...mock,
+      answer: async () => ({
+        status: 200,
+        body: null,
+        headers: { 'content-type': 'application/octet-stream' },
+        stream: new ReadableStream<Uint8Array>({
+          pull(controller) {
+            pulled += 1;
+            controller.enqueue(chunk);
+          },
+        }),
+      }),
+    };
+    server = await startServer({ port: 0, host: '127.0.0.1', mock: streaming });
+    const socket = connect(Number(new URL(server.origin).port), '127.0.0.1');
+    socket.pause(); // a client that reads nothing
+    socket.write('GET /anything HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+    await expect.poll(() => pulled).toBeGreaterThan(4);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The socket's buffers and one high-water mark of chunks, not the stream without end.
+    expect(pulled * chunk.byteLength).toBeLessThan(64 * 1024 * 1024);
+    const settled = pulled;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(pulled).toBe(settled);
+    socket.destroy();
   });
 });
