@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isDateTime } from './formats.js';
+import { validatorModule } from './standalone.js';
 
 describe('date-time (RFC 3339), as the control API reads POST /__petkit/clock {"set"}', () => {
   it('takes an instant with a zone', () => {
@@ -28,5 +29,20 @@ describe('date-time (RFC 3339), as the control API reads POST /__petkit/clock {"
       '',
     ])
       expect(isDateTime(value), value).toBe(false);
+  });
+});
+
+describe('the precompiled validators', () => {
+  it('refuse a format petkit does not define, a dashed name too (the generated code cannot load it)', () => {
+    const document = (format: string) => ({
+      openapi: '3.1.0',
+      info: { title: 't', version: '1' },
+      paths: {},
+      components: { schemas: { T: { type: 'string', format } } },
+    });
+    expect(() => validatorModule(document('iso-time'))).toThrow(
+      'The standalone validators use format iso-time, not in FORMATS.',
+    );
+    expect(validatorModule(document('date-time'))).toContain('formats["date-time"]');
   });
 });
