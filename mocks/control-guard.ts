@@ -4,7 +4,6 @@
 // Origin unless the user allowed it, counts every control request against a limit of its own, and
 // can be turned off. In-process calls (mock.request, MSW) have no socket and pass no guard.
 import type { MockCall } from './call.js';
-import { CONTROL_PREFIX } from './control.js';
 import { MockOptionsError } from './options.js';
 import { errorReply, type Reply } from './responses.js';
 
@@ -23,7 +22,10 @@ export interface ControlOptions {
 export const CONTROL_PER_MINUTE = 1_200;
 
 export interface ControlGuard {
-  /** A refusal for a control call that may not pass, or undefined (and any call off the control API). */
+  /**
+   * A refusal for a control call that may not pass, or undefined. Given control calls only (the
+   * server decides that once, with callKind): the page and the event stream are guarded as the rest.
+   */
   check(call: MockCall): Reply | undefined;
 }
 
@@ -97,10 +99,8 @@ export function createControlGuard(
 ): ControlGuard {
   if (options === false) {
     return {
-      check: (call) =>
-        call.url.pathname.startsWith(CONTROL_PREFIX)
-          ? errorReply('route_not_found', 'The control API is off (the mock was started with --no-control).')
-          : undefined,
+      check: () =>
+        errorReply('route_not_found', 'The control API is off (the mock was started with --no-control).'),
     };
   }
   const { perMinute, allowed } = options;
@@ -161,7 +161,6 @@ export function createControlGuard(
 
   return {
     check(call) {
-      if (!call.url.pathname.startsWith(CONTROL_PREFIX)) return undefined;
       const host = call.header('host');
       return limitRefusal() ?? hostRefusal(host) ?? originRefusal(call.header('origin'), host);
     },

@@ -2,13 +2,16 @@
 // seeded state, or to other seeded pets or pets of the caller's own), `GET /__petkit/requests` (the
 // journal, filtered and a page at a time) and `DELETE` to clear it, `GET /__petkit/health`, the rules
 // (`/__petkit/rules`, `/__petkit/rules/{id}`), the clock (`/__petkit/clock`) and each key's windows
-// (`/__petkit/limits`). Not rate limited as the API is, not journaled, no latency; over a socket, the
+// (`/__petkit/limits`), the page (`/__petkit/`, control-page.ts) and the journal live
+// (`/__petkit/events`, control-events.ts). Not rate limited as the API is, not journaled, no latency; over a socket, the
 // server guards it first (control-guard.ts). Its shapes are openapi.yaml's (`x-petkit-control`).
 import { describeFault, loadSpec, type NewPet, type Pet } from '../openapi/index.js';
 import { readJsonBody } from './body.js';
 import type { MockCall } from './call.js';
 import { json } from './control-answers.js';
 import { answerClock } from './control-clock.js';
+import { answerEvents, type EventSource_ } from './control-events.js';
+import { answerPage, type PageData } from './control-page.js';
 import { answerRule, answerRules } from './control-rules.js';
 import type { Controls } from './controls.js';
 import type { Journal } from './journal.js';
@@ -21,8 +24,10 @@ import type { Awaitable } from './state.js';
 /** The control API lives outside the base path. */
 export const CONTROL_PREFIX = '/__petkit/';
 
-/** What the control API reads and does of a mock. */
-export interface Controlled {
+/** What the control API reads and does of a mock (its journal live: EventSource_). */
+export interface Controlled extends EventSource_ {
+  /** The page's form choices (`GET /__petkit/`). */
+  readonly pageData: PageData;
   /** Back to a seeded state; answers how many pets that is. */
   reset(options?: ResetOptions): Awaitable<number>;
   readonly journal: Journal;
@@ -41,6 +46,8 @@ interface Route {
 
 /** Every control route by its path under CONTROL_PREFIX (`{id}`: one segment). */
 const ROUTES: Readonly<Record<string, Route>> = {
+  '': { allow: 'GET, HEAD, OPTIONS', answer: async (_call, _method, mock) => answerPage(mock.pageData) },
+  events: { allow: 'GET, HEAD, OPTIONS', answer: async (call, _method, mock) => answerEvents(call, mock) },
   reset: { allow: 'POST, OPTIONS', answer: (call, _method, mock) => answerReset(call, mock) },
   requests: { allow: 'GET, HEAD, DELETE, OPTIONS', answer: answerRequests },
   health: {

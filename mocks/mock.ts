@@ -10,6 +10,8 @@ import { BodyAbortedError, callFromRequest, type MockCall } from './call.js';
 import { type CallKind, callKind } from './call-kind.js';
 import { mockTime } from './clock.js';
 import { answerControl, type Controlled } from './control.js';
+import { createEventStreams } from './control-events.js';
+import { pageDataOf } from './control-page.js';
 import type { NetworkFault } from './control-types.js';
 import { createControls, type MockClock, type MockRules } from './controls.js';
 import { createDateHeader } from './date-header.js';
@@ -147,6 +149,10 @@ export function createMock(options: MockOptions = {}): Mock {
     journal,
     maxPets: normalized.maxPets,
     controls,
+    pageData: pageDataOf(spec, keys),
+    observe: recorder.observe,
+    records: () => journal.records(),
+    streams: createEventStreams(),
     health: async () => ({
       pets: await store.count(),
       inFlight,

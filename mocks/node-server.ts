@@ -13,6 +13,7 @@ import {
   type RequestTarget,
   targetOf,
 } from './call.js';
+import { callKind } from './call-kind.js';
 import {
   answerClientError,
   answerConnect,
@@ -28,8 +29,8 @@ import {
   normalizeControl,
 } from './control-guard.js';
 import { createMock, type Mock } from './mock.js';
+import { endOpenAnswers, openAnswers, write } from './node-write.js';
 import { DEFAULT_HOST, DEFAULT_PORT, type MockOptions, MockOptionsError } from './options.js';
-import type { Reply } from './responses.js';
 
 export type ServerOptions = {
   port?: number;
@@ -59,7 +60,11 @@ export interface RunningServer {
   readonly mock: Mock;
   /** The time limits in force. */
   readonly timeouts: ServerTimeouts;
-  /** Stops accepting connections and resolves once in-flight requests are answered. */
+  /**
+   * Stops accepting connections and resolves once in-flight requests are answered. Answers that
+   * would never end on their own end at once: a `hang` fault's connection is closed, and every open
+   * event stream (`/__petkit/events`) is ended.
+   */
   close(): Promise<void>;
 }
 
@@ -100,6 +105,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const control = normalizeControl(options.control ?? {});
   const mock = 'mock' in options ? options.mock : createMock(options);
   let closing: Promise<void> | undefined;
+  const open = openAnswers();
   // Filled in once listening: the control API answers only a Host that names this address.
   let guard: ControlGuard | undefined;
   /** Requests read on each connection and not yet answered, in order, and what runs after them. */
@@ -133,14 +139,15 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       outgoing.once('finish', () => setImmediate(() => server.closeIdleConnections()));
     }
     if (incoming.headers.host === undefined && incoming.httpVersion === '1.1') {
-      write(incoming, outgoing, missingHostReply());
+      write(incoming, outgoing, missingHostReply(), open);
       return;
     }
     const call = callFromIncoming(incoming, outgoing, expectsContinue);
-    const refused = guard?.check(call);
-    const answering = refused === undefined ? mock.answer(call) : Promise.resolve(refused);
+    const kind = callKind(call);
+    const refused = kind === 'control' ? guard?.check(call) : undefined;
+    const answering = refused === undefined ? mock.answer(call, kind) : Promise.resolve(refused);
     answering.then(
-      (answer) => write(incoming, outgoing, answer),
+      (answer) => write(incoming, outgoing, answer, open),
       (error: unknown) => {
         // The core answers its own failures with a 500; this is only a last resort.
         mock.options.logger.error(`petkit mock: ${String(error)}`);
@@ -163,7 +170,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   server.on('checkContinue', (incoming, outgoing) => serve(incoming, outgoing, true));
   server.on('checkExpectation', (incoming, outgoing) => {
     track(incoming, outgoing);
-    write(incoming, outgoing, expectationReply(String(incoming.headers.expect)));
+    write(incoming, outgoing, expectationReply(String(incoming.headers.expect)), open);
   });
   const lingering = new Set<RawSocket>();
   const refusals: RawRefusals = {
@@ -209,6 +216,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         });
         server.closeIdleConnections();
         for (const socket of lingering) socket.destroy();
+        endOpenAnswers(open);
       });
       return closing;
     },
@@ -291,19 +299,4 @@ function callFromIncoming(
     body: bodyOf(incoming, outgoing, expectsContinue),
     clientAddress: incoming.socket.remoteAddress,
   };
-}
-
-function write(incoming: IncomingMessage, outgoing: ServerResponse, answer: Reply): void {
-  const { body, headers } = answer;
-  const head = incoming.method === 'HEAD';
-  if (body !== null)
-    headers['content-length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
-  // A body refused part-read leaves the rest on the wire: this connection cannot carry another
-  // request. Say so, and close it rather than drain the rest.
-  if (!incoming.complete && (answer.status === 413 || headers.connection === 'close')) {
-    headers.connection = 'close';
-    outgoing.once('finish', () => incoming.socket.destroy());
-  }
-  outgoing.writeHead(answer.status, headers);
-  outgoing.end(head || body === null ? undefined : body);
 }

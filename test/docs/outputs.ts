@@ -23,6 +23,8 @@ const VOLATILE: readonly (readonly [RegExp, string])[] = [
   [/("user-agent":")[^"]*/gi, '$1<agent>'],
   [/("(?:x-ratelimit-reset|x-ratelimit-remaining|retry-after)":")\d+/gi, '$1<n>'],
   [/("date":")[^"]*/gi, '$1<date>'],
+  // The clock's reading: real time moves on between two runs.
+  [/("offsetSeconds":)-?\d+/g, '$1<n>'],
 ];
 
 export function masked(text: string): string {

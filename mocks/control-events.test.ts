@@ -1,0 +1,180 @@
+// The event stream over a journal of its own, read as an EventSource reads it: an event per entry,
+// the replay after Last-Event-ID, the heartbeat, the bound on streams and the one on a slow reader.
+import { describe, expect, it } from 'vitest';
+import { targetOf } from './call.js';
+import {
+  answerEvents,
+  createEventStreams,
+  EVENT_BUFFER,
+  type EventSource_,
+  MAX_EVENT_STREAMS,
+} from './control-events.js';
+import { createJournal, type JournalEntry } from './journal.js';
+import { reply } from './responses.js';
+
+function source(heartbeatMs?: number) {
+  const journal = createJournal();
+  const listeners = new Set<(entry: JournalEntry) => void>();
+  const events: EventSource_ = {
+    observe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    records: () => journal.records(),
+    streams: createEventStreams(heartbeatMs),
+  };
+  const record = (path: string) => {
+    const kept = journal.record({
+      time: 0,
+      method: 'GET',
+      target: path,
+      operationId: 'listPets',
+      key: undefined,
+      requestHeaders: [],
+      requestBody: undefined,
+      reply: reply(200, '[]'),
+      delayMs: 0,
+      durationMs: 1,
+    });
+    const entry = kept.entry();
+    for (const listener of listeners) listener(entry);
+  };
+  return { events, record, listeners };
+}
+
+function call(path = '/__petkit/events', headers: Record<string, string> = {}) {
+  return {
+    method: 'GET',
+    url: targetOf(path),
+    header: (name: string) => headers[name] ?? null,
+    rawHeaders: () => [],
+    body: { present: false, read: async () => new Uint8Array(0) },
+    clientAddress: '127.0.0.1',
+  };
+}
+
+interface Event {
+  id?: string;
+  event?: string;
+  data?: string;
+  comment?: string;
+  retry?: string;
+}
+
+/** Reads events from the stream until `count` have come, as an EventSource parses them. */
+async function readEvents(stream: ReadableStream<Uint8Array>, count: number): Promise<Event[]> {
+  const reader = stream.getReader();
+  const decoder = new TextDecoder();
+  const events: Event[] = [];
+  let text = '';
+  while (events.length < count) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    text += decoder.decode(value, { stream: true });
+    let end = text.indexOf('\n\n');
+    while (end >= 0 && events.length < count) {
+      const event: Event = {};
+      for (const line of text.slice(0, end).split('\n')) {
+        if (line.startsWith(':')) event.comment = line.slice(1).trim();
+        else {
+          const colon = line.indexOf(':');
+          (event as Record<string, string>)[line.slice(0, colon)] = line.slice(colon + 1).trimStart();
+        }
+      }
+      events.push(event);
+      text = text.slice(end + 2);
+      end = text.indexOf('\n\n');
+    }
+  }
+  reader.releaseLock();
+  return events;
+}
+
+describe('GET /__petkit/events', () => {
+  it('answers text/event-stream: the retry, then one request event per entry, id = journal id, data = the entry', async () => {
+    const { events, record } = source();
+    const answer = answerEvents(call(), events);
+    expect(answer.status).toBe(200);
+    expect(answer.headers['content-type']).toBe('text/event-stream; charset=utf-8');
+    expect(answer.headers['cache-control']).toBe('no-store');
+    expect(answer.body).toBeNull();
+    const stream = answer.stream as ReadableStream<Uint8Array>;
+    record('/v1/pets?limit=1');
+    record('/v1/pets?limit=2');
+    const read = await readEvents(stream, 3);
+    expect(read[0]).toEqual({ retry: '1000' });
+    expect(read.slice(1).map((event) => [event.id, event.event])).toEqual([
+      ['1', 'request'],
+      ['2', 'request'],
+    ]);
+    expect(JSON.parse(read[2]?.data ?? '')).toMatchObject({ id: 2, path: '/v1/pets?limit=2', status: 200 });
+    await stream.cancel();
+    expect(events.streams.open).toBe(0);
+  });
+
+  it('replays the entries after Last-Event-ID (or ?after= on a first connection), then goes on live', async () => {
+    const { events, record } = source();
+    for (const path of ['/a', '/b', '/c']) record(path);
+    const resumed = answerEvents(call('/__petkit/events', { 'last-event-id': '1' }), events).stream;
+    const first = answerEvents(call('/__petkit/events?after=2'), events).stream;
+    const live = answerEvents(call(), events).stream;
+    record('/d');
+    const paths = async (stream: ReadableStream<Uint8Array> | undefined, count: number) =>
+      (await readEvents(stream as ReadableStream<Uint8Array>, count + 1))
+        .slice(1)
+        .map((event) => (JSON.parse(event.data ?? '') as JournalEntry).path);
+    expect(await paths(resumed, 3)).toEqual(['/b', '/c', '/d']);
+    expect(await paths(first, 2)).toEqual(['/c', '/d']);
+    expect(await paths(live, 1)).toEqual(['/d']);
+  });
+
+  it('answers HEAD with the head alone, opening no stream', () => {
+    const { events, listeners } = source();
+    const answer = answerEvents({ ...call(), method: 'HEAD' }, events);
+    expect(answer.status).toBe(200);
+    expect(answer.stream).toBeUndefined();
+    expect(events.streams.open).toBe(0);
+    expect(listeners.size).toBe(0);
+  });
+
+  it('refuses an id that is not a whole number with 400 validation_failed', async () => {
+    const { events } = source();
+    const answer = answerEvents(call('/__petkit/events', { 'last-event-id': 'x<y' }), events);
+    expect(answer.status).toBe(400);
+    expect(JSON.parse(String(answer.body))).toMatchObject({ code: 'validation_failed' });
+    expect(events.streams.open).toBe(0);
+  });
+
+  it('sends a heartbeat comment while quiet, and stops it (and observing) when cancelled', async () => {
+    const { events, listeners } = source(20);
+    const stream = answerEvents(call(), events).stream as ReadableStream<Uint8Array>;
+    expect(await readEvents(stream, 2)).toEqual([{ retry: '1000' }, { comment: 'ping' }]);
+    expect(listeners.size).toBe(1);
+    await stream.cancel();
+    expect(listeners.size).toBe(0);
+  });
+
+  it(`answers 429 past ${MAX_EVENT_STREAMS} open streams, and again 200 once one is closed`, async () => {
+    const { events } = source();
+    const open = Array.from({ length: MAX_EVENT_STREAMS }, () => answerEvents(call(), events));
+    expect(open.every((answer) => answer.status === 200)).toBe(true);
+    const refused = answerEvents(call(), events);
+    expect(refused.status).toBe(429);
+    expect(JSON.parse(String(refused.body))).toMatchObject({ code: 'rate_limited' });
+    expect(refused.headers['retry-after']).toBe('1');
+    await open[0]?.stream?.cancel();
+    expect(answerEvents(call(), events).status).toBe(200);
+  });
+
+  it(`ends a stream whose reader is ${EVENT_BUFFER} events behind with an overflow event (its reconnect replays)`, async () => {
+    const { events, record, listeners } = source();
+    const stream = answerEvents(call(), events).stream as ReadableStream<Uint8Array>;
+    // Nobody reads: the queue fills (EVENT_BUFFER), then as many wait, then one more ends it.
+    for (let i = 0; i < 2 * EVENT_BUFFER + 1; i += 1) record(`/v1/pets/${i}`);
+    expect(listeners.size).toBe(0);
+    expect(events.streams.open).toBe(0);
+    const all = await readEvents(stream, 10 * EVENT_BUFFER);
+    expect(all.at(-1)).toEqual({ event: 'overflow', data: '{}' });
+    expect(all.filter((event) => event.event === 'request').length).toBeLessThanOrEqual(2 * EVENT_BUFFER);
+  });
+});
