@@ -168,7 +168,8 @@ export function createClient(options: ClientOptions): Client {
   /** Requests in a row that got no answer within the timeout; a response puts it back to 0. */
   let unanswered = 0;
   let silent = false;
-  let answeredSeq = 0;
+  /** One timeline of sends and answers: an answer below a request's sentSeq came before it left. */
+  let tick = 0;
   const { redactor } = options;
 
   const authorization = (auth: Auth): string | undefined => {
@@ -230,7 +231,7 @@ export function createClient(options: ClientOptions): Client {
     };
     requests += 1;
     const mine = ++started;
-    const sentSeq = mine;
+    const sentSeq = ++tick;
     const busy = inFlight > 0;
     inFlight += 1;
     const overlapped = () => busy || started !== mine;
@@ -274,7 +275,7 @@ export function createClient(options: ClientOptions): Client {
       return {
         operationId: outgoing.operationId,
         sentSeq,
-        answeredSeq: ++answeredSeq,
+        answeredSeq: ++tick,
         credential,
         request,
         response: { status: response.status, headers: responseHeaders, body: redactor.response(body) },
@@ -296,7 +297,7 @@ export function createClient(options: ClientOptions): Client {
       return {
         operationId: outgoing.operationId,
         sentSeq,
-        answeredSeq: ++answeredSeq,
+        answeredSeq: ++tick,
         credential,
         request,
         response: null,

@@ -22,9 +22,12 @@ export interface ResponseRecord {
 
 export interface Exchange {
   readonly operationId: string;
-  /** 1, 2, 3…: the order requests left in, over the whole run (retries and probes included). */
+  /**
+   * When the request left, on one timeline of the run's sends and answers (retries and probes
+   * included): increasing, unique, not contiguous.
+   */
   readonly sentSeq: number;
-  /** The order their answers (or failures) came in: below another's sentSeq, it was known before that left. */
+  /** When its answer (or failure) came, on the same timeline: below another's sentSeq, it came before that left. */
   readonly answeredSeq: number;
   /** What the Authorization sent means, as whoever built the request decided. */
   readonly credential: CredentialClass;

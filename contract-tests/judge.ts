@@ -51,6 +51,8 @@ export function createJudge(input: {
               ...(judgement.because === undefined ? {} : { because: judgement.because }),
               ...(judgement.case === undefined ? {} : { case: judgement.case }),
             }),
+            // The baseline's findings stand alone, as they always have; the others merge with a scenario's.
+            entry.method === 'baseline' ? undefined : { sentSeq: exchange.sentSeq, by: 'judge' },
           );
         }
       }

@@ -17,9 +17,19 @@ export interface RunEnd {
   readonly outOfTime?: { readonly seconds: number; readonly reason: string } | undefined;
 }
 
+/** Who found it on which exchange: one finding per (check, exchange), a scenario's before a judge's. */
+export interface FoundBy {
+  readonly sentSeq: number;
+  readonly by: 'judge' | 'scenario';
+}
+
 export interface Results {
-  /** A finding of a selected check on a tested operation; the same departure again counts an occurrence. */
-  add(finding: Finding): void;
+  /**
+   * A finding of a selected check on a tested operation; the same departure again counts an
+   * occurrence. With `foundBy`, a judge's finding and a scenario's on one exchange under one check are
+   * one: the scenario's words stand (they name its case), with the judge's reasons.
+   */
+  add(finding: Finding, foundBy?: FoundBy): void;
   /** A finding whatever was selected (a target that stopped answering). */
   force(finding: Finding): void;
   passed(check: CheckId, operationId: string): void;
@@ -52,21 +62,53 @@ export function createResults(
   /** Passes by the phase that judged them: a phase that did not complete proves nothing passed. */
   const passesIn = new Map<string, Map<string, number>>();
   const done = new Set<string>();
+  /** By check and exchange: the judge's finding there, under its key, and whether it made the entry. */
+  const judged = new Map<
+    string,
+    { readonly key: string; readonly fresh: boolean; readonly finding: Finding }
+  >();
+  const scenarioFound = new Set<string>();
+
+  const insert = (finding: Finding): boolean => {
+    const existing = findings.get(findingKey(finding));
+    if (existing === undefined) {
+      findings.set(findingKey(finding), finding);
+      return true;
+    }
+    existing.occurrences += 1;
+    if (!existing.instancePaths.includes(finding.instancePath))
+      existing.instancePaths.push(finding.instancePath);
+    const next = finding.cases?.[0];
+    const cases = existing.cases;
+    if (next !== undefined && cases !== undefined && !cases.includes(next) && cases.length < MAX_CASES)
+      cases.push(next);
+    return false;
+  };
 
   return {
-    add(finding) {
+    add(finding, foundBy) {
       if (!options.checks.has(finding.check) || !options.operations.has(finding.operationId)) return;
-      const existing = findings.get(findingKey(finding));
-      if (existing === undefined) findings.set(findingKey(finding), finding);
-      else {
-        existing.occurrences += 1;
-        if (!existing.instancePaths.includes(finding.instancePath))
-          existing.instancePaths.push(finding.instancePath);
-        const next = finding.cases?.[0];
-        const cases = existing.cases;
-        if (next !== undefined && cases !== undefined && !cases.includes(next) && cases.length < MAX_CASES)
-          cases.push(next);
+      if (foundBy === undefined) {
+        insert(finding);
+        return;
       }
+      const at = `${finding.check}|${foundBy.sentSeq}`;
+      if (foundBy.by === 'judge') {
+        if (scenarioFound.has(at) || judged.has(at)) return;
+        judged.set(at, { key: findingKey(finding), fresh: insert(finding), finding });
+        return;
+      }
+      scenarioFound.add(at);
+      const earlier = judged.get(at);
+      judged.delete(at);
+      if (earlier !== undefined) {
+        // Taken back: the scenario's finding says the same of this exchange in its own words.
+        const entry = findings.get(earlier.key);
+        if (entry !== undefined && entry.occurrences > 1) entry.occurrences -= 1;
+        else if (earlier.fresh) findings.delete(earlier.key);
+      }
+      const because = earlier?.finding.because;
+      insert(because === undefined || finding.because !== undefined ? finding : { ...finding, because });
     },
     force(finding) {
       findings.set(findingKey(finding), finding);
@@ -90,7 +132,14 @@ export function createResults(
     exercised(operationId, status) {
       seen.add(`${operationId}|${status}`);
     },
-    findings: () => [...findings.values()],
+    // A finding only a judge made comes after the others: a scenario's names its case (a shrunk one).
+    findings: () => {
+      const byJudge = new Set([...judged.values()].filter((at) => at.fresh).map((at) => at.key));
+      const all = [...findings.entries()];
+      return [...all.filter(([key]) => !byJudge.has(key)), ...all.filter(([key]) => byJudge.has(key))].map(
+        ([, finding]) => finding,
+      );
+    },
     coverage: () =>
       spec.operations.flatMap((operation) =>
         [...operation.responses.keys()].map((status) => ({

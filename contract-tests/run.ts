@@ -72,7 +72,7 @@ export async function runContract(input: ContractOptions, spec: Spec = loadSpec(
   const startedMs = options.now();
   let phase = 'preflight';
   const results = createResults(spec, options, () => phase);
-  const model = createContractModel(spec);
+  const model = createContractModel(spec, options.baseUrl);
   const judge = createJudge({
     spec,
     options,
@@ -135,7 +135,10 @@ export async function runContract(input: ContractOptions, spec: Spec = loadSpec(
     tested: (operationId) => options.operations.has(operationId),
     passed: results.passed,
     failed(check, exchange, finding) {
-      results.add(findingOf(exchange, { check, severity: 'error', ...finding }));
+      results.add(findingOf(exchange, { check, severity: 'error', ...finding }), {
+        sentSeq: exchange.sentSeq,
+        by: 'scenario',
+      });
     },
     note: results.note,
     unverified: results.unverified,

@@ -1,39 +1,177 @@
 // The model of the contract: what the run knows of the target's pets and window, and the judge that
-// holds every exchange to what the document and the earlier exchanges predict (method 'model').
-import type { Pet, Spec } from '../../openapi/index.js';
-import type { JudgeEntry, KnownPet, ModelView } from './types.js';
+// holds every exchange to what the document and the earlier exchanges predict (method 'model'). It
+// learns from every exchange, whether its judgements count or not (judge.ts).
+import type { NewPet, Pet, Spec } from '../../openapi/index.js';
+import { judgeList } from './lists.js';
+import { createPetLedger } from './pets.js';
+import { classify, documentSays, predict } from './predict.js';
+import type { JudgeEntry, Judgement, ModelView, Observed } from './types.js';
+import { createWindowModel } from './window.js';
 
 export interface ContractModel {
   readonly view: ModelView;
+  /** The key's window over time (method 'baseline': the suite has always kept it). */
+  readonly window: JudgeEntry;
   readonly judge: JudgeEntry;
 }
 
-export function createContractModel(_spec: Spec): ContractModel {
-  const created: Pet[] = [];
-  const known = new Map<number, KnownPet>();
+export function createContractModel(spec: Spec, baseUrl: string): ContractModel {
+  const ledger = createPetLedger();
+  const window = createWindowModel();
+  const basePath = new URL(baseUrl).pathname;
   const view: ModelView = {
-    knownPets: () => [...known.values()],
-    createdPets: () => created,
-    maxKnownId: () => (known.size === 0 ? undefined : Math.max(...known.keys())),
-    knownBefore: (id) => known.get(id),
-    window: () => undefined,
+    knownPets: ledger.all,
+    createdPets: ledger.created,
+    maxKnownId: ledger.maxId,
+    knownBefore: ledger.before,
+    window: window.reading,
   };
+  const describedAt = (path: string, method: string) =>
+    documentSays(spec, `/paths/${path.replaceAll('~', '~0').replaceAll('/', '~1')}/${method}/description`);
+
+  const judge = (observed: Observed): Judgement[] => {
+    const { exchange, operation, response } = observed;
+    if (operation === undefined || response === undefined) return [];
+    // A 5xx is not_a_server_error's; a 429 the window's (with the key) or unverified (without).
+    if (response.status >= 500 || response.status === 429) return [];
+    const judgements: Judgement[] = [];
+    const prediction = predict(spec, observed, view, basePath);
+    if (prediction !== undefined) {
+      const expected = [...prediction.statuses].join(' or ');
+      // The key refused is auth_enforced's, whatever the request was.
+      const check =
+        response.status === 401 && exchange.credential === 'key' ? 'auth_enforced' : prediction.check;
+      judgements.push(
+        prediction.statuses.has(response.status)
+          ? { check: prediction.check }
+          : {
+              check,
+              cause: `${expected} → ${response.status}`,
+              ...(prediction.severity === undefined ? {} : { severity: prediction.severity }),
+              message: `${prediction.what}: got ${response.status}`,
+              expected,
+              case: prediction.what,
+              because: prediction.because,
+            },
+      );
+    }
+    if (!response.conforms || response.json === undefined) return judgements;
+    const body = response.json.value;
+    const since = (what: string) => `${exchange.request.method} ${what} (request ${exchange.sentSeq})`;
+    if (operation.id === 'createPet' && response.status === 201) {
+      const pet = body as Pet;
+      const described = describedAt(operation.path, 'post');
+      // Only a valid body is echoed; a 201 to another is the prediction's finding above.
+      const requestClass = classify(operation, exchange, basePath);
+      const sent = (requestClass?.kind === 'valid' ? requestClass.body : {}) as Partial<NewPet>;
+      const echoed = Object.entries(sent).filter(
+        ([name, value]) => JSON.stringify((pet as Record<string, unknown>)[name]) !== JSON.stringify(value),
+      );
+      if (echoed.length > 0)
+        judgements.push({
+          check: 'positive_data_acceptance',
+          cause: 'a 201 that does not echo what was sent',
+          message: `sent ${echoed.map(([name, value]) => `${name} ${JSON.stringify(value)}`).join(', ')}; the 201 has ${echoed.map(([name]) => `${name} ${JSON.stringify((pet as Record<string, unknown>)[name])}`).join(', ')}`,
+          expected: 'the created animal as sent, with its assigned id',
+          because: [documentSays(spec, '/paths/~1pets/post/responses/201/description')],
+        });
+      const before = ledger.before(pet.id, exchange.sentSeq);
+      const twin = ledger.all().find((known) => known.pet.id === pet.id && known.origin === 'created');
+      if (before !== undefined)
+        judgements.push({
+          check: 'use_after_create',
+          cause: 'a create given the id of a pet that existed',
+          message: `the 201 gives id ${pet.id}, which was already pet ${JSON.stringify(before.pet)} before this request left`,
+          expected: 'a fresh id: the service assigns it on creation',
+          because: [described, before.since],
+        });
+      else if (twin !== undefined)
+        judgements.push({
+          check: 'use_after_create',
+          cause: 'two creates given one id',
+          message: `two 201s give id ${pet.id}`,
+          expected: 'a distinct id for each created animal',
+          because: [described, twin.since],
+        });
+      ledger.learn(pet, 'created', exchange, since('createPet'));
+    }
+    if (operation.id === 'getPet' && response.status === 200) {
+      const pet = body as Pet;
+      const requestClass = classify(operation, exchange, basePath);
+      const id = requestClass?.kind === 'valid' ? requestClass.params.petId : undefined;
+      const described = describedAt(operation.path, 'get');
+      if (typeof id === 'number' && pet.id !== id)
+        judgements.push({
+          check: 'use_after_create',
+          cause: 'getPet answers another pet',
+          message: `asked for pet ${id}, got pet ${pet.id}`,
+          expected: `pet ${id}`,
+          instancePath: '/id',
+          because: [described],
+        });
+      const known = typeof id === 'number' && id === pet.id ? ledger.before(id, exchange.sentSeq) : undefined;
+      if (known !== undefined) {
+        const fields = Object.entries(known.pet)
+          .filter(
+            ([name, value]) =>
+              name in pet && JSON.stringify((pet as Record<string, unknown>)[name]) !== JSON.stringify(value),
+          )
+          .map(([name]) => name);
+        if (fields.length > 0)
+          judgements.push({
+            check: 'use_after_create',
+            cause: `getPet answers a ${known.origin} pet changed`,
+            severity: known.origin === 'created' ? 'error' : 'warning',
+            message: `pet ${pet.id} has ${fields.map((name) => `${name} ${JSON.stringify((pet as Record<string, unknown>)[name])}`).join(', ')}; known as ${JSON.stringify(known.pet)}`,
+            expected: 'the pet as known',
+            because: [described, known.since],
+          });
+      }
+      ledger.learn(pet, 'seen', exchange, since(`pet ${pet.id}`));
+    }
+    if (operation.id === 'listPets' && response.status === 200 && Array.isArray(body)) {
+      const requestClass = classify(operation, exchange, basePath);
+      if (requestClass?.kind === 'valid')
+        judgements.push(
+          ...judgeList(
+            exchange,
+            body as Pet[],
+            requestClass.params,
+            ledger,
+            describedAt(operation.path, 'get'),
+          ),
+        );
+      for (const pet of body as Pet[]) ledger.learn(pet, 'seen', exchange, since('listPets'));
+    }
+    return judgements;
+  };
+
   return {
     view,
+    window: {
+      id: 'window',
+      method: 'baseline',
+      judge(observed) {
+        const { exchange } = observed;
+        if (observed.response === undefined) return [];
+        const contradiction = window.observe(exchange, exchange.overlapped === true, observed.atMs);
+        return contradiction === undefined
+          ? []
+          : [{ check: 'response_headers_conformance', cause: contradiction.message, ...contradiction }];
+      },
+    },
     judge: {
       id: 'model',
       method: 'model',
       judge(observed) {
-        const response = observed.response;
-        if (response === undefined || !response.conforms || response.json === undefined) return [];
-        const { exchange } = observed;
-        const since = { kind: 'exchange', sentSeq: exchange.sentSeq, summary: exchange.operationId } as const;
-        if (exchange.operationId === 'createPet' && response.status === 201) {
-          const pet = response.json.value as Pet;
-          created.push(pet);
-          known.set(pet.id, { pet, origin: 'created', since });
-        }
-        return [];
+        // One finding per check on one exchange: the first stands.
+        const seen = new Set<string>();
+        return judge(observed).filter((judgement) => {
+          if (judgement.cause === undefined) return true;
+          if (seen.has(judgement.check)) return false;
+          seen.add(judgement.check);
+          return true;
+        });
       },
     },
   };

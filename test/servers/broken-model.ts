@@ -1,4 +1,44 @@
-// Servers broken in a way only the 'model' method catches (test/contract-ablation.test.ts proves it).
+// Servers broken in a way only the 'model' method catches (test/contract-broken-model.test.ts and the
+// ablation test prove it): every exchange is held to the model, whereas the scenarios look at the
+// cases they sent for their own purpose.
 import type { MethodBrokenServer } from './method-broken.js';
+import { createReference, type RawRequest, type RawResponse, type ReferenceOptions } from './reference.js';
 
-export const BROKEN_MODEL_SERVERS: readonly MethodBrokenServer[] = [];
+/** Pets present before the run: the reference seeds 30 (ids 1 to 30). */
+const SEEDED = 30;
+
+export const BROKEN_MODEL_SERVERS: readonly MethodBrokenServer[] = [
+  {
+    name: 'get-answers-the-next-pet',
+    breaks: 'getPet of a pet present before the run answers 200 with the next pet (asked for 1, gets 2)',
+    method: 'model',
+    handler: (_clock, options: ReferenceOptions = {}) => {
+      const reference = createReference(options);
+      return (request: RawRequest): RawResponse => {
+        const id = /^\/v1\/pets\/(\d+)$/.exec(request.pathname)?.[1];
+        if (request.method === 'GET' && id !== undefined && Number(id) < SEEDED)
+          return reference({ ...request, pathname: `/v1/pets/${Number(id) + 1}` });
+        return reference(request);
+      };
+    },
+    fails: ['use_after_create'],
+  },
+  {
+    name: 'cold-cache-unsorted-list',
+    breaks:
+      'the first listPets after start answers from a cold cache, newest first (ids descending); later ones are right',
+    method: 'model',
+    handler: (_clock, options: ReferenceOptions = {}) => {
+      const reference = createReference(options);
+      let warm = false;
+      return (request: RawRequest): RawResponse => {
+        const response = reference(request);
+        const list = request.method === 'GET' && request.pathname === '/v1/pets' && response.status === 200;
+        if (!list || warm) return response;
+        warm = true;
+        return { ...response, body: JSON.stringify((JSON.parse(response.body) as unknown[]).reverse()) };
+      };
+    },
+    fails: ['list_semantics'],
+  },
+];
