@@ -9,7 +9,13 @@ import { keyLabel } from './key-label.js';
 import type { ResolvedKey } from './keys.js';
 import { shown } from './refusals.js';
 import { isRuleFault, MAX_RULES, normalizeRule, type RuleContext, shownRule } from './rules.js';
-import type { ArmedRule, MockState } from './state.js';
+import { type ArmedRule, type MockState, StateUnavailableError } from './state.js';
+
+/**
+ * How often a clock change is tried when other changes keep coming first: each round one change wins,
+ * so N changes at once need at most N tries; past this many the answer is 503.
+ */
+const MAX_CLOCK_ATTEMPTS = 32;
 
 export interface MockRules {
   /** Arms a rule; rejects with ControlError (validation_failed, too_many_rules). */
@@ -108,12 +114,17 @@ export function createControls(c: {
       }
       const fault = clockChangeFault(change);
       if (fault !== undefined) throw new ControlError('validation_failed', `Invalid clock change: ${fault}`);
-      const { clock: current } = await control.view(true);
-      const real = c.real();
-      const next = changeClock(current, change, real, await limiter.latestWindow());
-      if ('refused' in next) throw new ControlError('clock_refused', next.refused);
-      await control.setClock(next);
-      return clockReading(next, real);
+      // Computed from the view it changes, and set only if that view still stands: a change made
+      // meanwhile (another replica's) is read again and this one applied on top of it.
+      for (let attempt = 1; ; attempt += 1) {
+        const { clock: current, version } = await control.view(true);
+        const real = c.real();
+        const next = changeClock(current, change, real, await limiter.latestWindow());
+        if ('refused' in next) throw new ControlError('clock_refused', next.refused);
+        if (await control.setClock(next, version)) return clockReading(next, real);
+        if (attempt === MAX_CLOCK_ATTEMPTS)
+          throw new StateUnavailableError('the clock kept changing under this change');
+      }
     },
     now: () => mockTime(control.last.clock, c.real()),
   };

@@ -19,7 +19,7 @@ export interface MemoryControl extends ControlStore {
   enable(id: string, enabled: boolean): ArmedRule | undefined;
   disarm(id?: string): number;
   fire(id: string): boolean;
-  setClock(clock: ClockState): void;
+  setClock(clock: ClockState, version: number): boolean;
   /** No rule, real time, ids from r1 again. */
   clear(): void;
 }
@@ -90,9 +90,11 @@ export function memoryControl(): MemoryControl {
       one.fired = next.fired;
       return next.fires;
     },
-    setClock(next) {
+    setClock(next, at) {
+      if (at !== version) return false;
       clock = next;
       changed();
+      return true;
     },
     clear() {
       armed = [];

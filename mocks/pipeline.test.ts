@@ -161,7 +161,7 @@ describe("the mock's clock", () => {
   it('moves the Date header, X-RateLimit-Reset, the journal time and mock.clock.now() together', async () => {
     const { mock, state } = ruled();
     const hour = 3_600_000;
-    state.control.setClock({ offsetMs: hour, frozenAt: null });
+    state.control.setClock({ offsetMs: hour, frozenAt: null }, state.control.last.version);
     const res = await checkedRequest(mock, '/v1/pets', withKey(FREE));
     expect(res.headers.get('date')).toBe(new Date(NOW + hour).toUTCString());
     expect(res.headers.get('x-ratelimit-reset')).toBe(
@@ -176,7 +176,7 @@ describe("the mock's clock", () => {
     const state = memoryState(1000);
     const mock = createMock({ clock: () => real, state });
     const frozen = NOW - 10 * MINUTE_MS;
-    state.control.setClock({ offsetMs: 0, frozenAt: frozen });
+    state.control.setClock({ offsetMs: 0, frozenAt: frozen }, state.control.last.version);
     await mock.request('/v1/pets', withKey(FREE));
     real += 5 * MINUTE_MS;
     const res = await mock.request('/v1/pets', withKey(FREE));
@@ -187,7 +187,7 @@ describe("the mock's clock", () => {
 
   it('puts a ban in its own time: a forced 429 waits until the window of the moved clock ends', async () => {
     const { mock, state } = ruled();
-    state.control.setClock({ offsetMs: 0, frozenAt: NOW + 50_000 });
+    state.control.setClock({ offsetMs: 0, frozenAt: NOW + 50_000 }, state.control.last.version);
     state.control.arm(rule({ respond: { status: 429 } }));
     const res = await mock.request('/v1/pets', withKey(FREE));
     // NOW is 30 s into its minute; 50 s later is 20 s into the next, which ends 40 s after.
@@ -200,7 +200,7 @@ describe('mock.reset()', () => {
     const { mock, state } = ruled();
     state.control.arm(rule({ respond: { status: 500 } }));
     state.control.arm(rule({ respond: { status: 503 } }));
-    state.control.setClock({ offsetMs: 86_400_000, frozenAt: null });
+    state.control.setClock({ offsetMs: 86_400_000, frozenAt: null }, state.control.last.version);
     await mock.reset();
     const res = await mock.request('/v1/pets', withKey(FREE));
     expect(res.status).toBe(200);

@@ -100,7 +100,11 @@ export interface ControlStore {
   disarm(id?: string): Awaitable<number>;
   /** Counts one match of the rule; answers whether it fires (decideFire, in one atomic step). */
   fire(id: string): Awaitable<boolean>;
-  setClock(clock: ClockState): Awaitable<void>;
+  /**
+   * Sets the clock if the view is still at `version` (the one the change was computed from), bumping
+   * it; answers false, changing nothing, when another change (another replica's) came first.
+   */
+  setClock(clock: ClockState, version: number): Awaitable<boolean>;
 }
 
 export interface StoredPet {

@@ -89,7 +89,7 @@ describe('the shared control store', () => {
     expect(await one.control.enable('r1', false)).toMatchObject({ id: 'r1', enabled: false });
     expect(await one.control.disarm('r2')).toBe(0);
     expect(one.control.last).toBe(off);
-    await one.control.setClock({ offsetMs: 61_000, frozenAt: null });
+    await one.control.setClock({ offsetMs: 61_000, frozenAt: null }, (await one.control.view(true)).version);
     versions.push(one.control.last.version);
     await one.control.disarm();
     versions.push(one.control.last.version);
@@ -144,9 +144,12 @@ describe('the shared control store', () => {
     const replicas = await freshReplicas();
     const one = await replicas.connect();
     const two = await replicas.connect();
-    await one.control.setClock({ offsetMs: 90_500.25, frozenAt: null });
+    await one.control.setClock(
+      { offsetMs: 90_500.25, frozenAt: null },
+      (await one.control.view(true)).version,
+    );
     expect((await two.control.view(true)).clock).toEqual({ offsetMs: 90_500.25, frozenAt: null });
-    await two.control.setClock({ offsetMs: 0, frozenAt: NOON });
+    await two.control.setClock({ offsetMs: 0, frozenAt: NOON }, (await two.control.view(true)).version);
     expect((await one.control.view(true)).clock).toEqual({ offsetMs: 0, frozenAt: NOON });
   });
 
@@ -157,7 +160,7 @@ describe('the shared control store', () => {
     await one.seed([]);
     await one.control.arm(rule());
     await one.control.arm(rule());
-    await one.control.setClock({ offsetMs: 0, frozenAt: NOON });
+    await one.control.setClock({ offsetMs: 0, frozenAt: NOON }, (await one.control.view(true)).version);
     const before = await two.control.view(true);
     await one.reset([]);
     expect(one.control.last).toMatchObject({ clock: { offsetMs: 0, frozenAt: null }, rules: [] });
@@ -254,7 +257,7 @@ describe('the version check of the shared rate limiter', () => {
     const two = await replicas.connect();
     const old = two.control.last;
     expect(await two.limiter.take(KEY, PLAN, NOON, old.version)).toMatchObject({ remaining: 4 });
-    await one.control.setClock({ offsetMs: 1_000, frozenAt: null });
+    await one.control.setClock({ offsetMs: 1_000, frozenAt: null }, (await one.control.view(true)).version);
     // Replica two has not read the change: its view is the old one.
     expect(two.control.view()).toBe(old);
     await expect(two.limiter.take(KEY, PLAN, NOON, old.version)).rejects.toThrow(StaleControlError);
@@ -273,7 +276,7 @@ describe('the version check of the shared rate limiter', () => {
     const two = await replicas.connect();
     const old = one.control.last;
     await one.limiter.take(KEY, PLAN, NOON, old.version);
-    await two.control.setClock({ offsetMs: 0, frozenAt: null });
+    await two.control.setClock({ offsetMs: 0, frozenAt: null }, (await two.control.view(true)).version);
     // A stale view on a later day would sweep the bucket of today, still live by the mock's clock.
     await expect(one.limiter.take(KEY, PLAN, NOON + 86_400_000, old.version)).rejects.toThrow(
       StaleControlError,

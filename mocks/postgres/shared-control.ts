@@ -27,7 +27,7 @@ export interface SharedControl extends ControlStore {
   enable(id: string, enabled: boolean): Promise<ArmedRule | undefined>;
   disarm(id?: string): Promise<number>;
   fire(id: string): Promise<boolean>;
-  setClock(clock: ClockState): Promise<void>;
+  setClock(clock: ClockState, version: number): Promise<boolean>;
 }
 
 /** A replica's cached view, and what connect.ts tells it (internal: no part of SharedState). */
@@ -248,12 +248,16 @@ export async function openSharedControl(database: Database): Promise<ControlCach
         return next.fires;
       });
     },
-    async setClock(clock) {
+    async setClock(clock, version) {
+      // Compare and set: two replicas moving the clock at once must not lose one of the changes.
       const { rows } = await database.query<ViewRow>({
-        text: bumpSql(', offset_ms = $1, frozen_at = $2'),
-        values: [clock.offsetMs, clock.frozenAt],
+        text: `${bumpSql(', offset_ms = $1, frozen_at = $2').replace(' RETURNING', ' WHERE version = $3 RETURNING')}`,
+        values: [clock.offsetMs, clock.frozenAt, version],
       });
-      adopt(rows[0] as ViewRow);
+      const row = rows[0];
+      if (row === undefined) return false;
+      adopt(row);
+      return true;
     },
   };
   return {
