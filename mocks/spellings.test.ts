@@ -93,6 +93,8 @@ describe('the Bearer grammar', () => {
 
   it.each([
     ['a tab as the separator', `Bearer\t${KEY}`],
+    // RFC 9110 §11.4: credentials = auth-scheme [ 1*SP token68 ]; a tab is no SP, nor in a b64token.
+    ['a tab after the space', `Bearer \t${KEY}`],
     ['no separator', `Bearer${KEY}`],
     ['a comma after the key', `Bearer ${KEY},`],
     ['a character appended', `Bearer ${KEY}x`],
