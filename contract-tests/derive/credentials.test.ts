@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
+import { toCurl } from '../exchange.js';
 import { credentialSpellings, tierZeroNearMisses } from './credentials.js';
 
 /** Keys of every shape the suite accepts (visible ASCII): short, one letter, digits only, with sh metacharacters. */
@@ -24,6 +25,24 @@ describe('credentialSpellings', () => {
       ),
     ).toEqual(credentials.map((c) => c.header(key)));
   });
+
+  it.each(KEYS)(
+    'the curl line of a request sent with each, run by /bin/sh, sends that header (key %j)',
+    (key) => {
+      const credentials = credentialSpellings(key);
+      // curl stood in for by a function that prints the word after each -H.
+      const lines = credentials.map((c) =>
+        toCurl({ method: 'GET', url: 'http://127.0.0.1/v1/pets', headers: { authorization: c.shell } }),
+      );
+      const script = `curl() { while [ $# -gt 0 ]; do [ "$1" = -H ] && printf '%s\\0' "$2"; shift; done; }\n${lines.join('\n')}`;
+      const out = execFileSync('/bin/sh', ['-c', script], {
+        env: { API_KEY: key, PATH: process.env.PATH ?? '' },
+      });
+      expect(out.toString('latin1').split('\0').slice(0, -1)).toEqual(
+        credentials.map((c) => `authorization: ${c.header(key)}`),
+      );
+    },
+  );
 
   it.each(KEYS)('no near-miss of %j is the key, under any spelling the contract accepts', (key) => {
     for (const c of credentialSpellings(key).filter((c) => !c.valid)) {
@@ -62,7 +81,7 @@ describe('credentialSpellings', () => {
   });
 
   it('gives one tier-0 near-miss per class, each a distinct wrong key', () => {
-    const zero = tierZeroNearMisses('demo-free');
+    const zero = tierZeroNearMisses(credentialSpellings('demo-free'));
     expect(zero.map((c) => c.kind)).toEqual(['prefix', 'extension', 'case', 'edit', 'whitespace']);
     expect(new Set(zero.map((c) => c.header('demo-free'))).size).toBe(zero.length);
   });

@@ -244,9 +244,9 @@ export function credentialSpellings(key: string): DerivedCredential[] {
 }
 
 /** The tier-0 near-misses, one per class: what a default run sends, spread over the operations. */
-export function tierZeroNearMisses(key: string): DerivedCredential[] {
+export function tierZeroNearMisses(credentials: readonly DerivedCredential[]): DerivedCredential[] {
   const chosen = new Map<CredentialKind, DerivedCredential>();
-  for (const credential of credentialSpellings(key)) {
+  for (const credential of credentials) {
     if (!credential.valid && credential.tier === 0 && !chosen.has(credential.kind))
       chosen.set(credential.kind, credential);
   }
