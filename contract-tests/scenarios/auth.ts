@@ -2,7 +2,9 @@
 // with the key's case changed (RFC 6750: the key is compared exactly), and without a key even when the
 // request is invalid or names an unknown id: auth comes before validation and lookup, so a 401 leaks
 // nothing. Every 401 challenges with `Bearer` (RFC 6750 §3); the scheme itself is case-insensitive
-// (RFC 9110 §11.1), so the key under `bearer` is not a 401.
+// (RFC 9110 §11.1), so the key under `bearer` is not a 401. With the 'derived' method on, the wrong key
+// and the case-changed key give way to near-misses derived from the key, one per class dealt round the
+// operations, and `bearer` to each accepted spelling in turn (derive/credentials.ts).
 import type { OperationSpec } from '../../openapi/index.js';
 import type { Auth, Authorization, Outgoing } from '../client.js';
 import { type Context, expectStatus, PASS, type Verdict } from '../context.js';
