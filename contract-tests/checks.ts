@@ -80,6 +80,14 @@ export const CHECKS = [
     byId('listPets'),
     { optIn: '--probe-ban' },
   ),
+  info(
+    'http_semantics',
+    'what RFC 9110, 6750, 8594 and 9745 require of every response (their MUSTs); headers the document ties to one operation or status absent elsewhere',
+    every,
+  ),
+  info('http_advisories', 'what those RFCs recommend of every response (their SHOULDs)', every, {
+    severity: 'warning',
+  }),
 ] as const;
 
 export type CheckId = (typeof CHECKS)[number]['id'];

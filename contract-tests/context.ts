@@ -2,6 +2,7 @@
 import type { Pet, Spec } from '../openapi/index.js';
 import type { CheckId } from './checks.js';
 import type { Outgoing } from './client.js';
+import type { DerivedCredential } from './derive/credentials.js';
 import type { Exchange } from './exchange.js';
 import type { FindingInput } from './finding.js';
 import type { Judgement, MethodId, ModelView } from './model/types.js';
@@ -15,6 +16,8 @@ export interface Context {
   readonly readOnly: boolean;
   /** Whether the key has letters, so that changing their case makes another key. */
   readonly keyHasLetters: boolean;
+  /** Credentials derived from the key at start (derive/credentials.ts): made of it at send time, shown only as sh over $API_KEY. */
+  readonly credentials: readonly DerivedCredential[];
   /** Pets the target listed at the start (for read-only runs and for ids that exist). */
   readonly knownPets: readonly Pet[];
   /** Every pet createPet answered 201 with during the run, in the order they came. */

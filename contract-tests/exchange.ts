@@ -46,11 +46,12 @@ export interface Exchange {
 }
 
 /**
- * The forms of the key a request record holds (redaction.ts writes them): `$API_KEY`, `${API_KEY}`, and
- * `$(printf %s "$API_KEY" | …)` for the key cut or its case changed. The shell expands them.
+ * The forms of the key a request record holds (redaction.ts and derive/credentials.ts write them):
+ * `$API_KEY`, `${API_KEY}`, `${API_KEY%?}` (its last character cut), `$(printf %s "$API_KEY" | …)` for
+ * the key cut or its case changed, and `$(printf '\t')` for a tab. The shell expands them.
  */
 const KEY_EXPANSION =
-  /\$\{API_KEY\}|\$API_KEY(?![A-Za-z0-9_])|\$\(printf %s "\$API_KEY"(?: \| cut -c \d+-\d+)?(?: \| LC_ALL=C tr (?:a-zA-Z A-Za-z|A-Z a-z|a-z A-Z))?\)/g;
+  /\$\{API_KEY(?:%\?)?\}|\$API_KEY(?![A-Za-z0-9_])|\$\(printf %s "\$API_KEY"(?: \| cut -c \d+-(?:\d+)?)?(?: \| LC_ALL=C tr (?:a-zA-Z A-Za-z|A-Z a-z|a-z A-Z))?\)|\$\(printf '\\t'\)/g;
 
 function shellQuote(value: string): string {
   return `'${value.replaceAll("'", `'\\''`)}'`;

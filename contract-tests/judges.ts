@@ -4,6 +4,7 @@
 // is on or not, so that what it learns does not depend on the switches; only its judgements are
 // dropped when its method is off (judge.ts).
 import { checkResponse, type Pet, type Spec } from '../openapi/index.js';
+import { createHttpJudge } from './http/judge.js';
 import { locationFinding } from './location.js';
 import type { ContractModel } from './model/index.js';
 import type { JudgeEntry, Judgement } from './model/types.js';
@@ -24,7 +25,9 @@ export function createBaselineJudge(spec: Spec, baseUrl: string): JudgeEntry {
         const placed = locationFinding(response.headers.location, requestUrl, baseUrl, created?.id);
         if (placed !== undefined) judgements.push({ cause: placed.message, ...placed });
       }
-      const operation = spec.operation(exchange.operationId);
+      // A method the document does not give the path (the 405 probe): only the http judge reads it.
+      const operation = observed.operation;
+      if (operation === undefined) return judgements;
       for (const verdict of checkResponse(spec, operation, exchange.response, { nowMs: observed.atMs })) {
         judgements.push(
           verdict.finding === undefined
@@ -39,5 +42,5 @@ export function createBaselineJudge(spec: Spec, baseUrl: string): JudgeEntry {
 
 /** Every judge of a run, in the order they judge. */
 export function createJudges(spec: Spec, baseUrl: string, model: ContractModel): readonly JudgeEntry[] {
-  return [model.window, createBaselineJudge(spec, baseUrl), model.judge];
+  return [model.window, createBaselineJudge(spec, baseUrl), model.judge, createHttpJudge(spec, baseUrl)];
 }

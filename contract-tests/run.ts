@@ -5,9 +5,12 @@ import { loadSpec } from '../openapi/index.js';
 import { CHECK_IDS, CHECKS } from './checks.js';
 import { createClient } from './client.js';
 import { type Context, conformingBody } from './context.js';
+import { credentialSpellings } from './derive/credentials.js';
+import { derivedScenario } from './derive/phase.js';
 import { ContractAbort, TargetSilent } from './errors.js';
 import { type Exchange, toCurl } from './exchange.js';
 import { findingOf } from './finding.js';
+import { methodProbe } from './http/probe.js';
 import { createJudge } from './judge.js';
 import { createJudges } from './judges.js';
 import { createContractModel } from './model/index.js';
@@ -39,6 +42,8 @@ const FIRST_PASS: readonly (readonly [string, Scenario])[] = [
     'sequences',
     (context) => (context.methodOn('sequences') ? sequencesScenario(context) : Promise.resolve()),
   ],
+  ['derived spellings', derivedScenario],
+  ['method probe', methodProbe],
 ];
 /** Then the other cases of each kind and the generated ones, as the budget allows. */
 const SECOND_PASS: readonly (readonly [string, Scenario])[] = [
@@ -108,6 +113,7 @@ export async function runContract(input: ContractOptions, spec: Spec = loadSpec(
     examples: options.examples,
     readOnly: options.readOnly,
     keyHasLetters: /[a-z]/i.test(options.apiKey),
+    credentials: credentialSpellings(options.apiKey),
     get knownPets() {
       return knownPets;
     },

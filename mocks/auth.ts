@@ -39,7 +39,8 @@ export function authenticate(header: string | null, keys: readonly ResolvedKey[]
   const space = header.indexOf(' ');
   if (space !== 6 || header.slice(0, 6).toLowerCase() !== 'bearer')
     return { kind: 'missing', sent: sentInstead(header) };
-  const token = header.slice(7).trim();
+  // RFC 9110 §11.4: 1*SP, then the token whole; a tab is neither (runtimes trim the field's own OWS).
+  const token = header.slice(7).replace(/^ +/, '');
   if (token.length === 0) return { kind: 'missing', sent: 'the Bearer scheme with no key after it' };
   if (token.length > MAX_KEY_LENGTH) return INVALID;
   let found: ResolvedKey | undefined;

@@ -67,7 +67,7 @@ export const document: OpenApiDocument = {
         ],
         "summary": "List animals",
         "description": "Returns at most `limit` animals in ascending `id` order, optionally filtered by `status`.\n",
-        "x-petkit-decision": "The source shows no paging beyond `limit`; the list is in ascending `id` order.",
+        "x-petkit-decision": "The source shows no paging beyond `limit`; the list is in ascending `id` order. A query parameter the operation does not name is ignored, and names are case-sensitive (LIMIT is such a parameter).",
         "parameters": [
           {
             "$ref": "#/components/parameters/Limit"
@@ -219,7 +219,7 @@ export const document: OpenApiDocument = {
         "summary": "Get an animal (deprecated)",
         "description": "Returns one animal by its `id`.\n\nDeprecated: this operation is removed on 5 December 2030. The replacement is `GET /pets` with\nthe `status` filter. Every response of this operation carries `Sunset`, `Deprecation` and a\n`Link` to the successor.\n",
         "deprecated": true,
-        "x-petkit-decision": "Every getPet response carries Sunset (RFC 8594), Deprecation (RFC 9745) and Link rel=successor-version, so clients can find the removal date whatever the status.",
+        "x-petkit-decision": "Every getPet response carries Sunset (RFC 8594), Deprecation (RFC 9745) and Link rel=successor-version, so clients can find the removal date whatever the status. Query parameters are ignored, as getPet names none.",
         "parameters": [
           {
             "$ref": "#/components/parameters/PetId"
@@ -812,7 +812,7 @@ export const document: OpenApiDocument = {
         "type": "http",
         "scheme": "bearer",
         "description": "An API key sent as a bearer token: `Authorization: Bearer <API_KEY>`. The scheme name is\ncase-insensitive. A missing or invalid key gives `401` with an `Error` body.\n",
-        "x-petkit-decision": "A 401 carries WWW-Authenticate (RFC 6750) and auth is checked before validation and lookup, so a 401 leaks nothing about the request."
+        "x-petkit-decision": "A 401 carries WWW-Authenticate (RFC 6750) and auth is checked before validation and lookup, so a 401 leaks nothing about the request. The scheme matches in any case and is followed by one or more spaces (RFC 9110 §11.4, 1*SP); the key is compared exactly and whole (RFC 6750 §2.1, b64token), so a tab, no space, a comma, a character added, removed or changed, or a change of case in the key is a 401."
       }
     },
     "parameters": {
@@ -821,7 +821,7 @@ export const document: OpenApiDocument = {
         "in": "query",
         "required": false,
         "description": "Maximum number of animals returned, from 1 to 100.",
-        "x-petkit-decision": "A limit that is not an integer from 1 to 100 (0, 101, -1, 1.5, abc) is a 400, not silently clamped.",
+        "x-petkit-decision": "A limit that is not an integer from 1 to 100 (0, 101, -1, 1.5, abc) is a 400, not silently clamped. Percent-decoded first (%32%30 is 20), it must then be written as a JSON integer, so +5, 05, 20.0, 2e1, a leading space or an empty value is a 400, not the default; given twice, even with equal values, it is a 400.",
         "schema": {
           "type": "integer",
           "minimum": 1,
@@ -835,7 +835,7 @@ export const document: OpenApiDocument = {
         "in": "query",
         "required": false,
         "description": "Only animals with this availability status.",
-        "x-petkit-decision": "A status outside PetStatus (such as adopted) is a 400, not an empty list.",
+        "x-petkit-decision": "A status outside PetStatus (such as adopted) is a 400, not an empty list. It is compared exactly after decoding, where a query's + is a space, so Available or available+ is a 400; given twice, even with equal values, it is a 400.",
         "schema": {
           "$ref": "#/components/schemas/PetStatus"
         },
@@ -846,7 +846,7 @@ export const document: OpenApiDocument = {
         "in": "path",
         "required": true,
         "description": "The identifier of the animal.",
-        "x-petkit-decision": "A petId that is not an int64 (abc, 1.5, 99999999999999999999) is a 400.",
+        "x-petkit-decision": "A petId that is not an int64 (abc, 1.5, 99999999999999999999) is a 400. Percent-decoded first (/pets/%31 is pet 1), it must then be written as a JSON integer, so +1, 01, 1.0 or 1e0 is a 400.",
         "schema": {
           "type": "integer",
           "format": "int64"
@@ -1115,7 +1115,7 @@ export const document: OpenApiDocument = {
       },
       "UnsupportedMediaType": {
         "description": "The body is not `application/json`.",
-        "x-petkit-decision": "A body sent with another Content-Type is a 415, not parsed anyway.",
+        "x-petkit-decision": "A body sent with another Content-Type is a 415, not parsed anyway. application/json matches in any case and with any parameters (RFC 9110 §8.3.1); a charset parameter is ignored and the body read as UTF-8 (RFC 8259 §8.1).",
         "headers": {
           "X-RateLimit-Limit": {
             "$ref": "#/components/headers/X-RateLimit-Limit"
@@ -1393,7 +1393,7 @@ export const document: OpenApiDocument = {
           "categoryId"
         ],
         "additionalProperties": false,
-        "x-petkit-decision": "Unknown properties, an id among them, are rejected with 400 rather than silently dropped.",
+        "x-petkit-decision": "Unknown properties, an id among them, are rejected with 400 rather than silently dropped. A member name given twice is read as its last value (RFC 8259 §4 leaves it open).",
         "properties": {
           "name": {
             "$ref": "#/components/schemas/PetName"
@@ -1424,7 +1424,7 @@ export const document: OpenApiDocument = {
         "format": "int64",
         "minimum": 1,
         "description": "Identifier of the category the animal belongs to.",
-        "x-petkit-decision": "Category ids are positive int64 integers.",
+        "x-petkit-decision": "Category ids are positive int64 integers. As with every integer in a JSON body, a whole-valued JSON number is that integer however it is written (1.0, 1e0, 10E-1 are 1, as JSON Schema's integer type says), stored and echoed as 1.",
         "example": 3
       },
       "Pets": {

@@ -176,6 +176,69 @@ describe('openapi.yaml', () => {
   });
 });
 
+describe('the spellings openapi.yaml decides (x-petkit-decision)', () => {
+  const document = loadSpec().document as unknown as {
+    paths: Record<string, Record<string, Record<string, unknown>>>;
+    components: Record<string, Record<string, Record<string, unknown>>>;
+  };
+  const decision = (node: Record<string, unknown> | undefined): string =>
+    String(node?.['x-petkit-decision'] ?? '');
+  const component = (kind: string, name: string) => decision(document.components[kind]?.[name]);
+
+  it('an integer parameter is percent-decoded, then written as a JSON integer', () => {
+    for (const name of ['Limit', 'PetId']) {
+      expect(component('parameters', name), name).toMatch(/Percent-decoded first .* JSON integer/);
+    }
+    expect(component('parameters', 'Limit')).toContain(
+      '+5, 05, 20.0, 2e1, a leading space or an empty value is a 400, not the default',
+    );
+    expect(component('parameters', 'PetId')).toContain('+1, 01, 1.0 or 1e0 is a 400');
+  });
+
+  it('a query parameter given twice is a 400', () => {
+    for (const name of ['Limit', 'StatusFilter']) {
+      expect(component('parameters', name), name).toContain(
+        'given twice, even with equal values, it is a 400',
+      );
+    }
+  });
+
+  it('unknown query parameters are ignored and names are case-sensitive', () => {
+    expect(decision(document.paths['/pets']?.get)).toContain(
+      'does not name is ignored, and names are case-sensitive',
+    );
+    expect(decision(document.paths['/pets/{petId}']?.get)).toContain('Query parameters are ignored');
+  });
+
+  it('an enum parameter is compared exactly, a query + being a space', () => {
+    expect(component('parameters', 'StatusFilter')).toContain(
+      "compared exactly after decoding, where a query's + is a space",
+    );
+  });
+
+  it('the Bearer grammar: scheme in any case, 1*SP, the key exact and whole', () => {
+    const bearer = component('securitySchemes', 'bearerAuth');
+    expect(bearer).toContain(
+      'scheme matches in any case and is followed by one or more spaces (RFC 9110 §11.4, 1*SP)',
+    );
+    expect(bearer).toContain('key is compared exactly and whole (RFC 6750 §2.1, b64token)');
+  });
+
+  it('a whole-valued JSON number is the integer it equals', () => {
+    expect(component('schemas', 'CategoryId')).toContain('1.0, 1e0, 10E-1 are 1');
+  });
+
+  it('application/json in any case with any parameters; the body read as UTF-8', () => {
+    const media = component('responses', 'UnsupportedMediaType');
+    expect(media).toContain('any case and with any parameters (RFC 9110 §8.3.1)');
+    expect(media).toContain('read as UTF-8 (RFC 8259 §8.1)');
+  });
+
+  it('a member name given twice: the last wins', () => {
+    expect(component('schemas', 'NewPet')).toContain('read as its last value');
+  });
+});
+
 describe('the limits openapi.yaml states in words', () => {
   it('PayloadTooLarge says the body limit of MAX_BODY_BYTES, in KiB and in its example', () => {
     const response = loadSpec().document.components?.responses?.PayloadTooLarge as {

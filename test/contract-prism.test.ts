@@ -83,6 +83,7 @@ test('against Prism: runs to the end (timeouts included) and reports exactly wha
   expect(failed).toEqual([
     'auth_enforced',
     'deprecation_signalled',
+    'http_semantics',
     'list_semantics',
     'negative_data_rejection',
     'not_found',
@@ -102,6 +103,34 @@ test('against Prism: runs to the end (timeouts included) and reports exactly wha
   // Prism answers the key under a lower-case `bearer` with 401 (RFC 9110: the scheme is case-insensitive).
   expect(report.findings).toContainEqual(
     expect.objectContaining({ check: 'auth_enforced', message: expect.stringMatching(/lower-case scheme/) }),
+  );
+  // HTTP beneath the contract, each with the RFC sentence it departs from: no Allow on its 405, and
+  // Deprecation: true (not an RFC 9651 Date) wherever it sends Deprecation.
+  expect(report.findings).toContainEqual(
+    expect.objectContaining({
+      check: 'http_semantics',
+      status: 405,
+      because: [expect.objectContaining({ kind: 'rfc', cite: 'RFC 9110 §15.5.6' })],
+    }),
+  );
+  expect(report.findings).toContainEqual(
+    expect.objectContaining({
+      check: 'http_semantics',
+      instancePath: '/headers/Deprecation',
+      because: [expect.objectContaining({ kind: 'rfc', cite: 'RFC 9745 §2.1' })],
+    }),
+  );
+  expect(
+    [
+      ...new Set(report.findings.filter((f) => f.check === 'http_semantics').map((f) => f.instancePath)),
+    ].sort(),
+  ).toEqual(['/headers/Allow', '/headers/Deprecation']);
+  // Derived spellings openapi.yaml refuses are answered 200: limit=1.0, petId 1.0.
+  expect(report.findings).toContainEqual(
+    expect.objectContaining({
+      check: 'negative_data_rejection',
+      message: expect.stringMatching(/^limit=1\.0 /),
+    }),
   );
   // Prism never answers a malformed JSON body: the suite's timeout, for real.
   expect(report.findings).toContainEqual(

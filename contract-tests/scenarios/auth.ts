@@ -2,10 +2,13 @@
 // with the key's case changed (RFC 6750: the key is compared exactly), and without a key even when the
 // request is invalid or names an unknown id: auth comes before validation and lookup, so a 401 leaks
 // nothing. Every 401 challenges with `Bearer` (RFC 6750 §3); the scheme itself is case-insensitive
-// (RFC 9110 §11.1), so the key under `bearer` is not a 401.
+// (RFC 9110 §11.1), so the key under `bearer` is not a 401. With the 'derived' method on, the wrong key
+// and the case-changed key give way to near-misses derived from the key, one per class dealt round the
+// operations, and `bearer` to each accepted spelling in turn (derive/credentials.ts).
 import type { OperationSpec } from '../../openapi/index.js';
-import type { Auth, Outgoing } from '../client.js';
+import type { Auth, Authorization, Outgoing } from '../client.js';
 import { type Context, expectStatus, PASS, type Verdict } from '../context.js';
+import { type DerivedCredential, tierZeroNearMisses } from '../derive/credentials.js';
 import type { Exchange } from '../exchange.js';
 import { record, validRequest } from '../requests.js';
 import { invalidExamples, invalidParameterExamples } from '../schema-arbitraries.js';
@@ -22,6 +25,29 @@ const CASES: readonly [Auth, string][] = [
   ['scheme', 'with the key under a non-Bearer scheme (Token)'],
   ['key-case', 'with the key, the case of its letters changed'],
 ];
+/** The fixed wrong keys that derived near-misses replace when the 'derived' method is on. */
+const REPLACED_BY_DERIVED: ReadonlySet<Auth> = new Set(['wrong', 'key-case']);
+
+const asAuthorization = (c: DerivedCredential): Authorization => ({
+  header: c.header,
+  credential: c.valid ? 'key' : 'invalid',
+  shell: c.shell,
+  what: c.what,
+});
+
+/**
+ * The derived credentials an operation gets (the `index`-th tested one): the tier-0 near-misses, one per
+ * class, dealt round the operations, and one valid spelling of Bearer in turn.
+ */
+function derivedFor(
+  credentials: readonly DerivedCredential[],
+  index: number,
+  count: number,
+): { nearMisses: DerivedCredential[]; valid: DerivedCredential | undefined } {
+  const nearMisses = tierZeroNearMisses(credentials).filter((_, i) => i % count === index % count);
+  const valids = credentials.filter((c) => c.valid && c.tier === 0);
+  return { nearMisses, valid: valids[index % valids.length] };
+}
 
 /** A 401's challenge names the Bearer scheme (RFC 6750 §3); a missing header is another check's. */
 function challenge(exchange: Exchange, what: string): Verdict | null {
@@ -82,26 +108,37 @@ function invalidWithoutKey(context: Context, operation: OperationSpec): AuthCase
 export async function authScenario(context: Context): Promise<void> {
   if (!context.selected('auth_enforced')) return;
   let throttled: string | undefined;
-  for (const operation of context.spec.operations) {
-    if (!operation.requiresAuth || !context.tested(operation.id)) continue;
-    if (context.readOnly && operation.method !== 'GET') continue;
+  const derived = context.methodOn('derived');
+  const operations = context.spec.operations.filter(
+    (operation) =>
+      operation.requiresAuth &&
+      context.tested(operation.id) &&
+      !(context.readOnly && operation.method !== 'GET'),
+  );
+  for (const [index, operation] of operations.entries()) {
     if (throttled !== undefined) {
       context.unverified('auth_enforced', operation.id, throttled);
       continue;
     }
     const request = validRequest(context, operation);
     const keyHasCase = context.keyHasLetters;
+    const own = derivedFor(context.credentials, index, operations.length);
     const cases: AuthCase[] = [
-      ...CASES.filter(([auth]) => auth !== 'key-case' || keyHasCase).map(([auth, what]) => ({
-        outgoing: { ...request, auth },
-        what,
-      })),
+      ...CASES.filter(
+        ([auth]) => (auth !== 'key-case' || keyHasCase) && !(derived && REPLACED_BY_DERIVED.has(auth)),
+      ).map(([auth, what]) => ({ outgoing: { ...request, auth }, what })),
+      ...(derived
+        ? own.nearMisses.map((c) => ({
+            outgoing: { ...request, authorization: asAuthorization(c) },
+            what: `with ${c.what}`,
+          }))
+        : []),
       ...invalidWithoutKey(context, operation),
     ];
     for (const { outgoing, what } of cases) {
       const exchange = await context.send(outgoing);
       const response = exchange.response;
-      if (outgoing.auth !== 'key' && response?.status === 429) {
+      if (exchange.credential !== 'key' && response?.status === 429) {
         // Not the key's fault, nor this check's verdict: the probes without a (valid) key share the
         // target's anonymous bucket for this address, and it is used up. Send no more of them.
         throttled =
@@ -117,8 +154,14 @@ export async function authScenario(context: Context): Promise<void> {
         expectStatus(exchange, 401, what) ?? challenge(exchange, what) ?? PASS,
       );
     }
-    // The scheme is case-insensitive: the key under `bearer` is the key.
-    const lower = await context.send({ ...request, auth: 'lower-scheme' });
+    // The scheme is case-insensitive and may be followed by more than one space (RFC 9110 §11.4): the
+    // key under `bearer`, or after two spaces, is the key.
+    const spelling = derived ? own.valid : undefined;
+    const lower = await context.send(
+      spelling === undefined
+        ? { ...request, auth: 'lower-scheme' }
+        : { ...request, authorization: asAuthorization(spelling) },
+    );
     const status = lower.response?.status;
     const verdict: Verdict =
       lower.response === null || (status !== undefined && status >= 500)
@@ -127,8 +170,9 @@ export async function authScenario(context: Context): Promise<void> {
           ? {
               kind: 'fail',
               exchange: lower,
-              message: 'the key under a lower-case scheme (Authorization: bearer …) got 401',
-              expected: 'the key accepted: the auth scheme is case-insensitive (RFC 9110 §11.1)',
+              message: `${spelling?.what ?? 'the key under a lower-case scheme (Authorization: bearer …)'} got 401`,
+              expected:
+                'the key accepted: the auth scheme is case-insensitive (RFC 9110 §11.1) and 1*SP may precede the key (RFC 9110 §11.4)',
             }
           : PASS;
     record(context, 'auth_enforced', operation.id, verdict);

@@ -1,4 +1,54 @@
-// Servers broken in a way only the 'derived' method catches (test/contract-ablation.test.ts proves it).
+// Servers broken in a way only the 'derived' method catches (test/contract-ablation.test.ts proves it):
+// each departs on a spelling openapi.yaml decides, which no fixed case of the other methods sends.
 import type { MethodBrokenServer } from './method-broken.js';
+import { createReference, type RawRequest, REFERENCE_KEY, type ReferenceOptions } from './reference.js';
 
-export const BROKEN_DERIVED_SERVERS: readonly MethodBrokenServer[] = [];
+/** The reference, with each request rewritten by `change` before it reads it. */
+const rewriting =
+  (change: (request: RawRequest, key: string) => RawRequest) =>
+  (_clock?: unknown, options: ReferenceOptions = {}) => {
+    const reference = createReference(options);
+    return (request: RawRequest) => reference(change(request, options.key ?? REFERENCE_KEY));
+  };
+
+export const BROKEN_DERIVED_SERVERS: readonly MethodBrokenServer[] = [
+  {
+    name: 'lenient-integer-query',
+    breaks:
+      'reads limit with Number(): 1.0, +1, 1e0 and " 1" pass as 1 (openapi.yaml: a JSON integer, else 400)',
+    method: 'derived',
+    handler: rewriting((request) => {
+      const raw = request.query.get('limit');
+      const value = raw === null || raw.trim() === '' ? Number.NaN : Number(raw);
+      if (!Number.isInteger(value)) return request;
+      const query = new URLSearchParams(request.query);
+      query.set('limit', String(value));
+      return { ...request, query };
+    }),
+    fails: ['negative_data_rejection'],
+  },
+  {
+    name: 'key-without-its-last-character',
+    breaks: 'accepts the key with its last character cut off, as if it compared all but the last',
+    method: 'derived',
+    handler: rewriting((request, key) =>
+      request.headers.authorization === `Bearer ${key.slice(0, -1)}`
+        ? { ...request, headers: { ...request.headers, authorization: `Bearer ${key}` } }
+        : request,
+    ),
+    fails: ['auth_enforced'],
+  },
+  {
+    name: 'integer-body-must-be-integer-text',
+    breaks:
+      'refuses a categoryId written 3.0 (a whole-valued JSON number, which openapi.yaml makes 3) with 400',
+    method: 'derived',
+    // The reference reads a categoryId that is not an integer, so it answers the documented 400 (headers and all).
+    handler: rewriting((request) =>
+      request.method === 'POST' && /"categoryId"\s*:\s*-?\d+[.eE]/.test(request.body)
+        ? { ...request, body: request.body.replace(/("categoryId"\s*:\s*)-?\d+[.eE][-+\d.eE]*/, '$1"text"') }
+        : request,
+    ),
+    fails: ['positive_data_acceptance'],
+  },
+];

@@ -72,7 +72,8 @@ export const BROKEN_SERVERS: readonly BrokenServer[] = [
     handler: wrapped((response, request) => {
       if (isCreate(request) && response.status === 201) response.status = 200;
     }),
-    fails: ['status_code_conformance', 'positive_data_acceptance'],
+    // Its Location, kept from the 201, now stands on a response that created nothing: http_semantics's.
+    fails: ['status_code_conformance', 'positive_data_acceptance', 'http_semantics'],
   },
   {
     name: 'unauthorised-as-403',
@@ -273,7 +274,8 @@ export const BROKEN_SERVERS: readonly BrokenServer[] = [
     handler: wrapped((response) => {
       if (response.headers.deprecation !== undefined) response.headers.deprecation = 'true';
     }),
-    fails: ['deprecation_signalled'],
+    // RFC 9745 §2.1 makes Deprecation a structured Date wherever it is sent: http_semantics's too.
+    fails: ['deprecation_signalled', 'http_semantics'],
   },
   {
     name: 'link-without-successor',
@@ -343,7 +345,8 @@ export const BROKEN_SERVERS: readonly BrokenServer[] = [
     handler: wrapped((response) => {
       if (response.status === 401) response.headers['www-authenticate'] = 'Basic realm="pets"';
     }),
-    fails: ['auth_enforced'],
+    // A 401 without a Bearer challenge breaks RFC 6750 §3 on every response: http_semantics's too.
+    fails: ['auth_enforced', 'http_semantics'],
   },
   {
     name: 'scheme-case-sensitive',
@@ -479,5 +482,14 @@ export const BROKEN_SERVERS: readonly BrokenServer[] = [
       createReference({ perMinute: 10, now: clock.now, quirks: { neverRecover: true } }),
     runWith: (clock) => ({ probeRateLimit: true, now: clock.now, sleep: clock.sleep, random: () => 0.5 }),
     fails: ['rate_limit_behaviour'],
+  },
+  {
+    name: 'retry-after-everywhere',
+    breaks: 'Retry-After: 1 on every response, as if every client had to wait (RFC 9110 §10.2.3)',
+    handler: wrapped((response) => {
+      response.headers['retry-after'] = response.headers['retry-after'] ?? '1';
+    }),
+    fails: [],
+    warns: ['http_advisories'],
   },
 ];

@@ -211,7 +211,8 @@ export function createReference(options: ReferenceOptions = {}): Handler {
       response.headers['www-authenticate'] = 'Bearer realm="pets"';
       return response;
     }
-    const match = /^(\S+)\s+(.+)$/.exec(header);
+    // RFC 9110 §11.4: the scheme, 1*SP, the token (openapi.yaml's bearerAuth decision).
+    const match = /^(\S+) +(.+)$/.exec(header);
     const scheme = quirks.caseSensitiveScheme ? match?.[1] : match?.[1]?.toLowerCase();
     const schemeOk =
       scheme === (quirks.caseSensitiveScheme ? 'Bearer' : 'bearer') || quirks.anyScheme === true;
@@ -231,8 +232,24 @@ export function createReference(options: ReferenceOptions = {}): Handler {
     const values: Record<string, unknown> = {};
     const faults: Fault[] = [];
     for (const parameter of operation.parameters) {
-      const raw = request.query.get(parameter.name) ?? undefined;
-      let parsed = parameter.parse(raw);
+      const given = request.query.getAll(parameter.name);
+      const raw = given[0];
+      // Given twice, even equal, is a 400 (openapi.yaml's Limit and StatusFilter decisions).
+      let parsed =
+        given.length > 1
+          ? {
+              value: raw,
+              faults: [
+                {
+                  instancePath: `/${parameter.name}`,
+                  schemaPath: '#/maxItems',
+                  keyword: 'maxItems',
+                  params: { limit: 1 },
+                  message: 'must be given once',
+                },
+              ],
+            }
+          : parameter.parse(raw);
       if (quirks.clampLimit && parameter.name === 'limit' && typeof parsed.value === 'number') {
         parsed = { value: Math.min(100, Math.max(1, Math.trunc(parsed.value))), faults: [] };
       }
