@@ -98,6 +98,40 @@ export function refusedDecision(
   };
 }
 
+/** A bucket's counts as an engine keeps them: the windows they were counted in, and the ban's end. */
+export interface CountedBucket {
+  readonly minute: number;
+  readonly minuteCount: number;
+  readonly day: number;
+  readonly dayCount: number;
+  readonly bannedUntil: number;
+}
+
+/**
+ * The windows at `now` of a bucket (undefined: never counted), counting nothing: what the page's
+ * windows and `GET /__petkit/limits` show. One for the in-memory and the PostgreSQL limiter.
+ */
+export function peekedWindows(limits: Limits, now: number, bucket: CountedBucket | undefined): WindowsPeek {
+  const minute = Math.floor(now / MINUTE_MS);
+  const day = Math.floor(now / DAY_MS);
+  const minuteCount = bucket !== undefined && bucket.minute === minute ? bucket.minuteCount : 0;
+  const dayCount = bucket !== undefined && bucket.day === day ? bucket.dayCount : 0;
+  const bannedUntil = bucket !== undefined && bucket.bannedUntil > now ? bucket.bannedUntil : null;
+  return {
+    minute: {
+      limit: limits.perMinute,
+      remaining: Math.max(0, limits.perMinute - minuteCount),
+      reset: ((minute + 1) * MINUTE_MS) / 1000,
+    },
+    day: {
+      limit: limits.perDay,
+      remaining: Math.max(0, limits.perDay - dayCount),
+      reset: ((day + 1) * DAY_MS) / 1000,
+    },
+    bannedUntil,
+  };
+}
+
 export function createRateLimiter(options: RateLimiterOptions = {}): MemoryRateLimiter {
   const maxBuckets = options.maxBuckets ?? Number.POSITIVE_INFINITY;
   const bounded = Number.isFinite(maxBuckets);
@@ -189,25 +223,18 @@ export function createRateLimiter(options: RateLimiterOptions = {}): MemoryRateL
       return refusedDecision(limits, byDay ? 'day' : 'minute', byDay ? dayEnd : minuteEnd, false, now);
     },
     peek(id, limits, now) {
-      const minute = Math.floor(now / MINUTE_MS);
-      const day = Math.floor(now / DAY_MS);
       const bucket = buckets.get(id);
-      const minuteCount = bucket !== undefined && bucket.minute === minute ? bucket.minuteCount : 0;
-      const dayCount = bucket !== undefined && bucket.day === day ? bucket.dayCount : 0;
-      const bannedUntil = bucket !== undefined && bucket.bannedUntil > now ? bucket.bannedUntil : null;
-      return {
-        minute: {
-          limit: limits.perMinute,
-          remaining: Math.max(0, limits.perMinute - minuteCount),
-          reset: ((minute + 1) * MINUTE_MS) / 1000,
+      return peekedWindows(
+        limits,
+        now,
+        bucket && {
+          minute: bucket.minute,
+          minuteCount: bucket.minuteCount,
+          day: bucket.day,
+          dayCount: bucket.dayCount,
+          bannedUntil: bucket.bannedUntil,
         },
-        day: {
-          limit: limits.perDay,
-          remaining: Math.max(0, limits.perDay - dayCount),
-          reset: ((day + 1) * DAY_MS) / 1000,
-        },
-        bannedUntil,
-      };
+      );
     },
     latestWindow: () => (Number.isNaN(latestMinute) ? undefined : latestMinute * MINUTE_MS),
     reset() {

@@ -25,7 +25,7 @@
 // deletes them once when its clock enters a new UTC day, as the in-memory limiter sweeps its map.
 // (The in-memory anonymous limiter's cap of MAX_ANONYMOUS_BUCKETS is not reproduced: rows are cheap.)
 import { BAN_AFTER, BAN_MS, type Limits } from '../../openapi/index.js';
-import { allowedDecision, DAY_MS, MINUTE_MS, refusedDecision } from '../rate-limiter.js';
+import { allowedDecision, DAY_MS, MINUTE_MS, peekedWindows, refusedDecision } from '../rate-limiter.js';
 import {
   type BucketRef,
   type RateDecision,
@@ -167,26 +167,18 @@ interface PeekRow {
 }
 
 /** The windows at `now` of a bucket as `row` holds it (undefined: never counted), as the in-memory limiter peeks. */
-function peekOf(row: PeekRow | undefined, limits: Limits, now: number): WindowsPeek {
-  const minute = Math.floor(now / MINUTE_MS);
-  const day = Math.floor(now / DAY_MS);
-  const minuteCount = row !== undefined && Number(row.minute) === minute ? Number(row.minute_count) : 0;
-  const dayCount = row !== undefined && Number(row.day) === day ? Number(row.day_count) : 0;
-  const bannedUntil = row !== undefined && row.banned_until > now ? row.banned_until : null;
-  return {
-    minute: {
-      limit: limits.perMinute,
-      remaining: Math.max(0, limits.perMinute - minuteCount),
-      reset: ((minute + 1) * MINUTE_MS) / 1000,
+const peekOf = (row: PeekRow | undefined, limits: Limits, now: number): WindowsPeek =>
+  peekedWindows(
+    limits,
+    now,
+    row && {
+      minute: Number(row.minute),
+      minuteCount: Number(row.minute_count),
+      day: Number(row.day),
+      dayCount: Number(row.day_count),
+      bannedUntil: row.banned_until,
     },
-    day: {
-      limit: limits.perDay,
-      remaining: Math.max(0, limits.perDay - dayCount),
-      reset: ((day + 1) * DAY_MS) / 1000,
-    },
-    bannedUntil,
-  };
-}
+  );
 
 export function createSharedRateLimiter(database: Database): SharedRateLimiter {
   let sweptDay = Number.NaN;
