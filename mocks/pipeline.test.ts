@@ -9,7 +9,7 @@ import { createMock } from './mock.js';
 import { MINUTE_MS } from './rate-limiter.js';
 import type { StoredRule } from './rules.js';
 import { type MockState, type RateDecision, StaleControlError } from './state.js';
-import { checkedRequest, withKey } from './test-helpers.js';
+import { checkedRequest, storedRule, withKey } from './test-helpers.js';
 
 const NOW = Date.UTC(2030, 0, 1, 12, 0, 30);
 const FREE = 'demo-free';
@@ -21,18 +21,7 @@ function ruled(options: Parameters<typeof createMock>[0] = {}) {
   return { mock, state };
 }
 
-const rule = (over: Partial<StoredRule>): StoredRule => ({
-  operation: null,
-  method: null,
-  path: null,
-  key: undefined,
-  times: null,
-  after: 0,
-  probability: null,
-  seed: 42,
-  respond: {},
-  ...over,
-});
+const rule = storedRule;
 
 const OPERATIONS = [
   { id: 'listPets', path: '/v1/pets', init: withKey(FREE) },

@@ -6,6 +6,7 @@
 import { checkResponse as checkContract, loadSpec } from '../openapi/index.js';
 import { ERRORS } from './errors.js';
 import type { Mock } from './mock.js';
+import type { StoredRule } from './rules.js';
 
 export interface CheckedResponse {
   readonly status: number;
@@ -119,3 +120,17 @@ export function withKey(key: string, init: RequestInit & { json?: unknown } = {}
     ...(json === undefined ? {} : { body: JSON.stringify(json), method: rest.method ?? 'POST' }),
   };
 }
+
+/** A stored rule (as normalizeRule decides one) that matches every request, with `over` applied. */
+export const storedRule = (over: Partial<StoredRule> = {}): StoredRule => ({
+  operation: null,
+  method: null,
+  path: null,
+  key: undefined,
+  times: null,
+  after: 0,
+  probability: null,
+  seed: 42,
+  respond: {},
+  ...over,
+});

@@ -7,6 +7,7 @@ import { createTestDatabase, type TestDatabase } from '../../test/support/postgr
 import { memoryControl } from '../memory-control.js';
 import { MAX_RULES, type StoredRule } from '../rules.js';
 import { type BucketRef, StaleControlError } from '../state.js';
+import { storedRule } from '../test-helpers.js';
 import { type Replicas, replicasIn } from './test-helpers.js';
 
 let database: TestDatabase;
@@ -32,20 +33,8 @@ async function sql<Row extends pg.QueryResultRow>(url: string, text: string): Pr
 }
 
 /** A rule on listPets answering 503, with `changes`. */
-function rule(changes: Partial<StoredRule> = {}): StoredRule {
-  return {
-    operation: 'listPets',
-    method: null,
-    path: null,
-    key: undefined,
-    times: null,
-    after: 0,
-    probability: null,
-    seed: 42,
-    respond: { status: 503 },
-    ...changes,
-  };
-}
+const rule = (changes: Partial<StoredRule> = {}): StoredRule =>
+  storedRule({ operation: 'listPets', respond: { status: 503 }, ...changes });
 
 const KEY: BucketRef = { kind: 'key', id: 'demo-free' };
 const PLAN = { perMinute: 5, perDay: 100 };
