@@ -189,7 +189,8 @@ export interface paths {
         /**
          * The journal live, as Server-Sent Events
          * @description One `request` event per answered API request, its data a journal entry (as `GET /__petkit/requests`
-         *     answers it) and its id the entry's; with `Last-Event-ID`, the entries after it first.
+         *     answers it) and its id the entry's; with `Last-Event-ID` (a reconnect) or `after` (a first
+         *     connection), the entries still in the journal after that id first.
          */
         get: operations["controlEvents"];
         put?: never;
@@ -1457,8 +1458,14 @@ export interface operations {
     };
     controlEvents: {
         parameters: {
-            query?: never;
-            header?: never;
+            query?: {
+                /** @description Replay the journal's entries after this id first (`Last-Event-ID` wins when both are sent). */
+                after?: number;
+            };
+            header?: {
+                /** @description The last event's id the client saw; an EventSource sends it when it reconnects. */
+                "Last-Event-ID"?: number;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1478,6 +1485,7 @@ export interface operations {
                     "text/event-stream": string;
                 };
             };
+            400: components["responses"]["ControlInvalid"];
             403: components["responses"]["ControlForbidden"];
             429: components["responses"]["ControlLimited"];
         };

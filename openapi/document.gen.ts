@@ -782,8 +782,30 @@ export const document: OpenApiDocument = {
           "control"
         ],
         "summary": "The journal live, as Server-Sent Events",
-        "description": "One `request` event per answered API request, its data a journal entry (as `GET /__petkit/requests`\nanswers it) and its id the entry's; with `Last-Event-ID`, the entries after it first.\n",
+        "description": "One `request` event per answered API request, its data a journal entry (as `GET /__petkit/requests`\nanswers it) and its id the entry's; with `Last-Event-ID` (a reconnect) or `after` (a first\nconnection), the entries still in the journal after that id first.\n",
         "security": [],
+        "parameters": [
+          {
+            "name": "after",
+            "in": "query",
+            "required": false,
+            "description": "Replay the journal's entries after this id first (`Last-Event-ID` wins when both are sent).",
+            "schema": {
+              "type": "integer",
+              "minimum": 0
+            }
+          },
+          {
+            "name": "Last-Event-ID",
+            "in": "header",
+            "required": false,
+            "description": "The last event's id the client saw; an EventSource sends it when it reconnects.",
+            "schema": {
+              "type": "integer",
+              "minimum": 0
+            }
+          }
+        ],
         "responses": {
           "200": {
             "description": "The event stream.",
@@ -795,6 +817,9 @@ export const document: OpenApiDocument = {
                 "example": "id: 1\nevent: request\ndata: {\"id\":1}\n\n"
               }
             }
+          },
+          "400": {
+            "$ref": "#/components/responses/ControlInvalid"
           },
           "403": {
             "$ref": "#/components/responses/ControlForbidden"
