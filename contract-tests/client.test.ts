@@ -260,3 +260,33 @@ describe('the client keeps its word', () => {
     expect(exchange.failure).toEqual({ kind: 'timeout', message: 'no response within 1000 ms' });
   });
 });
+
+describe('an operation that never answers', () => {
+  test('after 3 of its requests in a row time out while others answer, it is no longer sent: its next request fails at once, saying why', async () => {
+    const getPet: Outgoing = { operationId: 'getPet', method: 'GET', path: '/pets/1' };
+    const timeout = () =>
+      Object.assign(new Error('The operation was aborted due to timeout'), { name: 'TimeoutError' });
+    const sent: string[] = [];
+    const fetch = (async (input: string | URL | Request) => {
+      const url = String(input);
+      sent.push(url);
+      if (url.endsWith('/pets/1')) throw timeout();
+      return new Response('[]', { status: 200, headers: { 'content-type': 'application/json' } });
+    }) as typeof globalThis.fetch;
+    const { client } = harness([], { fetch });
+    await client.send(list);
+    for (let i = 0; i < 3; i += 1) {
+      const exchange = await client.send(getPet);
+      expect(exchange.failure?.message).toBe('no response within 1000 ms');
+    }
+    const sentBefore = sent.length;
+    const muted = await client.send(getPet);
+    expect(sent.length).toBe(sentBefore);
+    expect(muted.response).toBeNull();
+    expect(muted.failure?.message).toBe(
+      'not sent: getPet got no response to 3 requests in a row (each waited the --timeout, 1000 ms) while the target answered others',
+    );
+    // The other operations are still sent.
+    expect((await client.send(list)).response?.status).toBe(200);
+  });
+});

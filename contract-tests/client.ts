@@ -99,6 +99,13 @@ export interface Client {
  */
 export const SILENT_AFTER = 3;
 
+/**
+ * Requests of one operation in a row that got no answer within the timeout while the target answered
+ * others: the operation is taken to hang, and its later requests are not sent (each would wait the
+ * --timeout and say nothing more); they fail at once, saying so.
+ */
+export const OPERATION_SILENT_AFTER = 3;
+
 /** What the client sends to tell a target that stopped answering from one that does not answer one request. */
 const LIVENESS_PROBE: Outgoing = { operationId: 'listPets', method: 'GET', path: '/pets' };
 
@@ -168,6 +175,8 @@ export function createClient(options: ClientOptions): Client {
   /** Requests in a row that got no answer within the timeout; a response puts it back to 0. */
   let unanswered = 0;
   let silent = false;
+  /** By operation: its requests in a row that got no answer within the timeout. */
+  const unansweredOf = new Map<string, number>();
   /** One timeline of sends and answers: an answer below a request's sentSeq came before it left. */
   let tick = 0;
   const { redactor } = options;
@@ -224,6 +233,25 @@ export function createClient(options: ClientOptions): Client {
       ...(outgoing.body === undefined ? {} : { body: redactor.request(outgoing.body) }),
     };
     const startedMs = options.now();
+    const hung = unansweredOf.get(outgoing.operationId) ?? 0;
+    if (hung >= OPERATION_SILENT_AFTER) {
+      const sentSeq = ++tick;
+      return {
+        operationId: outgoing.operationId,
+        sentSeq,
+        answeredSeq: ++tick,
+        credential,
+        request,
+        response: null,
+        failure: {
+          kind: 'timeout',
+          message:
+            `not sent: ${outgoing.operationId} got no response to ${hung} requests in a row ` +
+            `(each waited the --timeout, ${options.timeoutMs} ms) while the target answered others`,
+        },
+        durationMs: 0,
+      };
+    }
     // The next request may go one interval after this one started; requests sent at once (concurrent
     // creates) each take an interval, so a burst is paid for by the wait after it.
     const paced = () => {
@@ -247,6 +275,7 @@ export function createClient(options: ClientOptions): Client {
       inFlight -= 1;
       answered += 1;
       unanswered = 0;
+      unansweredOf.delete(outgoing.operationId);
       const responseHeaders: Record<string, string> = {};
       response.headers.forEach((value, name) => {
         responseHeaders[name.toLowerCase()] = redactor.response(value);
@@ -293,7 +322,10 @@ export function createClient(options: ClientOptions): Client {
           ? ((cause.cause as Error | undefined)?.message ?? cause.message)
           : String(cause);
       const code = cause instanceof Error ? (cause.cause as { code?: unknown } | undefined)?.code : undefined;
-      if (timeout) unanswered += 1;
+      if (timeout) {
+        unanswered += 1;
+        unansweredOf.set(outgoing.operationId, (unansweredOf.get(outgoing.operationId) ?? 0) + 1);
+      }
       return {
         operationId: outgoing.operationId,
         sentSeq,
@@ -353,7 +385,9 @@ export function createClient(options: ClientOptions): Client {
         );
       }
       for (let attempt = 0; ; attempt += 1) {
-        const reserved = await waitYourTurn(sendOptions.pace !== false, bucketOf(outgoing));
+        // An operation taken to hang is not sent (once answers for it at once): it waits no turn.
+        const hangs = (unansweredOf.get(outgoing.operationId) ?? 0) >= OPERATION_SILENT_AFTER;
+        const reserved = hangs ? false : await waitYourTurn(sendOptions.pace !== false, bucketOf(outgoing));
         let exchange = await once(outgoing, reserved);
         options.onExchange(exchange);
         const refused = (sent: Exchange) =>
@@ -374,7 +408,8 @@ export function createClient(options: ClientOptions): Client {
           options.onExchange(probe);
           if (idempotent) exchange = probe;
         }
-        if (exchange.failure?.kind === 'timeout' && answered > 0) await stillAnswering(exchange);
+        const notSent = exchange.failure?.message.startsWith('not sent:') === true;
+        if (exchange.failure?.kind === 'timeout' && answered > 0 && !notSent) await stillAnswering(exchange);
         if (answered > 0 && refused(probe)) {
           throw new ContractAbort(
             'unreachable',
