@@ -12,6 +12,8 @@ import type { Results } from './results.js';
 export interface Judge {
   judge(exchange: Exchange): void;
   judgementsOf(sentSeq: number): readonly Judgement[];
+  /** The run is over: the findings later exchanges were to decide are decided now. */
+  settle(): void;
 }
 
 export function createJudge(input: {
@@ -22,6 +24,27 @@ export function createJudge(input: {
 }): Judge {
   const { spec, options, judges, results } = input;
   const bySeq = new Map<number, readonly Judgement[]>();
+  const pending: { exchange: Exchange; entry: JudgeEntry; settle: () => Judgement }[] = [];
+  const record = (exchange: Exchange, entry: JudgeEntry, judgement: Judgement): void => {
+    if (judgement.cause === undefined) {
+      results.passed(judgement.check, exchange.operationId);
+      return;
+    }
+    results.add(
+      findingOf(exchange, {
+        check: judgement.check,
+        severity: judgement.severity ?? 'error',
+        message: judgement.message ?? judgement.cause,
+        expected: judgement.expected ?? '',
+        ...(judgement.instancePath === undefined ? {} : { instancePath: judgement.instancePath }),
+        ...(judgement.schemaPath === undefined ? {} : { schemaPath: judgement.schemaPath }),
+        ...(judgement.because === undefined ? {} : { because: judgement.because }),
+        ...(judgement.case === undefined ? {} : { case: judgement.case }),
+      }),
+      // The baseline's findings stand alone, as they always have; the others merge with a scenario's.
+      entry.method === 'baseline' ? undefined : { sentSeq: exchange.sentSeq, by: 'judge' },
+    );
+  };
   return {
     judge(exchange) {
       if (exchange.response === null) return;
@@ -34,30 +57,23 @@ export function createJudge(input: {
         const judgements = entry.judge(observed);
         if (!options.methods.has(entry.method)) continue;
         for (const judgement of judgements) {
-          if (!options.checks.has(judgement.check)) continue;
-          kept.push(judgement);
-          if (judgement.cause === undefined) {
-            results.passed(judgement.check, exchange.operationId);
+          if (judgement.settle !== undefined) {
+            pending.push({ exchange, entry, settle: judgement.settle });
             continue;
           }
-          results.add(
-            findingOf(exchange, {
-              check: judgement.check,
-              severity: judgement.severity ?? 'error',
-              message: judgement.message ?? judgement.cause,
-              expected: judgement.expected ?? '',
-              ...(judgement.instancePath === undefined ? {} : { instancePath: judgement.instancePath }),
-              ...(judgement.schemaPath === undefined ? {} : { schemaPath: judgement.schemaPath }),
-              ...(judgement.because === undefined ? {} : { because: judgement.because }),
-              ...(judgement.case === undefined ? {} : { case: judgement.case }),
-            }),
-            // The baseline's findings stand alone, as they always have; the others merge with a scenario's.
-            entry.method === 'baseline' ? undefined : { sentSeq: exchange.sentSeq, by: 'judge' },
-          );
+          if (!options.checks.has(judgement.check)) continue;
+          kept.push(judgement);
+          record(exchange, entry, judgement);
         }
       }
       bySeq.set(exchange.sentSeq, kept);
     },
     judgementsOf: (sentSeq) => bySeq.get(sentSeq) ?? [],
+    settle() {
+      for (const { exchange, entry, settle } of pending.splice(0)) {
+        const judgement = settle();
+        if (options.checks.has(judgement.check)) record(exchange, entry, judgement);
+      }
+    },
   };
 }

@@ -214,6 +214,7 @@ export async function runContract(input: ContractOptions, spec: Spec = loadSpec(
       };
   }
 
+  judge.settle();
   const table = results.table({
     silentAfter: silence?.answered,
     aborted: aborted !== null,

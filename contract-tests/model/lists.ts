@@ -79,17 +79,17 @@ export function judgeList(
       !listed.has(entry.pet.id) &&
       (full || (last !== undefined && entry.pet.id < last)),
   );
-  // Only pets this run created, never shown again, missing: the creates were lost (use_after_create's,
-  // as the scenarios have it). Pets seen, or shown again since, missing too: the list is wrong.
-  const onlyCreated = missing.every(
-    (entry) => entry.origin === 'created' && !ledger.shownAgain(entry.pet.id),
-  );
+  // Pets this run created, missing: the creates were lost (use_after_create's, as the scenarios have it)
+  // unless a later answer shows them again, when the list is what is wrong. Later exchanges decide, so
+  // the check is settled at the end of the run. Pets seen missing too: the list is wrong.
+  const createdOnly = missing.every((entry) => entry.origin === 'created');
+  const lost = () => !missing.some((entry) => ledger.shownAgain(entry.pet.id));
   for (const origin of ['created', 'seen'] as const) {
     const mine = missing.filter((entry) => entry.origin === origin);
     const first = mine[0];
     if (first === undefined) continue;
-    fault({
-      check: onlyCreated ? 'use_after_create' : 'list_semantics',
+    const judgement = {
+      check: 'list_semantics',
       cause: `a ${origin} pet missing from a list`,
       severity: origin === 'created' ? 'error' : 'warning',
       message: `${mine.length} ${origin} pet${mine.length === 1 ? '' : 's'} known before this request missing from it: ${some(mine.map((entry) => entry.pet.id))}`,
@@ -97,7 +97,14 @@ export function judgeList(
         ? `every known pet${status === undefined ? '' : ` with status ${status}`}: fewer than ${limit} came`
         : `every known pet${status === undefined ? '' : ` with status ${status}`} with an id below the last listed (${last})`,
       because: [described, first.since],
-    });
+      case: query,
+    } as const;
+    if (!createdOnly) judgements.push(judgement);
+    else
+      judgements.push({
+        ...judgement,
+        settle: () => (lost() ? { ...judgement, check: 'use_after_create' } : judgement),
+      });
   }
   return judgements;
 }

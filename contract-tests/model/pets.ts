@@ -19,7 +19,7 @@ export interface PetLedger {
   before(id: number, sentSeq: number): KnownPet | undefined;
   /** Every pet an answer before `sentSeq` showed. */
   allBefore(sentSeq: number): readonly KnownPet[];
-  /** Whether a pet this run created was shown again since (by getPet or a list). */
+  /** Whether a pet this run created was shown again since, as created (by getPet or a list). */
   shownAgain(id: number): boolean;
 }
 
@@ -33,7 +33,7 @@ export function createPetLedger(): PetLedger {
       const since: Because = { kind: 'exchange', sentSeq: exchange.sentSeq, summary };
       const known = byId.get(pet.id);
       if (origin === 'created') created.push(pet);
-      else if (known?.origin === 'created') again.add(pet.id);
+      else if (known?.origin === 'created' && differingFields(known.pet, pet).length === 0) again.add(pet.id);
       // The first view stands (a later one is compared with it); a pet seen first and then created by
       // us cannot be (creates get fresh ids): the create's judge says so.
       if (known === undefined) byId.set(pet.id, { pet, origin, since, answeredSeq: exchange.answeredSeq });

@@ -55,6 +55,11 @@ export interface Judgement {
   readonly because?: readonly Because[];
   /** The case in a few words (`limit=20.0`), listed under a grouped finding. */
   readonly case?: string;
+  /**
+   * A finding whose check later exchanges decide (a created pet missing from a list: lost, or the list
+   * wrong): the judgement as it stands at the end of the run.
+   */
+  readonly settle?: () => Judgement;
 }
 
 /** One way of judging every exchange: `method` is the switch it answers to. */
