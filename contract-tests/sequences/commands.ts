@@ -71,8 +71,9 @@ export class SequenceFailure extends Error {
   }
 }
 
-const json = (step: SentStep): unknown => {
-  const response = step.exchange.response;
+const json = (step: SentStep): unknown => bodyOf(step.exchange.response);
+
+const bodyOf = (response: { readonly body: string } | null): unknown => {
   if (response === null) return undefined;
   try {
     return JSON.parse(response.body);
@@ -254,7 +255,12 @@ async function list(
       method: 'GET',
       path: getPet.expand({ petId: departure.missing.pet.id }),
     });
-    departure = attributeMissing(departure, looked.response?.status);
+    departure = attributeMissing(
+      departure,
+      looked.response === null
+        ? undefined
+        : { status: looked.response.status, body: bodyOf(looked.response) },
+    );
   }
   fail(env, departure, step);
   if (pets !== undefined && status === 200) {

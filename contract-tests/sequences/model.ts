@@ -27,19 +27,33 @@ export interface Departure {
 }
 
 /**
- * A list lacks a pet the run created: when getPet still has it, the list is not the whole list filtered
- * (list_semantics); when getPet has lost it too, the pet did not stay (use_after_create).
+ * A list lacks a pet the run created: when getPet still answers it as created, the list is not the whole
+ * list filtered (list_semantics); when getPet has lost it, or answers another pet under its id (a twin
+ * that took the same id), the pet did not stay (use_after_create).
  */
-export function attributeMissing(departure: Departure, lookupStatus: number | undefined): Departure {
+export function attributeMissing(
+  departure: Departure,
+  lookup: { readonly status: number; readonly body: unknown } | undefined,
+): Departure {
   const { missing, ...rest } = departure;
   if (missing === undefined) return departure;
-  return lookupStatus === 200
-    ? { ...rest, check: 'list_semantics', message: `${rest.message}, which getPet still answers 200 with` }
-    : {
-        ...rest,
-        check: 'use_after_create',
-        message: `${rest.message}, and getPet of it answers ${lookupStatus ?? 'nothing'}`,
-      };
+  if (lookup?.status === 200 && isDeepStrictEqual(lookup.body, missing.pet))
+    return {
+      ...rest,
+      check: 'list_semantics',
+      message: `${rest.message}, which getPet still answers 200 with`,
+    };
+  const answered =
+    lookup === undefined
+      ? 'nothing'
+      : lookup.status === 200
+        ? `200 with ${JSON.stringify(lookup.body)}`
+        : String(lookup.status);
+  return {
+    ...rest,
+    check: 'use_after_create',
+    message: `${rest.message}, and getPet of it answers ${answered}`,
+  };
 }
 
 /** What a step was to answer, for its comment in the script: the statuses and why. */
@@ -125,8 +139,9 @@ export function judgeLookup(
   const mine = created.find((known) => known.pet.id === id);
   if (mine === undefined) {
     if (status === 200 && pet !== undefined && pet.id !== id) {
+      // The model's judgement too (model/index.ts): a lookup that answers another pet.
       return {
-        check: 'not_found',
+        check: 'use_after_create',
         message: `getPet of id ${id} answered 200 with pet ${pet.id}`,
         expected: `404, or pet ${id} itself`,
       };
