@@ -163,12 +163,12 @@ export function createResults(
           : end.budgetSpent === undefined
             ? undefined
             : `the budget of ${end.budgetSpent} requests was spent (--budget)`;
-      /** Passes that count: all of them after a run that ended normally, else those of completed phases. */
-      const judged = (k: string) =>
+      /** Passes counted in phases that did not finish: after a stop, a pair with any is not judged whole. */
+      const unfinished = (k: string) =>
         stopped === undefined
-          ? (passes.get(k) ?? 0)
+          ? 0
           : [...(passesIn.get(k) ?? new Map<string, number>())]
-              .filter(([phase]) => done.has(phase))
+              .filter(([phase]) => !done.has(phase))
               .reduce((sum, [, n]) => sum + n, 0);
       for (const check of CHECKS) {
         for (const operation of spec.operations) {
@@ -202,10 +202,10 @@ export function createResults(
             results.push({ ...base, outcome: 'skipped', reason: unverified.get(k) ?? '' });
           } else if (mine.length > 0) {
             results.push({ ...base, outcome: 'warning' });
-          } else if (judged(k) > 0) {
+          } else if (passed > 0 && unfinished(k) === 0) {
             results.push({ ...base, outcome: 'passed' });
           } else if (passed > 0 && stopped !== undefined) {
-            // Its phase did not finish: the cases sent so far passed, the rest were never judged.
+            // A phase that judged it did not finish: the cases sent so far passed, the rest were never judged.
             const cases = `${passed} case${passed === 1 ? '' : 's'} passed, none failed`;
             results.push({ ...base, outcome: 'skipped', reason: `${stopped} before it finished (${cases})` });
           } else {

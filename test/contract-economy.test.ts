@@ -148,7 +148,9 @@ test('a server answering 403 to every bad key gives one auth_enforced finding pe
   for (const finding of auth) {
     expect(finding.cause).toBe('401 → 403');
     expect(finding.cases?.length).toBeGreaterThanOrEqual(4);
-    expect(finding.cases).toContain('with a wrong API key: got 403');
+    expect(finding.cases).toContain('without an API key: got 403');
+    // A near-miss derived from the key (contract-tests/derive/credentials.ts), named by how it was made.
+    expect(finding.cases).toContainEqual(expect.stringMatching(/^with the key with .+: got 403$/));
   }
   const pretty = renderPretty(report, { color: false });
   expect(pretty).toContain('cases (401 → 403):');
@@ -172,6 +174,8 @@ test('a run that stops mid-phase shows nothing passed that the phase never finis
     }
     return reference(request);
   };
+  // The auth phase, which finishes, judged a create too (sent as "bearer KEY"): a pair a phase left
+  // unfinished is not passed, whatever the finished ones said of it.
   const { report } = await run(handler, clock);
   expect(report.exitCode).toBe(2);
   expect(report.results).toContainEqual(
