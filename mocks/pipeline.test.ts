@@ -7,7 +7,6 @@ import { ERRORS, type ErrorCode } from './errors.js';
 import { memoryState } from './memory-state.js';
 import { createMock } from './mock.js';
 import { MINUTE_MS } from './rate-limiter.js';
-import type { StoredRule } from './rules.js';
 import { type MockState, type RateDecision, StaleControlError } from './state.js';
 import { checkedRequest, storedRule, withKey } from './test-helpers.js';
 

@@ -4,23 +4,14 @@
 import type { MethodBrokenServer } from './method-broken.js';
 import { createReference, type RawRequest, type RawResponse, type ReferenceOptions } from './reference.js';
 
-/** Pets present before the run: the reference seeds 30 (ids 1 to 30). */
-const SEEDED = 30;
-
 export const BROKEN_MODEL_SERVERS: readonly MethodBrokenServer[] = [
   {
-    name: 'get-answers-the-next-pet',
-    breaks: 'getPet of a pet present before the run answers 200 with the next pet (asked for 1, gets 2)',
+    name: 'create-overwrites-a-seeded-pet',
+    breaks:
+      'createPet gives each new pet the id of a pet present before the run (the last seeded first), replacing it',
     method: 'model',
-    handler: (_clock, options: ReferenceOptions = {}) => {
-      const reference = createReference(options);
-      return (request: RawRequest): RawResponse => {
-        const id = /^\/v1\/pets\/(\d+)$/.exec(request.pathname)?.[1];
-        if (request.method === 'GET' && id !== undefined && Number(id) < SEEDED)
-          return reference({ ...request, pathname: `/v1/pets/${Number(id) + 1}` });
-        return reference(request);
-      };
-    },
+    handler: (_clock, options: ReferenceOptions = {}) =>
+      createReference({ ...options, quirks: { overwriteSeeded: true } }),
     fails: ['use_after_create'],
   },
   {

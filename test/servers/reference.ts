@@ -92,6 +92,8 @@ export interface Quirks {
   racyIds?: boolean;
   /** A body of exactly the limit (16 KiB) is refused 413, as if the limit were exclusive. */
   bodyLimitInclusive?: boolean;
+  /** createPet gives the ids of the seeded pets, the last first, overwriting each; then fresh ones. */
+  overwriteSeeded?: boolean;
   /** The ban's 429 carries no Retry-After. */
   banWithoutRetryAfter?: boolean;
 }
@@ -149,6 +151,7 @@ export function createReference(options: ReferenceOptions = {}): Handler {
     });
   }
   const seeded = nextId - 1;
+  let overwritten = seeded;
   const limitSchema = spec.operation('listPets').parameters.find((p) => p.name === 'limit')?.schema;
   const defaultLimit = typeof limitSchema?.default === 'number' ? limitSchema.default : 20;
   const windows = new Map<string, { start: number; count: number; limited: boolean; whileLimited: number }>();
@@ -308,7 +311,11 @@ export function createReference(options: ReferenceOptions = {}): Handler {
     const faults = spec.schema('NewPet')(body);
     if (faults.length > 0) return error(400, 'validation_failed', 'Invalid body.', faults);
     const fresh = body as NewPet;
-    const id = quirks.racyIds ? 1_000_000 + (request.answeredBefore ?? 0) : nextId++;
+    const id = quirks.racyIds
+      ? 1_000_000 + (request.answeredBefore ?? 0)
+      : quirks.overwriteSeeded && overwritten > 0
+        ? overwritten--
+        : nextId++;
     const pet: Pet = { id, ...fresh, ...(quirks.trimNames ? { name: fresh.name.trim() } : {}) };
     if (!quirks.forgetCreated) pets.set(pet.id, pet);
     return json(201, pet, { location: `/v1/pets/${pet.id}` });
