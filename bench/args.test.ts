@@ -37,6 +37,20 @@ describe('parseBenchArgs', () => {
     expect(options.proxy).toBe(false);
   });
 
+  it('adds a baseline build of petkit beside this one only with --baseline DIR', () => {
+    expect(parseBenchArgs([]).baseline).toBeUndefined();
+    const options = parseBenchArgs(['--baseline', '../petkit-before']);
+    expect(options.baseline).toBe('../petkit-before');
+    expect(options.servers).toEqual([
+      'petkit',
+      'petkit-baseline',
+      'petkit-no-journal',
+      'prism',
+      'prism-silent',
+      'ceiling',
+    ]);
+  });
+
   it('adds the shared mode (1 and 2 replicas on one PostgreSQL) only when asked, with --shared or --state', () => {
     const all = [
       'petkit',

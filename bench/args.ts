@@ -21,6 +21,8 @@ export interface BenchOptions {
    * PostgreSQL: the bench starts one of its own, or uses `--state URL`).
    */
   readonly servers: readonly ServerId[];
+  /** Another petkit checkout, built, measured beside this one (`--baseline DIR`). */
+  readonly baseline: string | undefined;
   /** The shared mode's database; undefined: an embedded one the bench starts (with `--shared`). */
   readonly state: string | undefined;
   /** Which scenarios to run. Default all. */
@@ -46,6 +48,8 @@ export const HELP = `npm run bench -- [options]
   --shared            add the shared mode: petkit mock --state, 1 and 2 replicas on one PostgreSQL
                       (an embedded one the bench starts, unless --state URL)
   --state URL         the shared mode's PostgreSQL (implies --shared)
+  --baseline DIR      also run the petkit mock of DIR, another checkout of petkit built with
+                      npm run build (a commit before a change), slice by slice beside this one
   --scenarios a,b     among ${SCENARIOS.map((s) => s.id).join(', ')} (default all)
   --no-contract       skip timing a full petkit contract run
   --no-proxy          skip measuring petkit proxy's overhead against a direct call
@@ -106,12 +110,15 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
     servers: pick(
       'servers',
       values.servers,
-      SERVERS.filter((s) => s.shared !== true || values.shared === true || values.state !== undefined).map(
-        (s) => s.id,
-      ),
+      SERVERS.filter(
+        (s) =>
+          (s.shared !== true || values.shared === true || values.state !== undefined) &&
+          (s.baseline !== true || values.baseline !== undefined),
+      ).map((s) => s.id),
       SERVERS.map((s) => s.id),
     ),
     state: values.state,
+    baseline: values.baseline,
     scenarios: pick(
       'scenarios',
       values.scenarios,
@@ -138,6 +145,7 @@ function parse(argv: readonly string[]) {
       servers: { type: 'string' },
       shared: { type: 'boolean' },
       state: { type: 'string' },
+      baseline: { type: 'string' },
       scenarios: { type: 'string' },
       'no-contract': { type: 'boolean' },
       'no-proxy': { type: 'boolean' },

@@ -93,4 +93,15 @@ describe('computeRatios', () => {
     expect(row?.cpuOverPrismSilent).toBe(7);
     expect(row?.cpuOverCeiling).toBe(0.5);
   });
+
+  it('compares petkit with a baseline build of it (--baseline DIR) when one ran', () => {
+    const servers = [
+      server('petkit', [figures('get', 30_000, { cpuUsPerRequest: 40 })]),
+      server('petkit-baseline', [figures('get', 31_500, { cpuUsPerRequest: 38 })]),
+    ];
+    const [row] = computeRatios(servers, ['get']);
+    expect(row?.overBaseline).toBeCloseTo(30_000 / 31_500);
+    expect(row?.cpuOverBaseline).toBe(0.95);
+    expect(computeRatios([servers[0] as ServerResult], ['get'])[0]).not.toHaveProperty('overBaseline');
+  });
 });

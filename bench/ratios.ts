@@ -29,6 +29,7 @@ export function computeRatios(
   const petkit = scenariosOf(servers, 'petkit');
   const prism = scenariosOf(servers, 'prism-silent');
   const ceiling = scenariosOf(servers, 'ceiling');
+  const baseline = scenariosOf(servers, 'petkit-baseline');
   const find = (list: readonly ScenarioResult[] | undefined, id: ScenarioId) =>
     list?.find((s) => s.scenario === id);
   return scenarios.map((id) => ({
@@ -37,5 +38,11 @@ export function computeRatios(
     overCeiling: ratio(find(petkit, id), find(ceiling, id)),
     cpuOverPrismSilent: cpuRatio(find(petkit, id), find(prism, id)),
     cpuOverCeiling: cpuRatio(find(petkit, id), find(ceiling, id)),
+    ...(baseline === undefined
+      ? {}
+      : {
+          overBaseline: ratio(find(petkit, id), find(baseline, id)),
+          cpuOverBaseline: cpuRatio(find(petkit, id), find(baseline, id)),
+        }),
   }));
 }

@@ -43,6 +43,10 @@ export interface RatioRow {
   readonly cpuOverPrismSilent: number | undefined;
   /** The ceiling's CPU time per answer over petkit's (1 would be as cheap as bare node:http). */
   readonly cpuOverCeiling: number | undefined;
+  /** petkit req/s over the baseline build's (`--baseline DIR`), when it ran. */
+  readonly overBaseline?: number | undefined;
+  /** The baseline build's CPU per answer over petkit's. */
+  readonly cpuOverBaseline?: number | undefined;
 }
 
 export interface BenchReport {

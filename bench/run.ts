@@ -1,5 +1,6 @@
 // `npm run bench`: starts each server in its own process, warms it up, drives every scenario with
 // autocannon, times a full contract run, prints the tables and writes the same figures as JSON.
+import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { availableParallelism, cpus, release, totalmem, type } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -16,7 +17,7 @@ import type { BenchReport, ContractResult, ScenarioResult, ServerResult } from '
 import { startResetLoop } from './reset-loop.js';
 import { SCENARIOS, type Scenario } from './scenarios.js';
 import { type RunningServer, startServer } from './server-process.js';
-import { SERVERS, type ServerContext, type ServerSpec } from './servers.js';
+import { PETKIT_BIN, SERVERS, type ServerContext, type ServerSpec } from './servers.js';
 import { fullReport } from './table.js';
 
 const log = (line: string): void => {
@@ -180,6 +181,12 @@ export async function main(argv: readonly string[]): Promise<number> {
     return 0;
   }
   const root = fileURLToPath(new URL('../../', import.meta.url));
+  if (options.baseline !== undefined && !existsSync(resolve(options.baseline, PETKIT_BIN))) {
+    process.stderr.write(
+      `bench: --baseline ${options.baseline}: no ${PETKIT_BIN} there; run npm ci && npm run build in that checkout first\n`,
+    );
+    return 2;
+  }
   const scratch = join(root, 'bench-results');
   await mkdir(scratch, { recursive: true });
   const keysFile = join(scratch, 'bench-keys.json');
@@ -190,6 +197,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   const context: ServerContext = {
     root,
     keysFile,
+    ...(options.baseline === undefined ? {} : { baseline: resolve(options.baseline) }),
     ...(database === undefined ? {} : { state: { url: database.url, pid: database.pid } }),
   };
 

@@ -1,7 +1,7 @@
 // Starts one server process, times spawn → first successful answer, and stops it.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { request } from 'node:http';
-import { delimiter, dirname, join } from 'node:path';
+import { delimiter, dirname, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort } from './free-port.js';
@@ -55,7 +55,7 @@ export async function startServer(
   // An executable's `#!/usr/bin/env node` finds this same node first on the PATH.
   const path = [dirname(process.execPath), process.env.PATH].join(delimiter);
   const nodeOptions = [process.env.NODE_OPTIONS ?? '', ...(options.nodeOptions ?? [])].join(' ').trim();
-  const child = spawn(bin === undefined ? process.execPath : join(context.root, bin), args, {
+  const child = spawn(bin === undefined ? process.execPath : resolve(context.root, bin), args, {
     cwd: context.root,
     env: { ...process.env, PATH: path, NODE_OPTIONS: nodeOptions, ...options.env },
     stdio: ['ignore', 'ignore', 'pipe'],

@@ -1,8 +1,10 @@
 // The servers the bench compares, each started as its own process on a port given to it.
+import { resolve } from 'node:path';
 import { BENCH_PETS } from './scenarios.js';
 
 export type ServerId =
   | 'petkit'
+  | 'petkit-baseline'
   | 'petkit-no-journal'
   | 'petkit-shared'
   | 'petkit-shared-2'
@@ -15,6 +17,8 @@ export interface ServerContext {
   readonly root: string;
   /** The keys file that gives the bench key limits the run never reaches. */
   readonly keysFile: string;
+  /** Another petkit's checkout, built (`--baseline DIR`): its `petkit mock` is measured beside this one's. */
+  readonly baseline?: string;
   /** The shared mode's database (`--shared`): its URL, and its server's pid for CPU per answer. */
   readonly state?: { readonly url: string; readonly pid: number | undefined };
 }
@@ -24,6 +28,8 @@ export interface ServerSpec {
   readonly label: string;
   /** The base path the server serves the API at: Prism drops the server URL's `/v1`. */
   readonly prefix: string;
+  /** Runs only with `--baseline DIR`: another build of petkit. */
+  readonly baseline?: boolean;
   /** Runs only with `--shared`: its state is in PostgreSQL, and its CPU counts the database's. */
   readonly shared?: boolean;
   /** A control endpoint that resets the server's state, POSTed before and during each scenario. */
@@ -58,6 +64,18 @@ export const SERVERS: readonly ServerSpec[] = [
     prefix: '/v1',
     resetPath: '/__petkit/reset',
     command: (port, context) => ({ bin: PETKIT_BIN, args: mockArgs(port, context, false) }),
+  },
+  {
+    // What a change costs: the same mock from another build (--baseline DIR), with the same flags.
+    id: 'petkit-baseline',
+    label: 'petkit mock, baseline build',
+    prefix: '/v1',
+    baseline: true,
+    resetPath: '/__petkit/reset',
+    command: (port, context) => ({
+      bin: resolve(context.baseline ?? '.', PETKIT_BIN),
+      args: mockArgs(port, context, false),
+    }),
   },
   {
     // What the journal costs: the same mock keeping no requests (the log line is still written).

@@ -55,4 +55,21 @@ describe('the bench tables', () => {
     );
     expect(loadTable(report).split('\n')).toHaveLength(3);
   });
+
+  it('adds a petkit/baseline column when a baseline build ran (--baseline DIR)', () => {
+    const [petkit] = report.servers;
+    if (petkit === undefined || !petkit.ran) throw new Error('no petkit row');
+    const withBaseline: BenchReport = {
+      ...report,
+      servers: [
+        ...report.servers,
+        { ...petkit, server: 'petkit-baseline', label: 'petkit mock, baseline build' },
+      ],
+      ratios: report.ratios.map((row) => ({ ...row, overBaseline: 0.98, cpuOverBaseline: 1.02 })),
+    };
+    const lines = loadTable(withBaseline).split('\n');
+    expect(lines[0]).toMatch(/\| petkit\/ceiling \| petkit\/baseline \|$/);
+    expect(lines[2]).toMatch(/\| 0\.63× \(CPU 0\.60×\) \| 0\.98× \(CPU 1\.02×\) \|$/);
+    expect(lines[3]).toMatch(/^\| list-20 \| petkit mock, baseline build \| .* \| {2}\| {2}\| {2}\|$/);
+  });
 });

@@ -19,18 +19,22 @@ function statusCounts(statuses: Readonly<Record<string, number>>): string {
     .join(', ');
 }
 
-function ratioCells(row: RatioRow | undefined): string[] {
+function ratioCells(row: RatioRow | undefined, baseline: boolean): string[] {
   const cpu = (n: number | undefined, digits: number) =>
     n === undefined ? '' : ` (CPU ${times(n, digits)})`;
   return [
     `${times(row?.overPrismSilent, 1)}${cpu(row?.cpuOverPrismSilent, 1)}`,
     `${times(row?.overCeiling, 2)}${cpu(row?.cpuOverCeiling, 2)}`,
+    ...(baseline ? [`${times(row?.overBaseline, 2)}${cpu(row?.cpuOverBaseline, 2)}`] : []),
   ];
 }
 
 /** One row per scenario and server, ratios on petkit's rows. */
 export function loadTable(report: BenchReport): string {
   const rows: string[][] = [];
+  // A column petkit/baseline only when a baseline build ran (--baseline DIR).
+  const baseline = report.servers.some((server) => server.server === 'petkit-baseline' && server.ran);
+  const empty = baseline ? ['', '', ''] : ['', ''];
   for (const scenario of SCENARIOS) {
     for (const server of report.servers) {
       if (!server.ran) continue;
@@ -48,7 +52,7 @@ export function loadTable(report: BenchReport): string {
         String(s.errors),
         String(s.unexpected),
         statusCounts(s.statuses),
-        ...(server.server === 'petkit' ? ratioCells(ratio) : ['', '']),
+        ...(server.server === 'petkit' ? ratioCells(ratio, baseline) : empty),
       ]);
     }
   }
@@ -66,6 +70,7 @@ export function loadTable(report: BenchReport): string {
       'statuses',
       'petkit/Prism-silent',
       'petkit/ceiling',
+      ...(baseline ? ['petkit/baseline'] : []),
     ],
     rows,
   );
