@@ -28,7 +28,7 @@ class CapReached extends Error {
  * The checks about state that the sequences judge (model.ts): with none of them selected, the phase
  * sends nothing (a create's status, positive_data_acceptance's, is judged only along the way).
  */
-const JUDGED: readonly CheckId[] = ['use_after_create', 'list_semantics', 'not_found'];
+const JUDGED: readonly CheckId[] = ['use_after_create', 'list_semantics'];
 
 /** Draws per run of the budget: sequences come out shorter than MAX_COMMANDS, or empty; the cap ends them. */
 const DRAWS_PER_RUN = 10;
