@@ -12,7 +12,14 @@ describe('parseBenchArgs', () => {
       contract: true,
       proxy: true,
     });
-    expect(options.servers).toEqual(['petkit', 'petkit-no-journal', 'prism', 'prism-silent', 'ceiling']);
+    expect(options.servers).toEqual([
+      'petkit',
+      'petkit-no-journal',
+      'prism',
+      'prism-silent',
+      'ceiling-work',
+      'ceiling',
+    ]);
     expect(options.scenarios).toHaveLength(8);
   });
 
@@ -47,6 +54,7 @@ describe('parseBenchArgs', () => {
       'petkit-no-journal',
       'prism',
       'prism-silent',
+      'ceiling-work',
       'ceiling',
     ]);
   });
@@ -59,6 +67,7 @@ describe('parseBenchArgs', () => {
       'petkit-shared-2',
       'prism',
       'prism-silent',
+      'ceiling-work',
       'ceiling',
     ];
     expect(parseBenchArgs(['--shared']).servers).toEqual(all);

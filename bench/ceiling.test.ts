@@ -122,3 +122,67 @@ describe('the ceiling server', () => {
     expect(fromMock).toHaveLength(fromCeiling.length);
   });
 });
+
+describe('the work-matched ceiling', () => {
+  let work: Server;
+  let workOrigin: string;
+  // 30 s into a minute (1_899_999_960_000 is a whole one).
+  let clock = 1_899_999_990_000;
+
+  beforeEach(async () => {
+    clock = 1_899_999_990_000;
+    work = createServer(createCeilingListener({ work: true, limit: 1000, now: () => clock }));
+    await new Promise<void>((resolve) => work.listen(0, '127.0.0.1', resolve));
+    workOrigin = `http://127.0.0.1:${(work.address() as AddressInfo).port}`;
+  });
+
+  afterEach(async () => {
+    work.closeAllConnections();
+    await new Promise((resolve) => work.close(resolve));
+  });
+
+  const sendTo = (r: BenchRequest) =>
+    fetch(`${workOrigin}/v1${r.path}`, {
+      method: r.method,
+      headers: r.headers,
+      ...(r.body === undefined ? {} : { body: r.body }),
+    });
+
+  it.each(distinct.map((r) => [`${r.method} ${r.path} (${r.expect})`, r] as const))(
+    'answers %s with the expected status and the documented headers and body',
+    async (_name, r) => {
+      const response = await sendTo(r);
+      expect(response.status).toBe(r.expect);
+      expect(await conformance(r, response)).toEqual([]);
+    },
+  );
+
+  it('counts each key in its own minute window, and requests without one per address, as petkit does', async () => {
+    const keyed = distinct.find((r) => r.expect === 200);
+    const keyless = distinct.find((r) => r.expect === 401);
+    if (keyed === undefined || keyless === undefined) throw new Error('no request');
+    expect((await sendTo(keyed)).headers.get('x-ratelimit-remaining')).toBe('999');
+    expect((await sendTo(keyed)).headers.get('x-ratelimit-remaining')).toBe('998');
+    const refused = await sendTo(keyless);
+    expect(refused.headers.get('x-ratelimit-remaining')).toBe('999');
+    // The window ends at the next whole minute, and a new one starts then.
+    expect(refused.headers.get('x-ratelimit-reset')).toBe('1900000020');
+    clock += 30_000;
+    const next = await sendTo(keyed);
+    expect(next.headers.get('x-ratelimit-remaining')).toBe('999');
+    expect(next.headers.get('x-ratelimit-reset')).toBe('1900000080');
+  });
+
+  it('validates a body with the contract’s validator, gives each created pet the next id, and echoes it', async () => {
+    const create = distinct.find((r) => r.expect === 201);
+    const invalid = distinct.find((r) => r.expect === 400);
+    if (create === undefined || invalid === undefined) throw new Error('no request');
+    const first = await sendTo(create);
+    const second = await sendTo(create);
+    expect(second.headers.get('location')).toBe('/v1/pets/102');
+    expect(await first.json()).toEqual({ id: 101, ...JSON.parse(create.body ?? '{}') });
+    const refused = (await (await sendTo(invalid)).json()) as { code: string; details: { path: string }[] };
+    expect(refused.code).toBe('validation_failed');
+    expect(refused.details.map((detail) => detail.path).sort()).toEqual(['/categoryId', '/name']);
+  });
+});

@@ -1,8 +1,15 @@
-// The ceiling: a bare node:http server that answers the bench's scenarios with precomputed bodies and
-// the same headers petkit sends (CORS and rate-limit headers on every answer, Location on 201, the
-// deprecation headers on getPet, WWW-Authenticate on 401). It validates nothing beyond what tells the scenarios
-// apart, so it is what node:http alone costs on this machine: no mock can be faster.
+// The ceiling: a bare node:http server that answers the bench's scenarios with the same headers petkit
+// sends (CORS and rate-limit headers on every answer, Location on 201, the deprecation headers on
+// getPet, WWW-Authenticate on 401). Two kinds:
+// - precomputed (the default): every body computed once; it validates nothing beyond what tells the
+//   scenarios apart, so it is what node:http alone costs on this machine: no mock can be faster;
+// - work-matched (`work: true`): it also does the work the contract demands of any implementation,
+//   as plainly as it can be done: it looks the key up and counts the request in the key's (or the
+//   address's) minute window, from which its rate-limit headers come; a POST's body is read, parsed,
+//   validated with the same precompiled validator as petkit's, given an id and serialised, and an
+//   invalid one gets its 400 with the faults described. What petkit does beyond that is its overhead.
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { describeFault, loadSpec } from '../openapi/index.js';
 import { BENCH_KEY, BENCH_PETS } from './scenarios.js';
 
 export interface CeilingOptions {
@@ -14,6 +21,10 @@ export interface CeilingOptions {
   readonly resetAt?: number;
   /** How many pets the precomputed store holds. Default BENCH_PETS (as petkit is seeded). */
   readonly pets?: number;
+  /** The work-matched ceiling: keys looked up, requests counted per key, bodies validated and serialised. */
+  readonly work?: boolean;
+  /** Milliseconds since the epoch, for the work-matched ceiling's windows. Default Date.now. */
+  readonly now?: () => number;
 }
 
 interface Answer {
@@ -50,8 +61,14 @@ function json(status: number, value: unknown, extra: readonly string[] = []): An
   };
 }
 
-function error(status: number, code: string, message: string, extra: readonly string[] = []): Answer {
-  return json(status, { code, message, status }, extra);
+function error(
+  status: number,
+  code: string,
+  message: string,
+  extra: readonly string[] = [],
+  details?: readonly unknown[],
+): Answer {
+  return json(status, { code, message, status, ...(details === undefined ? {} : { details }) }, extra);
 }
 
 /** A `node:http` request listener: `http.createServer(createCeilingListener())`. */
@@ -88,6 +105,7 @@ export function createCeilingListener(options: CeilingOptions = {}): RequestList
     'Bearer realm="pets"',
   ]);
   const notFound = error(404, 'route_not_found', 'No route matches.');
+  if (options.work === true) return workMatched(options, { gets, unauthorized, notFound, malformed, pets });
   let remaining = limit;
 
   function send(res: ServerResponse, answer: Answer): void {
@@ -142,4 +160,99 @@ function isNewPet(value: unknown): boolean {
   return (
     typeof name === 'string' && name.length > 0 && Number.isInteger(categoryId) && Number(categoryId) >= 1
   );
+}
+
+const MINUTE_MS = 60_000;
+
+/** A key's (or an address's) minute window: when it began, and the requests counted in it. */
+interface Window {
+  start: number;
+  count: number;
+}
+
+/** The work-matched ceiling's listener: see the file's head. */
+function workMatched(
+  options: CeilingOptions,
+  answers: {
+    readonly gets: ReadonlyMap<string, Answer>;
+    readonly unauthorized: Answer;
+    readonly notFound: Answer;
+    readonly malformed: Answer;
+    readonly pets: readonly unknown[];
+  },
+): RequestListener {
+  const now = options.now ?? Date.now;
+  const limit = options.limit ?? 1_000_000_000;
+  const limitValue = String(limit);
+  const keys = new Map<string, Window>([[options.key ?? BENCH_KEY, { start: 0, count: 0 }]]);
+  const addresses = new Map<string, Window>();
+  const validateNewPet = loadSpec().schema('NewPet');
+  let nextId = answers.pets.length + 1;
+
+  /** Counts the request in its window (a new one when the last has ended) and sends the answer. */
+  function send(res: ServerResponse, window: Window, answer: Answer): void {
+    const at = now();
+    if (at - window.start >= MINUTE_MS) {
+      window.start = at - (at % MINUTE_MS);
+      window.count = 0;
+    }
+    window.count += 1;
+    res.writeHead(answer.status, [
+      ...answer.headers,
+      'X-RateLimit-Limit',
+      limitValue,
+      'X-RateLimit-Remaining',
+      String(Math.max(0, limit - window.count)),
+      'X-RateLimit-Reset',
+      String((window.start + MINUTE_MS) / 1000),
+    ]);
+    res.end(answer.body);
+  }
+
+  function create(req: IncomingMessage, res: ServerResponse, window: Window): void {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      let body: unknown;
+      try {
+        body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      } catch {
+        send(res, window, answers.malformed);
+        return;
+      }
+      const faults = validateNewPet(body);
+      if (faults.length > 0) {
+        const details = faults.slice(0, 20).map(describeFault);
+        const message = `Invalid body: ${details.map((d) => `${d.path} ${d.message}`).join('; ')}.`;
+        send(res, window, error(400, 'validation_failed', message, [], details));
+        return;
+      }
+      const pet = { id: nextId++, ...(body as object) };
+      send(res, window, json(201, pet, ['Location', `/v1/pets/${pet.id}`]));
+    });
+  }
+
+  return (req, res) => {
+    const url = req.url ?? '/';
+    const header = req.headers.authorization;
+    const window =
+      header?.startsWith('Bearer ') === true ? keys.get(header.slice('Bearer '.length)) : undefined;
+    if (window === undefined) {
+      req.resume();
+      const address = req.socket.remoteAddress ?? '';
+      let anonymous = addresses.get(address);
+      if (anonymous === undefined) {
+        anonymous = { start: 0, count: 0 };
+        addresses.set(address, anonymous);
+      }
+      send(res, anonymous, url.startsWith('/v1/pets') ? answers.unauthorized : answers.notFound);
+      return;
+    }
+    if (req.method === 'POST' && url === '/v1/pets') {
+      create(req, res, window);
+      return;
+    }
+    req.resume();
+    send(res, window, (req.method === 'GET' && answers.gets.get(url)) || answers.notFound);
+  };
 }

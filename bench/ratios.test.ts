@@ -42,7 +42,7 @@ function server(
 const ids: ScenarioId[] = ['list-20', 'create', 'no-key-401'];
 
 describe('computeRatios', () => {
-  it('divides petkit’s req/s by Prism-silent’s and by the ceiling’s, scenario by scenario', () => {
+  it('divides petkit’s req/s by Prism-silent’s and by the work-matched ceiling’s, scenario by scenario', () => {
     const servers = [
       server('petkit', [
         figures('list-20', 30_000),
@@ -54,7 +54,7 @@ describe('computeRatios', () => {
         figures('create', 2_500),
         figures('no-key-401', 3_600),
       ]),
-      server('ceiling', [
+      server('ceiling-work', [
         figures('list-20', 40_000),
         figures('create', 40_000),
         figures('no-key-401', 40_000),
@@ -79,6 +79,8 @@ describe('computeRatios', () => {
         overCeiling: undefined,
         cpuOverPrismSilent: undefined,
         cpuOverCeiling: undefined,
+        overPrecomputed: undefined,
+        cpuOverPrecomputed: undefined,
       },
     ]);
   });
@@ -87,11 +89,14 @@ describe('computeRatios', () => {
     const servers = [
       server('petkit', [figures('get', 30_000, { cpuUsPerRequest: 50 })]),
       server('prism-silent', [figures('get', 3_000, { cpuUsPerRequest: 350 })]),
-      server('ceiling', [figures('get', 40_000, { cpuUsPerRequest: 25 })]),
+      server('ceiling-work', [figures('get', 40_000, { cpuUsPerRequest: 25 })]),
+      server('ceiling', [figures('get', 50_000, { cpuUsPerRequest: 20 })]),
     ];
     const [row] = computeRatios(servers, ['get']);
     expect(row?.cpuOverPrismSilent).toBe(7);
     expect(row?.cpuOverCeiling).toBe(0.5);
+    expect(row?.overPrecomputed).toBe(0.6);
+    expect(row?.cpuOverPrecomputed).toBe(0.4);
   });
 
   it('compares petkit with a baseline build of it (--baseline DIR) when one ran', () => {

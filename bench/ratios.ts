@@ -21,14 +21,15 @@ function cpuRatio(a: ScenarioResult | undefined, b: ScenarioResult | undefined):
   return theirs / mine;
 }
 
-/** petkit's req/s over Prism-silent's and over the ceiling's, scenario by scenario. */
+/** petkit's req/s over Prism-silent's and over each ceiling's, scenario by scenario. */
 export function computeRatios(
   servers: readonly ServerResult[],
   scenarios: readonly ScenarioId[],
 ): RatioRow[] {
   const petkit = scenariosOf(servers, 'petkit');
   const prism = scenariosOf(servers, 'prism-silent');
-  const ceiling = scenariosOf(servers, 'ceiling');
+  const ceiling = scenariosOf(servers, 'ceiling-work');
+  const precomputed = scenariosOf(servers, 'ceiling');
   const baseline = scenariosOf(servers, 'petkit-baseline');
   const find = (list: readonly ScenarioResult[] | undefined, id: ScenarioId) =>
     list?.find((s) => s.scenario === id);
@@ -38,6 +39,8 @@ export function computeRatios(
     overCeiling: ratio(find(petkit, id), find(ceiling, id)),
     cpuOverPrismSilent: cpuRatio(find(petkit, id), find(prism, id)),
     cpuOverCeiling: cpuRatio(find(petkit, id), find(ceiling, id)),
+    overPrecomputed: ratio(find(petkit, id), find(precomputed, id)),
+    cpuOverPrecomputed: cpuRatio(find(petkit, id), find(precomputed, id)),
     ...(baseline === undefined
       ? {}
       : {

@@ -37,11 +37,15 @@ export interface RatioRow {
   readonly scenario: ScenarioId;
   /** petkit req/s over Prism's with `-v silent`. */
   readonly overPrismSilent: number | undefined;
-  /** petkit req/s over the ceiling's. */
+  /** petkit req/s over the work-matched ceiling's. */
   readonly overCeiling: number | undefined;
+  /** petkit req/s over the precomputed ceiling's. */
+  readonly overPrecomputed?: number | undefined;
+  /** The precomputed ceiling's CPU per answer over petkit's. */
+  readonly cpuOverPrecomputed?: number | undefined;
   /** Prism-silent's CPU time per answer over petkit's: how many times less work petkit does per answer. */
   readonly cpuOverPrismSilent: number | undefined;
-  /** The ceiling's CPU time per answer over petkit's (1 would be as cheap as bare node:http). */
+  /** The work-matched ceiling's CPU time per answer over petkit's (1: no overhead of petkit's own). */
   readonly cpuOverCeiling: number | undefined;
   /** petkit req/s over the baseline build's (`--baseline DIR`), when it ran. */
   readonly overBaseline?: number | undefined;

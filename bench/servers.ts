@@ -10,6 +10,7 @@ export type ServerId =
   | 'petkit-shared-2'
   | 'prism'
   | 'prism-silent'
+  | 'ceiling-work'
   | 'ceiling';
 
 export interface ServerContext {
@@ -121,8 +122,14 @@ export const SERVERS: readonly ServerSpec[] = [
     }),
   },
   {
+    id: 'ceiling-work',
+    label: 'node:http ceiling, work-matched',
+    prefix: '/v1',
+    command: (port) => ({ args: ['dist/bench/ceiling-main.js', '--port', String(port), '--work'] }),
+  },
+  {
     id: 'ceiling',
-    label: 'node:http ceiling',
+    label: 'node:http ceiling, precomputed',
     prefix: '/v1',
     command: (port) => ({ args: ['dist/bench/ceiling-main.js', '--port', String(port)] }),
   },

@@ -39,6 +39,8 @@ const report: BenchReport = {
       overCeiling: 0.625,
       cpuOverPrismSilent: 7.5,
       cpuOverCeiling: 0.6,
+      overPrecomputed: 0.5,
+      cpuOverPrecomputed: 0.45,
     },
   ],
   contract: { ran: false, reason: 'stub' },
@@ -51,7 +53,7 @@ describe('the bench tables', () => {
 
   it('puts req/s, latency, memory and the ratios on petkit’s row, and skips servers that did not run', () => {
     expect(loadTable(report).split('\n')[2]).toBe(
-      '| list-20 | petkit mock | 25,000 | 1 | 4 | 42 | 65 | 0 | 0 | 200: 250,000 | 10.4× (CPU 7.5×) | 0.63× (CPU 0.60×) |',
+      '| list-20 | petkit mock | 25,000 | 1 | 4 | 42 | 65 | 0 | 0 | 200: 250,000 | 10.4× (CPU 7.5×) | 0.63× (CPU 0.60×) | 0.50× (CPU 0.45×) |',
     );
     expect(loadTable(report).split('\n')).toHaveLength(3);
   });
@@ -68,8 +70,8 @@ describe('the bench tables', () => {
       ratios: report.ratios.map((row) => ({ ...row, overBaseline: 0.98, cpuOverBaseline: 1.02 })),
     };
     const lines = loadTable(withBaseline).split('\n');
-    expect(lines[0]).toMatch(/\| petkit\/ceiling \| petkit\/baseline \|$/);
-    expect(lines[2]).toMatch(/\| 0\.63× \(CPU 0\.60×\) \| 0\.98× \(CPU 1\.02×\) \|$/);
-    expect(lines[3]).toMatch(/^\| list-20 \| petkit mock, baseline build \| .* \| {2}\| {2}\| {2}\|$/);
+    expect(lines[0]).toMatch(/\| petkit\/ceiling \(precomputed\) \| petkit\/baseline \|$/);
+    expect(lines[2]).toMatch(/\| 0\.50× \(CPU 0\.45×\) \| 0\.98× \(CPU 1\.02×\) \|$/);
+    expect(lines[3]).toMatch(/^\| list-20 \| petkit mock, baseline build \| .* \| {2}\| {2}\| {2}\| {2}\|$/);
   });
 });

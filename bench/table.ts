@@ -25,6 +25,7 @@ function ratioCells(row: RatioRow | undefined, baseline: boolean): string[] {
   return [
     `${times(row?.overPrismSilent, 1)}${cpu(row?.cpuOverPrismSilent, 1)}`,
     `${times(row?.overCeiling, 2)}${cpu(row?.cpuOverCeiling, 2)}`,
+    `${times(row?.overPrecomputed, 2)}${cpu(row?.cpuOverPrecomputed, 2)}`,
     ...(baseline ? [`${times(row?.overBaseline, 2)}${cpu(row?.cpuOverBaseline, 2)}`] : []),
   ];
 }
@@ -34,7 +35,7 @@ export function loadTable(report: BenchReport): string {
   const rows: string[][] = [];
   // A column petkit/baseline only when a baseline build ran (--baseline DIR).
   const baseline = report.servers.some((server) => server.server === 'petkit-baseline' && server.ran);
-  const empty = baseline ? ['', '', ''] : ['', ''];
+  const empty = baseline ? ['', '', '', ''] : ['', '', ''];
   for (const scenario of SCENARIOS) {
     for (const server of report.servers) {
       if (!server.ran) continue;
@@ -69,7 +70,8 @@ export function loadTable(report: BenchReport): string {
       'unexpected',
       'statuses',
       'petkit/Prism-silent',
-      'petkit/ceiling',
+      'petkit/ceiling (work-matched)',
+      'petkit/ceiling (precomputed)',
       ...(baseline ? ['petkit/baseline'] : []),
     ],
     rows,
