@@ -5,12 +5,12 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { availableParallelism, cpus, release, totalmem, type } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startCluster } from '../test/support/postgres/cluster.js';
 import { BenchArgsError, type BenchOptions, HELP, parseBenchArgs } from './args.js';
 import { timeContractRun } from './contract-timing.js';
 import { BENCH_KEYS_FILE } from './keys-file.js';
 import { type LoadFigures, mergeSlices, runLoad } from './load.js';
 import { readMemory } from './memory.js';
-import { startCluster } from './postgres/cluster.js';
 import { measureProxyOverhead, type ProxyOverhead, renderProxyOverhead } from './proxy-overhead.js';
 import { computeRatios } from './ratios.js';
 import type { BenchReport, ContractResult, ScenarioResult, ServerResult } from './report.js';
@@ -139,7 +139,7 @@ async function benchServers(context: ServerContext, options: BenchOptions): Prom
 }
 
 /**
- * The shared mode's PostgreSQL: the one at `url`, or a throwaway embedded one (bench/postgres) whose
+ * The shared mode's PostgreSQL: the one at `url`, or a throwaway embedded one (test/support/postgres) whose
  * pid lets CPU per answer count the database's work too.
  */
 async function sharedDatabase(

@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it, onTestFinished } from 'vitest';
-import { type Cluster, startCluster } from '../bench/postgres/cluster.js';
 import { type Report, renderPretty, runContract } from '../contract-tests/index.js';
+import { type Cluster, startCluster } from './support/postgres/cluster.js';
 import { createTestDatabase, type TestDatabase } from './support/postgres/database.js';
 import { startTraffic, type Traffic, type TrafficAnswer } from './support/postgres/traffic.js';
 

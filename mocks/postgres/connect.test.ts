@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it, onTestFinished } from 'vitest';
 import { freePort } from '../../bench/free-port.js';
-import { startCluster } from '../../bench/postgres/cluster.js';
+import { startCluster } from '../../test/support/postgres/cluster.js';
 import { createTestDatabase, type TestDatabase } from '../../test/support/postgres/database.js';
 import { connectState, type SharedState } from './connect.js';
 import { StateConfigError, StateUnavailableError } from './errors.js';

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { describe, expect, inject, it, onTestFinished } from 'vitest';
-import { hydrateSymlinks } from '../../../bench/postgres/binaries.js';
+import { hydrateSymlinks } from './binaries.js';
 import { createTestDatabase } from './database.js';
 
 const run = promisify(execFile);

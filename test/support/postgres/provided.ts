@@ -1,6 +1,6 @@
 // What the global setup hands every test file (vitest's provide/inject): where the run's PostgreSQL
 // listens, and its binaries, so a test that needs a server of its own skips the copy.
-import type { PostgresBinaries } from '../../../bench/postgres/binaries.js';
+import type { PostgresBinaries } from './binaries.js';
 
 export interface TestPostgres {
   readonly host: string;

@@ -16,7 +16,7 @@ import { chmod, chown, mkdir, mkdtemp, open, readFile, rm } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { freePort } from '../free-port.js';
+import { freePort } from '../../../bench/free-port.js';
 import { copyPostgresBinaries, type PostgresBinaries } from './binaries.js';
 
 export const SUPERUSER = 'postgres';

@@ -3,7 +3,7 @@
 // journal reads, and hostile clients mixed in (oversized headers, junk, pipelined junk, abandoned
 // uploads, a slow drip of headers). It prints requests sent, errors, peak and final RSS, and exits 1
 // when an answer is not one the traffic allows, the process dies, or memory keeps growing.
-//   node dist/bench/soak.js [--seconds 30] [--concurrency 16] [--max-pets 2000]
+//   node dist/test/hostile/soak.js [--seconds 30] [--concurrency 16] [--max-pets 2000]
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
@@ -11,11 +11,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { readMemory } from './memory.js';
+import { readMemory } from '../../bench/memory.js';
 import { growthVerdict } from './soak-verdict.js';
 
 const KEY = 'soak-key-0123456789';
-const MAIN = fileURLToPath(new URL('../cli/main.js', import.meta.url));
+const MAIN = fileURLToPath(new URL('../../cli/main.js', import.meta.url));
 const MB = 1024 * 1024;
 
 interface Settings {
