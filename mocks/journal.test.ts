@@ -1,5 +1,6 @@
 // The journal as a user reads it: what an entry says of a request (never the key), its bounds in
 // entries and bytes with the cuts shown, and GET /__petkit/requests filtered and paged, DELETE to clear.
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createJournal, type Exchange, JOURNAL_MAX_BYTES, type JournalEntry, PATH_LIMIT } from './journal.js';
 import { createMock } from './mock.js';
@@ -245,5 +246,107 @@ describe('GET /__petkit/requests', () => {
     expect((await page(mock)).entries).toEqual([]);
     // The pets are untouched: DELETE clears the journal only.
     expect((await checkedRequest(mock, '/__petkit/health')).json).toMatchObject({ pets: 50 });
+  });
+});
+
+describe('the journal’s ring of bytes', () => {
+  it('answers every record kept as it was recorded, however the records of every size wrap round the ring', () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.record({
+            path: fc.string({ unit: 'grapheme', maxLength: 1_500 }),
+            header: fc.string({ maxLength: 400 }),
+            body: fc.option(fc.string({ unit: 'grapheme', maxLength: 2_000 }), { nil: undefined }),
+          }),
+          { minLength: 1, maxLength: 120 },
+        ),
+        fc.integer({ min: 1, max: 40 }),
+        fc.integer({ min: 3_000, max: 30_000 }),
+        // A ring smaller than the estimate allows, so that wrapping round it is what drops records too.
+        fc.option(fc.integer({ min: 8_192, max: 40_000 }), { nil: undefined }),
+        (requests, limit, maxBytes, ringBytes) => {
+          const journal = createJournal(limit, maxBytes, ringBytes);
+          const expected = new Map<number, JournalEntry>();
+          for (const request of requests) {
+            const exchange: Exchange = {
+              time: NOW,
+              method: 'POST',
+              target: `/v1/pets?q=${request.path}`,
+              operationId: 'createPet',
+              key: undefined,
+              requestHeaders: ['X-Note', request.header],
+              requestBody: request.body === undefined ? undefined : new TextEncoder().encode(request.body),
+              reply: reply(201, JSON.stringify({ echo: request.body ?? null })),
+              delayMs: 0,
+              durationMs: 0,
+            };
+            const kept = journal.record(exchange);
+            // What a journal of its own, which nothing else was written to, answers for it.
+            expected.set(kept.id, entryOf(exchange));
+            const records = journal.records();
+            expect(records.length).toBeLessThanOrEqual(limit);
+            for (const record of records)
+              expect(record.entry()).toEqual({ ...expected.get(record.id), id: record.id });
+          }
+          // The newest is always kept, and the ids kept are the last ones, in order.
+          const ids = journal.records().map((record) => record.id);
+          expect(ids.at(-1)).toBe(requests.length);
+          expect(ids).toEqual(ids.map((_, i) => requests.length - ids.length + 1 + i));
+        },
+      ),
+      { numRuns: 60, seed: 22 },
+    );
+  });
+
+  it('drops the records left in the tail it gives up when it wraps, before any newer one is written over', () => {
+    // A ring of 10,000 bytes: records of about 9,000, 800, 3,100, 5,100 and 3,100 bytes leave the
+    // second in the tail while the third and fourth follow from the start; the fifth does not fit
+    // after the fourth, so it goes at the start, over the third, and the second must go first.
+    const journal = createJournal(1_000, 1e9, 10_000);
+    const sized = (n: number, size: number): Exchange => {
+      const headers: string[] = [];
+      for (let left = size - 1_100, h = 0; left > 0 && h < 32; h += 1, left -= 270)
+        headers.push(`X-${h}`, 'v'.repeat(Math.min(250, left)));
+      return {
+        time: NOW,
+        method: 'GET',
+        target: `/${n}/${'a'.repeat(Math.min(1_000, size))}`,
+        operationId: null,
+        key: undefined,
+        requestHeaders: headers,
+        requestBody: undefined,
+        reply: reply(200, ''),
+        delayMs: 0,
+        durationMs: 0,
+      };
+    };
+    [9_000, 500, 3_000, 5_000, 3_000, 4_000, 2_000].forEach((size, n) => {
+      journal.record(sized(n, size));
+      for (const record of journal.records())
+        expect(record.entry().path).toMatch(new RegExp(`^/${record.id - 1}/`));
+    });
+    expect(journal.records().map((record) => record.id)).toEqual([5, 6, 7]);
+  });
+
+  it('forgets the bytes of what it cleared: a record a reader kept past it shows only the fields held apart', () => {
+    const journal = createJournal();
+    const exchange: Exchange = {
+      time: NOW,
+      method: 'GET',
+      target: '/v1/pets?limit=2',
+      operationId: 'listPets',
+      key: undefined,
+      requestHeaders: ['Authorization', 'Bearer demo-free'],
+      requestBody: undefined,
+      reply: reply(200, '[]'),
+      delayMs: 0,
+      durationMs: 0,
+    };
+    const kept = journal.record(exchange);
+    expect(journal.clear()).toBe(1);
+    journal.record({ ...exchange, target: '/v1/pets/1' });
+    expect(kept.entry()).toMatchObject({ path: '', method: 'GET', status: 200, request: { headers: {} } });
+    expect(journal.records().map((record) => record.path)).toEqual(['/v1/pets/1']);
   });
 });

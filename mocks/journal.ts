@@ -90,12 +90,28 @@ export interface Exchange {
 }
 
 /**
- * An exchange as the journal keeps it: what a filter or a log line reads, as fields; the rest cut
- * and redacted but not yet shaped, until entry() builds the entry a reader sees.
+ * Where a journal keeps what its records do not hold as fields: one ring of bytes, allocated once,
+ * written in turn, so that nothing a request leaves in the journal is a heap object the young
+ * generation's collections copy (headers, bodies and paths were: a thousand requests' worth of strings
+ * and arrays copied and promoted, which doubled the scavenges' time under load). A record keeps where
+ * its bytes are; a record whose bytes were written over (or cleared) is `gone`.
+ */
+class Ring {
+  readonly bytes: Uint8Array;
+  /** Where the next record's bytes go. */
+  at = 0;
+  constructor(size: number) {
+    this.bytes = new Uint8Array(size);
+  }
+}
+
+/**
+ * An exchange as the journal keeps it: what a filter or a log line reads, as fields; the rest (path,
+ * headers, bodies, cuts) as bytes in the journal's ring, read back only when entry() builds the entry
+ * a reader sees (credentials redacted then).
  */
 export class JournalRecord {
   readonly method: string;
-  readonly path: string;
   readonly status: number;
   readonly code: string | null;
   readonly forced: boolean;
@@ -105,27 +121,29 @@ export class JournalRecord {
   readonly durationMs: number;
   /** The journal's estimate of the entry's size as JSON. */
   readonly size: number;
+  /** Where its bytes are in the ring, and how many. */
+  readonly offset: number;
+  readonly length: number;
+  /** Its bytes were written over, or the journal cleared: only its fields are left. */
+  gone = false;
+  readonly #ring: Ring;
   readonly #operationId: string | null;
   readonly #delayMs: number;
   readonly #key: Exchange['key'];
-  /** As sent, names and values alternating; credentials are redacted as the entry is built. */
-  readonly #requestHeaders: readonly string[];
-  readonly #requestBody: BodyExcerpt | null;
-  readonly #responseHeaders: readonly string[] | Readonly<Record<string, string>>;
-  readonly #responseBody: BodyExcerpt | null;
-  readonly #truncated: readonly string[];
+  #path: string | undefined;
 
   constructor(
     readonly id: number,
     exchange: Exchange,
+    ring: Ring,
+    place: (length: number) => number,
   ) {
-    const truncated: string[] = [];
     const { reply } = exchange;
-    this.method = cut(exchange.method, METHOD_LIMIT, '/method', truncated);
-    this.path = cut(exchange.target, PATH_LIMIT, '/path', truncated);
+    this.method =
+      exchange.method.length <= METHOD_LIMIT ? exchange.method : `${exchange.method.slice(0, METHOD_LIMIT)}…`;
     this.status = reply.status;
     const body = reply.body;
-    this.code = reply.status >= 400 && typeof body === 'string' ? (ERROR_CODE.exec(body)?.[1] ?? null) : null;
+    this.code = reply.status >= 400 && typeof body === 'string' ? codeOf(body) : null;
     this.forced = reply.headers['preference-applied']?.includes('code=') === true;
     this.rule = exchange.rule ?? null;
     this.fault = reply.fault ?? null;
@@ -134,28 +152,30 @@ export class JournalRecord {
     this.#operationId = exchange.operationId;
     this.#delayMs = exchange.delayMs;
     this.#key = exchange.key;
-    this.#requestHeaders = keptHeaders(exchange.requestHeaders, '/request/headers', truncated);
-    this.#requestBody = excerptOf(exchange.requestBody, '/request/body', truncated);
-    this.#responseHeaders = keptReplyHeaders(reply.headers, truncated);
-    this.#responseBody = replyExcerpt(body, truncated);
-    this.#truncated = truncated.length === 0 ? NONE : truncated;
-    this.size =
-      400 +
-      this.path.length +
-      listSize(this.#requestHeaders) +
-      (isList(this.#responseHeaders) ? listSize(this.#responseHeaders) : recordSize(this.#responseHeaders)) +
-      (this.#requestBody?.text.length ?? 0) +
-      (this.#responseBody?.text.length ?? 0);
+    this.#ring = ring;
+    const written = encodeExchange(exchange);
+    this.size = written.size;
+    this.length = written.length;
+    this.offset = place(written.length);
+    ring.bytes.set(scratch.subarray(0, written.length), this.offset);
+  }
+
+  /** Path and query, as sent (cut at PATH_LIMIT). */
+  get path(): string {
+    if (this.#path === undefined)
+      this.#path = this.gone ? '' : new Reader(this.#ring.bytes, this.offset).text();
+    return this.#path;
   }
 
   /** The entry a reader sees. */
   entry(): JournalEntry {
     const key = this.#key;
+    const shown = this.gone ? undefined : readExchange(this.#ring.bytes, this.offset);
     return {
       id: this.id,
       time: this.time,
       method: this.method,
-      path: this.path,
+      path: shown?.path ?? this.path,
       operationId: this.#operationId,
       status: this.status,
       code: this.code,
@@ -165,9 +185,9 @@ export class JournalRecord {
       delayMs: this.#delayMs,
       durationMs: this.durationMs,
       key: key === undefined ? null : { name: keyLabel(key.key), plan: key.plan },
-      request: { headers: recordOf(this.#requestHeaders), body: copyOf(this.#requestBody) },
-      response: { headers: recordOf(this.#responseHeaders), body: copyOf(this.#responseBody) },
-      truncated: [...this.#truncated],
+      request: { headers: recordOf(shown?.requestHeaders ?? []), body: shown?.requestBody ?? null },
+      response: { headers: recordOf(shown?.responseHeaders ?? []), body: shown?.responseBody ?? null },
+      truncated: shown?.truncated ?? [],
     };
   }
 }
@@ -185,24 +205,62 @@ export interface Journal {
   clear(): number;
 }
 
-export function createJournal(limit = JOURNAL_LIMIT, maxBytes = JOURNAL_MAX_BYTES): Journal {
+export function createJournal(
+  limit = JOURNAL_LIMIT,
+  maxBytes = JOURNAL_MAX_BYTES,
+  /** The ring's size: by default what the estimate bounds and one record more; smaller in tests. */
+  ringBytes = maxBytes + ENTRY_MAX_BYTES,
+): Journal {
   let queue: JournalRecord[] = [];
   let head = 0;
   let bytes = 0;
   let nextId = 1;
   let dropped = 0;
+  // No ring for a journal that keeps nothing; else room for its bytes, which the estimate bounds.
+  const ring = new Ring(limit === 0 ? 0 : ringBytes);
+  /** With a limit of 0, each record's bytes, until the next record's. */
+  const transient = limit === 0 ? new Ring(ENTRY_MAX_BYTES) : ring;
   const records = () => queue.slice(head);
+  const drop = () => {
+    const oldest = queue[head];
+    if (oldest === undefined) return;
+    oldest.gone = true;
+    bytes -= oldest.size;
+    head += 1;
+    dropped += 1;
+  };
+  /** Where `length` bytes go: after the last record's, or from the start when they do not fit; the records in their way go. */
+  const place = (length: number): number => {
+    let at = ring.at;
+    if (at + length > ring.bytes.length) {
+      // The tail from here to the end is given up; the records still there are the oldest: they go first.
+      for (let oldest = queue[head]; oldest !== undefined && oldest.offset >= at; oldest = queue[head])
+        drop();
+      at = 0;
+    }
+    const end = at + length;
+    for (let oldest = queue[head]; oldest !== undefined; oldest = queue[head]) {
+      const overlaps = oldest.offset < end && at < oldest.offset + oldest.length;
+      if (!overlaps) break;
+      drop();
+    }
+    ring.at = end;
+    return at;
+  };
   return {
     record(exchange) {
-      const kept = new JournalRecord(nextId, exchange);
+      if (limit === 0) {
+        // Kept nowhere: the record lives as long as its caller needs it (the log line, listeners).
+        const alone = new JournalRecord(nextId, exchange, transient, () => 0);
+        nextId += 1;
+        dropped += 1;
+        return alone;
+      }
+      const kept = new JournalRecord(nextId, exchange, ring, place);
       queue.push(kept);
       nextId += 1;
       bytes += kept.size;
-      while (queue.length - head > limit || (bytes > maxBytes && queue.length - head > 1)) {
-        bytes -= queue[head]?.size ?? 0;
-        head += 1;
-        dropped += 1;
-      }
+      while (queue.length - head > limit || (bytes > maxBytes && queue.length - head > 1)) drop();
       // Compact once the dropped front outgrows what is kept.
       if (head > Math.max(limit, 64)) {
         queue = queue.slice(head);
@@ -217,113 +275,233 @@ export function createJournal(limit = JOURNAL_LIMIT, maxBytes = JOURNAL_MAX_BYTE
     },
     clear() {
       const held = queue.length - head;
+      for (let i = head; i < queue.length; i += 1) {
+        const record = queue[i];
+        if (record !== undefined) record.gone = true;
+      }
       queue = [];
       head = 0;
       bytes = 0;
       dropped = 0;
+      ring.at = 0;
       return held;
     },
   };
 }
 
-const NONE: readonly string[] = Object.freeze([]);
-const copyOf = (body: BodyExcerpt | null): BodyExcerpt | null => (body === null ? null : { ...body });
+/** The most bytes one record can take in the ring (a path, HEADERS_LIMIT headers and two excerpts, cut). */
+const ENTRY_MAX_BYTES = 64 * 1024;
+/** Longest header name kept (characters); longer ones are cut, as values are. */
+const HEADER_NAME_LIMIT = 256;
 const ERROR_CODE = /^\{"code":"([a-z_]{1,40})"/;
+/** Error codes as read from bodies, each kept once (not a string per answer). */
+const CODES = new Map<string, string>();
+
+function codeOf(body: string): string | null {
+  const found = ERROR_CODE.exec(body)?.[1];
+  if (found === undefined) return null;
+  let code = CODES.get(found);
+  if (code === undefined) {
+    code = found;
+    if (CODES.size < 256) CODES.set(found, found);
+  }
+  return code;
+}
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/** A text body longer than this (in UTF-8 bytes at most) is encoded apart, not into the scratch. */
+const SCRATCH_MAX = 1024 * 1024;
+/** Where a record is written before it is copied into the ring: grown to the largest record seen. */
+let scratch = new Uint8Array(8 * 1024);
+let written = 0;
+/** Fields of the JSON size estimate counted as a record is written. */
+let estimate = 0;
+
+function room(bytes: number): void {
+  if (written + bytes <= scratch.length) return;
+  const grown = new Uint8Array(Math.max(scratch.length * 2, written + bytes));
+  grown.set(scratch.subarray(0, written));
+  scratch = grown;
+}
+
+function putU32(value: number): void {
+  room(4);
+  scratch[written] = value & 0xff;
+  scratch[written + 1] = (value >>> 8) & 0xff;
+  scratch[written + 2] = (value >>> 16) & 0xff;
+  scratch[written + 3] = (value >>> 24) & 0xff;
+  written += 4;
+}
+
+/** A text as its length in bytes, then its UTF-8 bytes: ASCII copied a character at a time, the rest encoded. */
+function putText(text: string): void {
+  room(4 + 3 * text.length);
+  const start = written;
+  written += 4;
+  let i = 0;
+  for (; i < text.length; i += 1) {
+    const c = text.charCodeAt(i);
+    if (c >= 0x80) break;
+    scratch[written] = c;
+    written += 1;
+  }
+  if (i < text.length) written += encoder.encodeInto(text.slice(i), scratch.subarray(written)).written;
+  const length = written - start - 4;
+  scratch[start] = length & 0xff;
+  scratch[start + 1] = (length >>> 8) & 0xff;
+  scratch[start + 2] = (length >>> 16) & 0xff;
+  scratch[start + 3] = (length >>> 24) & 0xff;
+}
 
 /** Cuts `text` at `limit` characters, noting `pointer` in `truncated` when it does. */
 function cut(text: string, limit: number, pointer: string, truncated: string[]): string {
   if (text.length <= limit) return text;
   truncated.push(pointer);
-  // A copy, so the whole text it was cut from is not held along with it.
-  return JSON.parse(JSON.stringify(`${text.slice(0, limit)}…`)) as string;
-}
-
-const encoder = new TextEncoder();
-const decoder = new TextDecoder();
-/** Room to encode a text into, grown to the longest text seen up to SCRATCH_MAX bytes. */
-let scratch = new Uint8Array(4 * BODY_EXCERPT_LIMIT);
-const SCRATCH_MAX = 1024 * 1024;
-
-/** A body's first BODY_EXCERPT_LIMIT bytes as text (invalid UTF-8 replaced, `…` after a cut). */
-function excerptOf(
-  body: string | Uint8Array | null | undefined,
-  pointer: string,
-  truncated: string[],
-): BodyExcerpt | null {
-  if (body === null || body === undefined) return null;
-  if (typeof body !== 'string') {
-    if (body.byteLength === 0) return null;
-    return shownBytes(body, body.byteLength, pointer, truncated);
-  }
-  // A text's size in UTF-8 bytes, encoded natively (a loop over its characters cost as much as
-  // the answer of a list of 100 pets); a text too long is kept as its first bytes.
-  const room = 3 * body.length;
-  if (scratch.length < room && room <= SCRATCH_MAX) scratch = new Uint8Array(room);
-  const into = scratch.length < room ? new Uint8Array(room) : scratch;
-  const { written } = encoder.encodeInto(body, into);
-  if (written <= BODY_EXCERPT_LIMIT) return { text: body, bytes: written };
-  return shownBytes(into, written, pointer, truncated);
+  return `${text.slice(0, limit)}…`;
 }
 
 /**
- * Excerpts of reply bodies given as bytes, by the bytes: the store answers a list with the same
- * cached bytes until it changes, so a list answered a thousand times is decoded once and its entries
- * share one excerpt (a KiB of text per entry, copied by every young-generation collection while the
- * entry lives, cost a list answer about a sixth of its CPU under load). Held weakly: an excerpt goes
- * with its bytes.
+ * A body's first BODY_EXCERPT_LIMIT bytes: a flag (0: none, 1: whole, 2: cut), its whole size in
+ * bytes, and the bytes kept. A text is encoded only as far as the excerpt needs.
  */
-const replyExcerpts = new WeakMap<Uint8Array, { excerpt: BodyExcerpt | null; cut: boolean }>();
-
-function replyExcerpt(body: Reply['body'], truncated: string[]): BodyExcerpt | null {
-  if (body === null || typeof body === 'string') return excerptOf(body, '/response/body', truncated);
-  let known = replyExcerpts.get(body);
-  if (known === undefined) {
-    const cuts: string[] = [];
-    known = { excerpt: excerptOf(body, '/response/body', cuts), cut: cuts.length > 0 };
-    replyExcerpts.set(body, known);
+function putBody(body: string | Uint8Array | null | undefined, pointer: string, truncated: string[]): void {
+  if (body === null || body === undefined || (typeof body !== 'string' && body.byteLength === 0)) {
+    room(1);
+    scratch[written] = 0;
+    written += 1;
+    return;
   }
-  if (known.cut) truncated.push('/response/body');
-  return known.excerpt;
+  let bytes: Uint8Array;
+  let size: number;
+  if (typeof body === 'string' && 3 * body.length > SCRATCH_MAX) body = encoder.encode(body);
+  if (typeof body === 'string') {
+    // Its size in UTF-8 bytes, counted natively into the scratch's spare room (a loop over the
+    // characters cost as much as a list of 100 pets); kept as far as the excerpt goes.
+    room(9 + 3 * body.length);
+    const spare = scratch.subarray(written + 9);
+    size = encoder.encodeInto(body, spare).written;
+    bytes = spare;
+  } else {
+    room(9 + Math.min(body.byteLength, BODY_EXCERPT_LIMIT));
+    size = body.byteLength;
+    bytes = body;
+  }
+  const kept = Math.min(size, BODY_EXCERPT_LIMIT);
+  if (kept < size) truncated.push(pointer);
+  scratch[written] = kept < size ? 2 : 1;
+  written += 1;
+  putU32(size);
+  putU32(kept);
+  if (typeof body === 'string') {
+    // Encoded in place just past these nine bytes: already where it belongs.
+    written += kept;
+  } else {
+    scratch.set(bytes.subarray(0, kept), written);
+    written += kept;
+  }
+  estimate += kept;
 }
 
-function shownBytes(bytes: Uint8Array, size: number, pointer: string, truncated: string[]): BodyExcerpt {
-  if (size <= BODY_EXCERPT_LIMIT) return { text: decoder.decode(bytes.subarray(0, size)), bytes: size };
-  truncated.push(pointer);
-  return { text: `${decoder.decode(bytes.subarray(0, BODY_EXCERPT_LIMIT))}…`, bytes: size };
-}
-
-function flat(headers: Readonly<Record<string, string>>): string[] {
-  const list: string[] = [];
-  for (const name in headers) list.push(name, headers[name] ?? '');
-  return list;
-}
-
-/**
- * Headers as kept, names and values alternating: at most HEADERS_LIMIT, values cut, and
- * Authorization, Proxy-Authorization and Cookie reduced to their scheme. The list given is answered
- * as it is when nothing in it needs changing.
- */
-function keptHeaders(list: readonly string[], pointer: string, truncated: string[]): readonly string[] {
-  let kept: string[] | undefined;
+/** Headers, names and values alternating: at most HEADERS_LIMIT, names and values cut. */
+function putHeaders(list: readonly string[], pointer: string, truncated: string[]): void {
   const count = Math.min(list.length >> 1, HEADERS_LIMIT);
+  putU32(count);
   for (let i = 0; i < count; i += 1) {
     const name = list[2 * i] ?? '';
     const value = list[2 * i + 1] ?? '';
-    if (value.length <= HEADER_VALUE_LIMIT || isSecret(name)) continue;
-    const shown = cut(
-      value,
-      HEADER_VALUE_LIMIT,
-      `${pointer}/${escapePointer(name.toLowerCase())}`,
-      truncated,
+    const shownName = cut(name, HEADER_NAME_LIMIT, pointer, truncated);
+    const shown =
+      value.length <= HEADER_VALUE_LIMIT || isSecret(name)
+        ? value
+        : cut(value, HEADER_VALUE_LIMIT, `${pointer}/${escapePointer(name.toLowerCase())}`, truncated);
+    putText(shownName);
+    putText(shown);
+    estimate += shownName.length + shown.length + 3;
+  }
+  if (list.length >> 1 > HEADERS_LIMIT) truncated.push(pointer);
+}
+
+const headerList: string[] = [];
+
+/**
+ * Writes what an exchange keeps beyond its record's fields into the scratch: path, request headers,
+ * request body, reply headers, reply body, then the pointers of the fields cut. Answers its length
+ * and its estimated size as JSON.
+ */
+function encodeExchange(exchange: Exchange): { length: number; size: number } {
+  written = 0;
+  estimate = 400;
+  const truncated: string[] = [];
+  if (exchange.method.length > METHOD_LIMIT) truncated.push('/method');
+  const path = cut(exchange.target, PATH_LIMIT, '/path', truncated);
+  putText(path);
+  estimate += path.length;
+  putHeaders(exchange.requestHeaders, '/request/headers', truncated);
+  putBody(exchange.requestBody, '/request/body', truncated);
+  headerList.length = 0;
+  const replyHeaders = exchange.reply.headers;
+  for (const name in replyHeaders) headerList.push(name, replyHeaders[name] ?? '');
+  putHeaders(headerList, '/response/headers', truncated);
+  putBody(exchange.reply.body, '/response/body', truncated);
+  putU32(truncated.length);
+  for (const pointer of truncated) putText(pointer);
+  if (written > ENTRY_MAX_BYTES) throw new RangeError(`a journal record of ${written} bytes`);
+  return { length: written, size: estimate };
+}
+
+/** Reads a record's bytes back, in the order encodeExchange wrote them. */
+class Reader {
+  #at: number;
+  constructor(
+    readonly bytes: Uint8Array,
+    at: number,
+  ) {
+    this.#at = at;
+  }
+  u32(): number {
+    const b = this.bytes;
+    const at = this.#at;
+    this.#at += 4;
+    return (
+      ((b[at] ?? 0) | ((b[at + 1] ?? 0) << 8) | ((b[at + 2] ?? 0) << 16) | ((b[at + 3] ?? 0) << 24)) >>> 0
     );
-    kept ??= list.slice(0, 2 * count);
-    kept[2 * i + 1] = shown;
   }
-  if (list.length >> 1 > HEADERS_LIMIT) {
-    truncated.push(pointer);
-    return kept ?? list.slice(0, 2 * HEADERS_LIMIT);
+  text(): string {
+    const length = this.u32();
+    const at = this.#at;
+    this.#at += length;
+    return decoder.decode(this.bytes.subarray(at, at + length));
   }
-  return kept ?? list;
+  headers(): string[] {
+    const list: string[] = [];
+    for (let count = this.u32(); count > 0; count -= 1) list.push(this.text(), this.text());
+    return list;
+  }
+  body(): BodyExcerpt | null {
+    const flag = this.bytes[this.#at] ?? 0;
+    this.#at += 1;
+    if (flag === 0) return null;
+    const size = this.u32();
+    const kept = this.u32();
+    const at = this.#at;
+    this.#at += kept;
+    const text = decoder.decode(this.bytes.subarray(at, at + kept));
+    return { text: flag === 2 ? `${text}…` : text, bytes: size };
+  }
+}
+
+function readExchange(bytes: Uint8Array, offset: number) {
+  const reader = new Reader(bytes, offset);
+  const path = reader.text();
+  const requestHeaders = reader.headers();
+  const requestBody = reader.body();
+  const responseHeaders = reader.headers();
+  const responseBody = reader.body();
+  const truncated: string[] = [];
+  for (let count = reader.u32(); count > 0; count -= 1) truncated.push(reader.text());
+  return { path, requestHeaders, requestBody, responseHeaders, responseBody, truncated };
 }
 
 /** Authorization, Proxy-Authorization or Cookie, in any case: told apart by length first. */
@@ -348,39 +526,8 @@ function redacted(value: string): string {
 
 const escapePointer = (name: string): string => name.replaceAll('~', '~0').replaceAll('/', '~1');
 
-/** A reply's headers as kept: a copy, or a list cut as a request's is when one is too long or too many. */
-function keptReplyHeaders(
-  headers: Readonly<Record<string, string>>,
-  truncated: string[],
-): readonly string[] | Readonly<Record<string, string>> {
-  let count = 0;
-  for (const name in headers) {
-    count += 1;
-    if (count > HEADERS_LIMIT || (headers[name]?.length ?? 0) > HEADER_VALUE_LIMIT)
-      return keptHeaders(flat(headers), '/response/headers', truncated);
-  }
-  return { ...headers };
-}
-
-const isList = (
-  headers: readonly string[] | Readonly<Record<string, string>>,
-): headers is readonly string[] => Array.isArray(headers);
-
-function recordSize(record: Readonly<Record<string, string>>): number {
-  let size = 0;
-  for (const name in record) size += name.length + (record[name]?.length ?? 0) + 6;
-  return size;
-}
-
-function listSize(list: readonly string[]): number {
-  let size = 0;
-  for (const text of list) size += text.length + 3;
-  return size;
-}
-
 /** Lower-case names, the later of two alike winning (as the entry always showed them). */
-function recordOf(headers: readonly string[] | Readonly<Record<string, string>>): Record<string, string> {
-  const list = isList(headers) ? headers : flat(headers);
+function recordOf(list: readonly string[]): Record<string, string> {
   const record: Record<string, string> = {};
   for (let i = 0; i + 1 < list.length; i += 2) {
     const name = list[i] ?? '';
