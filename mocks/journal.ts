@@ -335,6 +335,44 @@ function putU32(value: number): void {
   written += 4;
 }
 
+/**
+ * Texts every answer repeats (header names, the mock's constant header values: CORS, content types),
+ * each written once into this table and then by its index: a lookup instead of a copy. Never a
+ * request's header value (a credential, a cookie), nor the values that change with every answer
+ * (VARYING); at most TABLE_LIMIT texts of at most TABLE_TEXT_LIMIT characters, the first ones seen.
+ */
+const table = new Map<string, number>();
+const tableTexts: string[] = [];
+const TABLE_LIMIT = 1024;
+const TABLE_TEXT_LIMIT = 256;
+/** The high bit of a text's length: the rest is an index into the table. */
+const TABLED = 0x8000_0000;
+/** Reply headers whose values change from answer to answer: copied, never tabled. */
+const VARYING = new Set([
+  'date',
+  'x-ratelimit-limit',
+  'x-ratelimit-remaining',
+  'x-ratelimit-reset',
+  'retry-after',
+  'location',
+  'content-length',
+]);
+
+/** A text by its index in the table, entered there if there is room; else copied. */
+function putTabled(text: string): void {
+  let index = table.get(text);
+  if (index === undefined) {
+    if (tableTexts.length >= TABLE_LIMIT || text.length > TABLE_TEXT_LIMIT) {
+      putText(text);
+      return;
+    }
+    index = tableTexts.length;
+    tableTexts.push(text);
+    table.set(text, index);
+  }
+  putU32((TABLED | index) >>> 0);
+}
+
 /** A text as its length in bytes, then its UTF-8 bytes: ASCII copied a character at a time, the rest encoded. */
 function putText(text: string): void {
   room(4 + 3 * text.length);
@@ -404,8 +442,11 @@ function putBody(body: string | Uint8Array | null | undefined, pointer: string, 
   estimate += kept;
 }
 
-/** Headers, names and values alternating: at most HEADERS_LIMIT, names and values cut. */
-function putHeaders(list: readonly string[], pointer: string, truncated: string[]): void {
+/**
+ * Headers, names and values alternating: at most HEADERS_LIMIT, names and values cut. Names go by the
+ * table, and so do the values of a reply's constant headers (`reply`).
+ */
+function putHeaders(list: readonly string[], pointer: string, truncated: string[], reply: boolean): void {
   const count = Math.min(list.length >> 1, HEADERS_LIMIT);
   putU32(count);
   for (let i = 0; i < count; i += 1) {
@@ -416,8 +457,9 @@ function putHeaders(list: readonly string[], pointer: string, truncated: string[
       value.length <= HEADER_VALUE_LIMIT || isSecret(name)
         ? value
         : cut(value, HEADER_VALUE_LIMIT, `${pointer}/${escapePointer(name.toLowerCase())}`, truncated);
-    putText(shownName);
-    putText(shown);
+    putTabled(shownName);
+    if (reply && !VARYING.has(shownName)) putTabled(shown);
+    else putText(shown);
     estimate += shownName.length + shown.length + 3;
   }
   if (list.length >> 1 > HEADERS_LIMIT) truncated.push(pointer);
@@ -438,12 +480,12 @@ function encodeExchange(exchange: Exchange): { length: number; size: number } {
   const path = cut(exchange.target, PATH_LIMIT, '/path', truncated);
   putText(path);
   estimate += path.length;
-  putHeaders(exchange.requestHeaders, '/request/headers', truncated);
+  putHeaders(exchange.requestHeaders, '/request/headers', truncated, false);
   putBody(exchange.requestBody, '/request/body', truncated);
   headerList.length = 0;
   const replyHeaders = exchange.reply.headers;
   for (const name in replyHeaders) headerList.push(name, replyHeaders[name] ?? '');
-  putHeaders(headerList, '/response/headers', truncated);
+  putHeaders(headerList, '/response/headers', truncated, true);
   putBody(exchange.reply.body, '/response/body', truncated);
   putU32(truncated.length);
   for (const pointer of truncated) putText(pointer);
@@ -470,6 +512,7 @@ class Reader {
   }
   text(): string {
     const length = this.u32();
+    if (length >= TABLED) return tableTexts[length - TABLED] ?? '';
     const at = this.#at;
     this.#at += length;
     return decoder.decode(this.bytes.subarray(at, at + length));
