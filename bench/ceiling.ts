@@ -123,18 +123,11 @@ export function createCeilingListener(options: CeilingOptions = {}): RequestList
   }
 
   function create(req: IncomingMessage, res: ServerResponse): void {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      let body: unknown;
-      try {
-        body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-      } catch {
-        send(res, malformed);
-        return;
-      }
-      send(res, isNewPet(body) ? created : invalid);
-    });
+    readJson(
+      req,
+      (body) => send(res, isNewPet(body) ? created : invalid),
+      () => send(res, malformed),
+    );
   }
 
   return (req, res) => {
@@ -210,26 +203,21 @@ function workMatched(
   }
 
   function create(req: IncomingMessage, res: ServerResponse, window: Window): void {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      let body: unknown;
-      try {
-        body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-      } catch {
-        send(res, window, answers.malformed);
-        return;
-      }
-      const faults = validateNewPet(body);
-      if (faults.length > 0) {
-        const details = faults.slice(0, 20).map(describeFault);
-        const message = `Invalid body: ${details.map((d) => `${d.path} ${d.message}`).join('; ')}.`;
-        send(res, window, error(400, 'validation_failed', message, [], details));
-        return;
-      }
-      const pet = { id: nextId++, ...(body as object) };
-      send(res, window, json(201, pet, ['Location', `/v1/pets/${pet.id}`]));
-    });
+    readJson(
+      req,
+      (body) => {
+        const faults = validateNewPet(body);
+        if (faults.length > 0) {
+          const details = faults.slice(0, 20).map(describeFault);
+          const message = `Invalid body: ${details.map((d) => `${d.path} ${d.message}`).join('; ')}.`;
+          send(res, window, error(400, 'validation_failed', message, [], details));
+          return;
+        }
+        const pet = { id: nextId++, ...(body as object) };
+        send(res, window, json(201, pet, ['Location', `/v1/pets/${pet.id}`]));
+      },
+      () => send(res, window, answers.malformed),
+    );
   }
 
   return (req, res) => {
@@ -255,4 +243,20 @@ function workMatched(
     req.resume();
     send(res, window, (req.method === 'GET' && answers.gets.get(url)) || answers.notFound);
   };
+}
+
+/** Reads a request's body whole and parses it as JSON: `onBody` with the value, or `onMalformed`. */
+function readJson(req: IncomingMessage, onBody: (value: unknown) => void, onMalformed: () => void): void {
+  const chunks: Buffer[] = [];
+  req.on('data', (chunk: Buffer) => chunks.push(chunk));
+  req.on('end', () => {
+    let body: unknown;
+    try {
+      body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    } catch {
+      onMalformed();
+      return;
+    }
+    onBody(body);
+  });
 }

@@ -233,24 +233,25 @@ export function createClient(options: ClientOptions): Client {
       ...(outgoing.body === undefined ? {} : { body: redactor.request(outgoing.body) }),
     };
     const startedMs = options.now();
+    /** The exchange of a request that got no response (or was not sent), and why. */
+    const unansweredExchange = (sentSeq: number, failure: Exchange['failure']): Exchange => ({
+      operationId: outgoing.operationId,
+      sentSeq,
+      answeredSeq: ++tick,
+      credential,
+      request,
+      response: null,
+      ...(failure === undefined ? {} : { failure }),
+      durationMs: options.now() - startedMs,
+    });
     const hung = unansweredOf.get(outgoing.operationId) ?? 0;
     if (hung >= OPERATION_SILENT_AFTER) {
-      const sentSeq = ++tick;
-      return {
-        operationId: outgoing.operationId,
-        sentSeq,
-        answeredSeq: ++tick,
-        credential,
-        request,
-        response: null,
-        failure: {
-          kind: 'timeout',
-          message:
-            `not sent: ${outgoing.operationId} got no response to ${hung} requests in a row ` +
-            `(each waited the --timeout, ${options.timeoutMs} ms) while the target answered others`,
-        },
-        durationMs: 0,
-      };
+      return unansweredExchange(++tick, {
+        kind: 'timeout',
+        message:
+          `not sent: ${outgoing.operationId} got no response to ${hung} requests in a row ` +
+          `(each waited the --timeout, ${options.timeoutMs} ms) while the target answered others`,
+      });
     }
     // The next request may go one interval after this one started; requests sent at once (concurrent
     // creates) each take an interval, so a burst is paid for by the wait after it.
@@ -326,14 +327,9 @@ export function createClient(options: ClientOptions): Client {
         unanswered += 1;
         unansweredOf.set(outgoing.operationId, (unansweredOf.get(outgoing.operationId) ?? 0) + 1);
       }
-      return {
-        operationId: outgoing.operationId,
+      return unansweredExchange(
         sentSeq,
-        answeredSeq: ++tick,
-        credential,
-        request,
-        response: null,
-        failure: timeout
+        timeout
           ? { kind: 'timeout', message: `no response within ${options.timeoutMs} ms` }
           : {
               kind: 'network',
@@ -341,8 +337,7 @@ export function createClient(options: ClientOptions): Client {
               message: `no response: ${redactor.response(reason)}`,
               ...(typeof code === 'string' ? { code } : {}),
             },
-        durationMs: options.now() - startedMs,
-      };
+      );
     }
   };
 
