@@ -328,11 +328,13 @@ function room(bytes: number): void {
 
 function putU32(value: number): void {
   room(4);
-  scratch[written] = value & 0xff;
-  scratch[written + 1] = (value >>> 8) & 0xff;
-  scratch[written + 2] = (value >>> 16) & 0xff;
-  scratch[written + 3] = (value >>> 24) & 0xff;
-  written += 4;
+  const into = scratch;
+  const at = written;
+  into[at] = value & 0xff;
+  into[at + 1] = (value >>> 8) & 0xff;
+  into[at + 2] = (value >>> 16) & 0xff;
+  into[at + 3] = (value >>> 24) & 0xff;
+  written = at + 4;
 }
 
 /**
@@ -376,21 +378,25 @@ function putTabled(text: string): void {
 /** A text as its length in bytes, then its UTF-8 bytes: ASCII copied a character at a time, the rest encoded. */
 function putText(text: string): void {
   room(4 + 3 * text.length);
+  // Locals, not the module's variables, in the loop: a store to those costs a context write each.
+  const into = scratch;
   const start = written;
-  written += 4;
+  let at = start + 4;
+  const length = text.length;
   let i = 0;
-  for (; i < text.length; i += 1) {
+  for (; i < length; i += 1) {
     const c = text.charCodeAt(i);
     if (c >= 0x80) break;
-    scratch[written] = c;
-    written += 1;
+    into[at] = c;
+    at += 1;
   }
-  if (i < text.length) written += encoder.encodeInto(text.slice(i), scratch.subarray(written)).written;
-  const length = written - start - 4;
-  scratch[start] = length & 0xff;
-  scratch[start + 1] = (length >>> 8) & 0xff;
-  scratch[start + 2] = (length >>> 16) & 0xff;
-  scratch[start + 3] = (length >>> 24) & 0xff;
+  if (i < length) at += encoder.encodeInto(text.slice(i), into.subarray(at)).written;
+  const bytes = at - start - 4;
+  into[start] = bytes & 0xff;
+  into[start + 1] = (bytes >>> 8) & 0xff;
+  into[start + 2] = (bytes >>> 16) & 0xff;
+  into[start + 3] = (bytes >>> 24) & 0xff;
+  written = at;
 }
 
 /** Cuts `text` at `limit` characters, noting `pointer` in `truncated` when it does. */
