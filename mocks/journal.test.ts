@@ -329,6 +329,43 @@ describe('the journal’s ring of bytes', () => {
     expect(journal.records().map((record) => record.id)).toEqual([5, 6, 7]);
   });
 
+  it('keeps a record whose every field is at its worst, cut, and never throws (over the core too)', async () => {
+    // Header names of '/' (escaped twice as long in a pointer) and values of 2-byte characters, past
+    // every bound, on both sides; a path of 3-byte characters; bodies past the excerpt.
+    const worst: string[] = [];
+    for (let i = 0; i < 40; i += 1) worst.push(`${i}${'/'.repeat(300)}`, 'é'.repeat(400));
+    const replied = reply(200, '€'.repeat(100_000));
+    for (let i = 0; i < 40; i += 1) replied.headers[`${i}${'~'.repeat(300)}`] = 'é'.repeat(400);
+    const journal = createJournal(5);
+    for (let n = 0; n < 12; n += 1) {
+      const entry = journal
+        .record({
+          time: NOW,
+          method: 'M'.repeat(100),
+          target: `/${'€'.repeat(5_000)}`,
+          operationId: null,
+          key: undefined,
+          requestHeaders: worst,
+          requestBody: new Uint8Array(20_000),
+          reply: replied,
+          delayMs: 0,
+          durationMs: 0,
+        })
+        .entry();
+      expect(entry.truncated).toEqual(
+        expect.arrayContaining(['/method', '/path', '/request/headers', '/response/headers']),
+      );
+      expect(Object.keys(entry.request.headers)).toHaveLength(32);
+      expect(JSON.stringify(entry).length).toBeLessThan(200_000);
+    }
+    // In process, where no HTTP parser bounds the headers: 40 names of 10,000 characters.
+    const headers = new Headers({ authorization: 'Bearer demo-free' });
+    for (let i = 0; i < 40; i += 1) headers.set(`x-${'a'.repeat(10_000)}-${i}`, 'v'.repeat(2_000));
+    const mock = fresh();
+    expect((await mock.request(`/v1/pets?q=${'x'.repeat(5_000)}`, { headers })).status).toBe(200);
+    expect(mock.journal.at(-1)?.truncated).toContain('/request/headers');
+  });
+
   it('forgets the bytes of what it cleared: a record a reader kept past it shows only the fields held apart', () => {
     const journal = createJournal();
     const exchange: Exchange = {

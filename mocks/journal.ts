@@ -289,8 +289,14 @@ export function createJournal(
   };
 }
 
-/** The most bytes one record can take in the ring (a path, HEADERS_LIMIT headers and two excerpts, cut). */
-const ENTRY_MAX_BYTES = 64 * 1024;
+/**
+ * The most bytes one record can take in the ring, whatever came: everything in it is cut before it is
+ * written. In UTF-8 (3 bytes a character at most): a path of 1,025 characters (3 KB); twice
+ * HEADERS_LIMIT headers, name and value of 257 characters each (2 × 50 KB); two excerpts (2 KiB);
+ * the pointers of what was cut, each naming a kept header name at most twice as long escaped
+ * (2 × 32 × 532 characters: 102 KB); lengths and counts. About 210 KB.
+ */
+const ENTRY_MAX_BYTES = 256 * 1024;
 /** Longest header name kept (characters); longer ones are cut, as values are. */
 const HEADER_NAME_LIMIT = 256;
 const ERROR_CODE = /^\{"code":"([a-z_]{1,40})"/;
@@ -455,20 +461,23 @@ function putBody(body: string | Uint8Array | null | undefined, pointer: string, 
 function putHeaders(list: readonly string[], pointer: string, truncated: string[], reply: boolean): void {
   const count = Math.min(list.length >> 1, HEADERS_LIMIT);
   putU32(count);
+  let namesCut = false;
   for (let i = 0; i < count; i += 1) {
     const name = list[2 * i] ?? '';
     const value = list[2 * i + 1] ?? '';
-    const shownName = cut(name, HEADER_NAME_LIMIT, pointer, truncated);
+    // A name is cut like a value; the list's pointer says so once, and a value's names the name as kept.
+    const shownName = name.length <= HEADER_NAME_LIMIT ? name : `${name.slice(0, HEADER_NAME_LIMIT)}…`;
+    if (shownName !== name) namesCut = true;
     const shown =
       value.length <= HEADER_VALUE_LIMIT || isSecret(name)
         ? value
-        : cut(value, HEADER_VALUE_LIMIT, `${pointer}/${escapePointer(name.toLowerCase())}`, truncated);
+        : cut(value, HEADER_VALUE_LIMIT, `${pointer}/${escapePointer(shownName.toLowerCase())}`, truncated);
     putTabled(shownName);
     if (reply && !VARYING.has(shownName)) putTabled(shown);
     else putText(shown);
     estimate += shownName.length + shown.length + 3;
   }
-  if (list.length >> 1 > HEADERS_LIMIT) truncated.push(pointer);
+  if (namesCut || list.length >> 1 > HEADERS_LIMIT) truncated.push(pointer);
 }
 
 const headerList: string[] = [];
@@ -495,7 +504,6 @@ function encodeExchange(exchange: Exchange): { length: number; size: number } {
   putBody(exchange.reply.body, '/response/body', truncated);
   putU32(truncated.length);
   for (const pointer of truncated) putText(pointer);
-  if (written > ENTRY_MAX_BYTES) throw new RangeError(`a journal record of ${written} bytes`);
   return { length: written, size: estimate };
 }
 
