@@ -164,10 +164,11 @@ export function createContractModel(spec: Spec, baseUrl: string): ContractModel 
       id: 'model',
       method: 'model',
       judge(observed) {
-        // One finding per check on one exchange: the first stands.
+        // One finding per check on one exchange: the first stands. One the run's end settles may
+        // take another check then, so it stands apart.
         const seen = new Set<string>();
         return judge(observed).filter((judgement) => {
-          if (judgement.cause === undefined) return true;
+          if (judgement.cause === undefined || judgement.settle !== undefined) return true;
           if (seen.has(judgement.check)) return false;
           seen.add(judgement.check);
           return true;
