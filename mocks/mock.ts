@@ -44,6 +44,7 @@ import { createSeedingGate } from './seeding-gate.js';
 import {
   type ActiveRule,
   type Awaitable,
+  andThen,
   type BucketRef,
   type ControlView,
   type MockState,
@@ -161,43 +162,90 @@ export function createMock(options: MockOptions = {}): Mock {
   };
 
   /** Any call: the control API, or the API with its delay, journal entry and log line. */
-  async function answer(call: MockCall, kind: CallKind = callKind(call)): Promise<Reply> {
-    if (kind === 'control') {
-      const reply = await answerControl(call, controlled).catch(
-        (error: unknown) => failed(error, call, kind, timeOf(control.last, real())).reply,
-      );
-      reply.headers.date = dateOf(mockTime(control.last.clock, real()));
-      return reply;
-    }
+  function answer(call: MockCall, kind: CallKind = callKind(call)): Awaitable<Reply> {
+    if (kind === 'control') return answerControlCall(call);
     const started = real();
     inFlight += 1;
     const read = bodyRecorder(call);
     const decided: Decided = timeOf(control.last, started);
-    let answered: Answer;
-    let delay = 0;
+    const settled = (answered: Answer) => deliver(call, answered, decided, started, read.bytes);
+    let answering: Awaitable<Answer>;
     try {
-      answered = await answerApi(read.call, decided);
-      loss.answered();
+      answering = answerApi(read.call, decided);
     } catch (error) {
-      answered = failed(error, call, kind, decided);
+      return settled(failed(error, call, kind, decided));
     }
-    answered.reply.headers.date = dateOf(decided.now);
-    try {
-      delay = answered.delay ?? drawLatency();
-      if (delay > 0) await new Promise<void>((resolve) => setTimeout(resolve, delay));
-    } finally {
-      inFlight -= 1;
+    if (answering instanceof Promise) {
+      return answering.then(
+        (answered) => {
+          loss.answered();
+          return settled(answered);
+        },
+        (error: unknown) => settled(failed(error, call, kind, decided)),
+      );
     }
-    recorder.record(call, answered, decided.now, started, delay, read.bytes());
-    return answered.reply;
+    loss.answered();
+    return settled(answering);
   }
 
-  /** One API call, step by step in the order they run, noting in `decided` what each decided. */
-  async function answerApi(call: MockCall, decided: Decided): Promise<Answer> {
+  async function answerControlCall(call: MockCall): Promise<Reply> {
+    const reply = await answerControl(call, controlled).catch(
+      (error: unknown) => failed(error, call, 'control', timeOf(control.last, real())).reply,
+    );
+    reply.headers.date = dateOf(mockTime(control.last.clock, real()));
+    return reply;
+  }
+
+  /** The answer's Date, its delay (a promise only then), its journal entry and log line. */
+  function deliver(
+    call: MockCall,
+    answered: Answer,
+    decided: Decided,
+    started: number,
+    bodyBytes: () => Uint8Array | undefined,
+  ): Awaitable<Reply> {
+    answered.reply.headers.date = dateOf(decided.now);
+    let delay = 0;
+    const done = (): Reply => {
+      inFlight -= 1;
+      recorder.record(call, answered, decided.now, started, delay, bodyBytes());
+      return answered.reply;
+    };
+    try {
+      delay = answered.delay ?? drawLatency();
+    } catch (error) {
+      inFlight -= 1;
+      throw error;
+    }
+    if (delay > 0) return new Promise<void>((resolve) => setTimeout(resolve, delay)).then(done);
+    return done();
+  }
+
+  /**
+   * One API call, step by step in the order they run, noting in `decided` what each decided. Each
+   * step that may wait (the seeding, a shared state) goes on with andThen: with the in-memory state
+   * nothing waits, and the answer is made in the same tick, with no promise.
+   */
+  function answerApi(call: MockCall, decided: Decided): Awaitable<Answer> {
     const ready = gate.ready();
-    if (ready !== undefined) await ready;
+    if (ready !== undefined) return ready.then(() => viewed(call, decided));
+    return viewed(call, decided);
+  }
+
+  /** The control view (rules, clock) the call is answered by, then the rest. */
+  function viewed(call: MockCall, decided: Decided): Awaitable<Answer> {
     const seen = control.view();
-    if (seen !== decided.view) see(decided, seen instanceof Promise ? await seen : seen);
+    if (seen instanceof Promise)
+      return seen.then((view) => {
+        see(decided, view);
+        return routed(call, decided);
+      });
+    if (seen !== decided.view) see(decided, seen);
+    return routed(call, decided);
+  }
+
+  /** Route, auth and the limit's count. */
+  function routed(call: MockCall, decided: Decided): Awaitable<Answer> {
     const route = router.match(call.method, call.url.pathname);
     if (route.kind === 'preflight') {
       const reply = preflightReply(route.allow, call.header('access-control-request-headers'));
@@ -206,16 +254,31 @@ export function createMock(options: MockOptions = {}): Mock {
     if (route.kind === 'operation') decided.operation = route.operation;
     const auth = authenticate(call.header('authorization'), keys);
     if (auth.kind === 'ok') decided.key = auth.key;
-    const decision = await limit(auth, call, decided);
-    decided.decision = decision;
-    if (route.kind !== 'operation') {
-      const reply = unrouted(route, call.method, call.url.pathname, api);
-      return { reply: addRateHeaders(reply, decision), operationId: null, delay: undefined };
-    }
+    return andThen(limit(auth, call, decided), (decision) => {
+      decided.decision = decision;
+      if (route.kind !== 'operation') {
+        const reply = unrouted(route, call.method, call.url.pathname, api);
+        return { reply: addRateHeaders(reply, decision), operationId: null, delay: undefined };
+      }
+      const key = auth.kind === 'ok' ? auth.key : undefined;
+      const { rules } = decided.view;
+      if (rules.length === 0) return ruled(call, route, auth, decision, undefined);
+      return andThen(ruleFor(rules, call, route.operation, key), (rule) =>
+        ruled(call, route, auth, decision, rule),
+      );
+    });
+  }
+
+  /** Once the rule (if any) is known: its fault, the refusals, or the request validated and operated on. */
+  function ruled(
+    call: MockCall,
+    route: Extract<RouteMatch, { kind: 'operation' }>,
+    auth: Authentication,
+    decision: RateDecision,
+    rule: ActiveRule | undefined,
+  ): Awaitable<Answer> {
     const { operation } = route;
     const key = auth.kind === 'ok' ? auth.key : undefined;
-    const { rules } = decided.view;
-    const rule = rules.length === 0 ? undefined : await ruleFor(rules, call, operation, key);
     const respond = rule?.respond;
     if (respond?.fault !== undefined && respond.fault !== 'truncated') {
       return {
@@ -227,24 +290,26 @@ export function createMock(options: MockOptions = {}): Mock {
       };
     }
     const prefer = parsePrefer(call.header('prefer'));
-    let reply =
+    const finish = (reply: Reply): Answer => {
+      withHeaders(reply, operation, decision, prefer);
+      if (respond?.fault === 'truncated') reply.fault = 'truncated';
+      return {
+        reply,
+        operationId: operation.id,
+        delay: respond?.delayMs ?? prefer.delay,
+        key,
+        rule: rule?.id,
+      };
+    };
+    const refused =
       forced(respond?.status, operation, auth, decision, rule?.id) ??
       tooMany(decision, auth) ??
       forced(prefer.code, operation, auth, decision) ??
       unauthorized(auth);
-    if (reply === undefined) {
-      const request = await validate(call, route);
-      reply = 'refused' in request ? request.refused : await operate(operation, request);
-    }
-    withHeaders(reply, operation, decision, prefer);
-    if (respond?.fault === 'truncated') reply.fault = 'truncated';
-    return {
-      reply,
-      operationId: operation.id,
-      delay: respond?.delayMs ?? prefer.delay,
-      key,
-      rule: rule?.id,
-    };
+    if (refused !== undefined) return finish(refused);
+    return andThen(validate(call, route), (request) =>
+      'refused' in request ? finish(request.refused) : andThen(operate(operation, request), finish),
+    );
   }
 
   /** The view a request is answered by, and the mock's time from it. */
@@ -311,12 +376,12 @@ export function createMock(options: MockOptions = {}): Mock {
   }
 
   /** The request read as its operation's parameters and body say: its input, or why it is refused. */
-  async function validate(
+  function validate(
     call: MockCall,
     route: Extract<RouteMatch, { kind: 'operation' }>,
-  ): Promise<OperationInput | { refused: Reply }> {
+  ): Awaitable<OperationInput | { refused: Reply }> {
     let bodyText = '';
-    const verdict = await route.operation.validateRequest<BodyRefusal>({
+    const verdict = route.operation.validateRequest<BodyRefusal>({
       pathParams: route.params,
       query: call.url.search === '' ? undefined : call.url.searchParams,
       readBody: async () => {
@@ -325,21 +390,23 @@ export function createMock(options: MockOptions = {}): Mock {
         return read;
       },
     });
-    if (verdict.kind === 'invalid') {
-      return { refused: errorReply('validation_failed', verdict.message, verdict.details) };
-    }
-    if (verdict.kind === 'refused')
-      return { refused: errorReply(verdict.refusal.code, verdict.refusal.message) };
-    return {
-      params: verdict.params,
-      raw: route.params ?? {},
-      body: verdict.body,
-      bodyText,
-      basePath: api.basePath,
-    };
+    return andThen(verdict, (verdict): OperationInput | { refused: Reply } => {
+      if (verdict.kind === 'invalid') {
+        return { refused: errorReply('validation_failed', verdict.message, verdict.details) };
+      }
+      if (verdict.kind === 'refused')
+        return { refused: errorReply(verdict.refusal.code, verdict.refusal.message) };
+      return {
+        params: verdict.params,
+        raw: route.params ?? {},
+        body: verdict.body,
+        bodyText,
+        basePath: api.basePath,
+      };
+    });
   }
 
-  function operate(operation: OperationSpec, input: OperationInput): Promise<Reply> {
+  function operate(operation: OperationSpec, input: OperationInput): Awaitable<Reply> {
     return IMPLEMENTATIONS[operation.id as OperationId](input, store);
   }
 
@@ -403,7 +470,7 @@ export function createMock(options: MockOptions = {}): Mock {
   const handle = async (request: Request, context?: HandleContext): Promise<Response> =>
     toResponse(await answer(callFromRequest(request, context?.clientAddress)), request.method === 'HEAD');
 
-  return {
+  const mock: Mock = {
     options: normalized,
     get journal() {
       return journal.entries();
@@ -412,13 +479,27 @@ export function createMock(options: MockOptions = {}): Mock {
       return inFlight;
     },
     handle,
-    answer,
+    answer: async (call, kind) => answer(call, kind),
     request: (path, init) => handle(new Request(new URL(path, LOCAL_ORIGIN), init)),
     reset,
     observe: recorder.observe,
     rules: controls.rules,
     clock: controls.clock,
   };
+  answerers.set(mock, answer);
+  return mock;
+}
+
+/** Each mock's answer as it comes: the reply itself when nothing had to wait. */
+const answerers = new WeakMap<Mock, (call: MockCall, kind?: CallKind) => Awaitable<Reply>>();
+
+/**
+ * For adapters that can write an answer at once (node:http): `mock.answer`, but the reply itself, not
+ * a promise of it, when nothing had to wait (the in-memory state, no delay). A promise otherwise.
+ */
+export function answerSoon(mock: Mock, call: MockCall, kind?: CallKind): Awaitable<Reply> {
+  const soon = answerers.get(mock);
+  return soon === undefined ? mock.answer(call, kind) : soon(call, kind);
 }
 
 /** A request's time as the control view says: the view, the mock's time, the real time. */

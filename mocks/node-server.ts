@@ -28,9 +28,11 @@ import {
   createControlGuard,
   normalizeControl,
 } from './control-guard.js';
-import { createMock, type Mock } from './mock.js';
+import { answerSoon, createMock, type Mock } from './mock.js';
 import { endOpenAnswers, openAnswers, write } from './node-write.js';
 import { DEFAULT_HOST, DEFAULT_PORT, type MockOptions, MockOptionsError } from './options.js';
+import type { Reply } from './responses.js';
+import type { Awaitable } from './state.js';
 
 export type ServerOptions = {
   port?: number;
@@ -145,16 +147,23 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     const call = callFromIncoming(incoming, outgoing, expectsContinue);
     const kind = callKind(call);
     const refused = kind === 'control' ? guard?.check(call) : undefined;
-    const answering = refused === undefined ? mock.answer(call, kind) : Promise.resolve(refused);
-    answering.then(
-      (answer) => write(incoming, outgoing, answer, open),
-      (error: unknown) => {
-        // The core answers its own failures with a 500; this is only a last resort.
-        mock.options.logger.error(`petkit mock: ${String(error)}`);
-        if (!outgoing.headersSent) outgoing.writeHead(500, { 'content-type': 'application/json' });
-        outgoing.end('{"code":"internal_error","message":"The mock failed.","status":500}');
-      },
-    );
+    // The core answers its own failures with a 500; this is only a last resort.
+    const fail = (error: unknown) => {
+      mock.options.logger.error(`petkit mock: ${String(error)}`);
+      if (!outgoing.headersSent) outgoing.writeHead(500, { 'content-type': 'application/json' });
+      outgoing.end('{"code":"internal_error","message":"The mock failed.","status":500}');
+    };
+    let answering: Awaitable<Reply>;
+    try {
+      // Written at once when the core answered at once (the in-memory state, no delay).
+      answering = refused ?? answerSoon(mock, call, kind);
+    } catch (error) {
+      fail(error);
+      return;
+    }
+    if (answering instanceof Promise)
+      answering.then((answer) => write(incoming, outgoing, answer, open), fail);
+    else write(incoming, outgoing, answering, open);
   };
   const server = createServer(
     {

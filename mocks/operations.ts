@@ -2,7 +2,7 @@
 // Each takes the validated input and answers a Reply; none reads the raw request.
 import type { NewPet, OperationId, PetStatus } from '../openapi/index.js';
 import { errorReply, type Reply, reply } from './responses.js';
-import type { Store } from './state.js';
+import { type Awaitable, andThen, type Store } from './state.js';
 
 export interface OperationInput {
   /** Parameters by name, parsed and validated. */
@@ -16,13 +16,16 @@ export interface OperationInput {
   readonly basePath: string;
 }
 
-export type Implementation = (input: OperationInput, store: Store) => Promise<Reply>;
+/** Answers at once when the store does (the in-memory one), else a promise. */
+export type Implementation = (input: OperationInput, store: Store) => Awaitable<Reply>;
 
 export const IMPLEMENTATIONS: Readonly<Record<OperationId, Implementation>> = {
-  async listPets({ params }, store) {
-    return reply(200, await store.list(params.limit as number, params.status as PetStatus | undefined));
+  listPets({ params }, store) {
+    return andThen(store.list(params.limit as number, params.status as PetStatus | undefined), (body) =>
+      reply(200, body),
+    );
   },
-  async createPet({ body, bodyText, basePath }, store) {
+  createPet({ body, bodyText, basePath }, store) {
     const pet = body as NewPet;
     if (!Number.isSafeInteger(pet.categoryId)) {
       // A valid int64, but JSON.parse has already rounded it: storing it would change it silently.
@@ -34,14 +37,16 @@ export const IMPLEMENTATIONS: Readonly<Record<OperationId, Implementation>> = {
         [{ path: '/categoryId', message: 'is beyond 2^53-1, the largest integer this mock stores exactly' }],
       );
     }
-    const created = await store.create(pet);
-    if (created === undefined)
-      return errorReply('store_full', `The store is full (${await store.count()} pets).`);
-    return reply(201, created.json, { location: `${basePath}/pets/${created.id}` });
+    return andThen(store.create(pet), (created) =>
+      created === undefined
+        ? andThen(store.count(), (count) => errorReply('store_full', `The store is full (${count} pets).`))
+        : reply(201, created.json, { location: `${basePath}/pets/${created.id}` }),
+    );
   },
-  async getPet({ params, raw }, store) {
-    const json = await store.get(params.petId as number);
-    return json === undefined ? errorReply('not_found', `No pet has id ${raw.petId}.`) : reply(200, json);
+  getPet({ params, raw }, store) {
+    return andThen(store.get(params.petId as number), (json) =>
+      json === undefined ? errorReply('not_found', `No pet has id ${raw.petId}.`) : reply(200, json),
+    );
   },
 };
 

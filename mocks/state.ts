@@ -1,7 +1,7 @@
 // What a mock remembers between requests, behind the small interfaces the core sees: a MockState
 // of a Store of pets and a RateLimiter. Their methods may answer with a promise (a remote engine
-// does), and the core awaits them; the in-memory engine (memory-state.ts, the default) answers at
-// once, so its path costs no more than an await. The shared engine (mocks/postgres/, PostgreSQL) is
+// does), and the core waits for them; the in-memory engine (memory-state.ts, the default) answers at
+// once, and the core goes on at once too (`andThen`: no promise made, no microtask waited for). The shared engine (mocks/postgres/, PostgreSQL) is
 // one more adapter returning a MockState: replicas on one database behave as one mock. An engine
 // that cannot reach its storage now throws StateUnavailableError, which the core answers with 503
 // `state_unavailable` (the next request may succeed).
@@ -10,6 +10,14 @@ import type { StoredRule } from './rules.js';
 
 /** A value now, or a promise of it. */
 export type Awaitable<T> = T | Promise<T>;
+
+/**
+ * `next` of the value: at once when it is there, after it when it is a promise. The core's steps are
+ * chained with it, so an answer the in-memory engine can give at once is given in the same tick.
+ */
+export function andThen<T, U>(value: Awaitable<T>, next: (value: T) => Awaitable<U>): Awaitable<U> {
+  return value instanceof Promise ? value.then(next) : next(value);
+}
 
 export interface MockState {
   readonly store: Store;

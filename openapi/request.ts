@@ -30,11 +30,15 @@ function invalid(where: string, faults: readonly Fault[], data: unknown): Reques
   return { kind: 'invalid', where, message: `Invalid ${where}: ${at}${first?.message}${more}.`, details };
 }
 
-export async function validateRequest<Refusal>(
+/**
+ * The verdict at once when the parameters decide it or the operation takes no body (no promise on
+ * that path: most requests take it); a promise only when the body must be read.
+ */
+export function validateRequest<Refusal>(
   parameters: readonly ParameterSpec[],
   body: BodySpec | undefined,
   request: RequestParts<Refusal>,
-): Promise<RequestVerdict<Refusal>> {
+): RequestVerdict<Refusal> | Promise<RequestVerdict<Refusal>> {
   const { pathParams, query } = request;
   if (pathParams === null) return UNDECODABLE_PATH;
   const params: Record<string, unknown> = {};
@@ -64,9 +68,10 @@ export async function validateRequest<Refusal>(
   }
   if (faults.length > 0) return invalid(where, faults, params);
   if (body === undefined) return { kind: 'valid', params, body: undefined };
-  const read = await request.readBody();
-  if ('refusal' in read) return { kind: 'refused', refusal: read.refusal };
-  const bodyFaults = body.validate(read.value);
-  if (bodyFaults.length > 0) return invalid('body', bodyFaults, read.value);
-  return { kind: 'valid', params, body: read.value };
+  return request.readBody().then((read): RequestVerdict<Refusal> => {
+    if ('refusal' in read) return { kind: 'refused', refusal: read.refusal };
+    const bodyFaults = body.validate(read.value);
+    if (bodyFaults.length > 0) return invalid('body', bodyFaults, read.value);
+    return { kind: 'valid', params, body: read.value };
+  });
 }

@@ -87,9 +87,13 @@ export interface OperationSpec {
   expand(params: Readonly<Record<string, string | number>>): string;
   /**
    * Checks a request's parameters, then (if they pass) reads and checks its JSON body: the request
-   * as its schemas read it, why it is invalid, or why its body could not be read.
+   * as its schemas read it, why it is invalid, or why its body could not be read. The verdict comes
+   * at once when the parameters decide it or the operation takes no body; a promise of it when the
+   * body must be read (`await` takes either).
    */
-  validateRequest<Refusal>(request: RequestParts<Refusal>): Promise<RequestVerdict<Refusal>>;
+  validateRequest<Refusal>(
+    request: RequestParts<Refusal>,
+  ): RequestVerdict<Refusal> | Promise<RequestVerdict<Refusal>>;
 }
 
 /** One path of the document and its operations. */
