@@ -299,6 +299,30 @@ describe('the journal’s ring of bytes', () => {
     );
   });
 
+  it('writes over a stretch of its ring about as long as what it keeps, not the whole ring', () => {
+    // 1,000 small records kept of 5,000: what they hold is a few hundred KB of a 2.25 MB ring. Sweeping
+    // the whole ring left every write on memory the cache had long dropped.
+    const journal = createJournal();
+    const exchange = (n: number): Exchange => ({
+      time: NOW,
+      method: 'GET',
+      target: `/v1/pets/${n}`,
+      operationId: 'getPet',
+      key: undefined,
+      requestHeaders: ['Host', '127.0.0.1:4010', 'Authorization', 'Bearer demo-free'],
+      requestBody: undefined,
+      reply: reply(200, JSON.stringify({ id: n, name: 'Rex', categoryId: 2, status: 'available' })),
+      delayMs: 0,
+      durationMs: 0,
+    });
+    for (let n = 1; n <= 5_000; n += 1) journal.record(exchange(n));
+    const kept = journal.records();
+    expect(kept.map((record) => record.id)).toEqual(kept.map((_, i) => 4_001 + i));
+    for (const record of kept) expect(record.entry().path).toBe(`/v1/pets/${record.id}`);
+    const held = 1_000 * 400;
+    expect(journal.reach).toBeLessThan(1.5 * held);
+  });
+
   it('drops the records left in the tail it gives up when it wraps, before any newer one is written over', () => {
     // A ring of 10,000 bytes: records of about 9,000, 800, 3,100, 5,100 and 3,100 bytes leave the
     // second in the tail while the third and fourth follow from the start; the fifth does not fit

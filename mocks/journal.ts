@@ -89,26 +89,89 @@ export interface Exchange {
   readonly rule?: string | undefined;
 }
 
+/** The estimate of an entry's size as JSON before its texts: what its fields and names take. */
+const ENTRY_BASE_ESTIMATE = 400;
+
 /**
- * Where a journal keeps what its records do not hold as fields: one ring of bytes, allocated once,
- * written in turn, so that nothing a request leaves in the journal is a heap object the young
- * generation's collections copy (headers, bodies and paths were: a thousand requests' worth of strings
- * and arrays copied and promoted, which doubled the scavenges' time under load). A record keeps where
- * its bytes are; a record whose bytes were written over (or cleared) is `gone`.
+ * Where a journal keeps its records, all allocated when it is made and written in turn, so that
+ * nothing a request leaves in the journal is an object the young generation's collections copy (a
+ * record object per request, its headers, bodies and paths as strings and arrays: a thousand
+ * requests' worth copied and promoted doubled the scavenges' time under load).
+ *
+ * - A record's fields side by side, in one slot of two arrays: its numbers in a Float64Array, its
+ *   references (to texts and keys that live as long as the mock: methods, codes, operation ids,
+ *   rules) in an array, so that writing one touches a line or two of memory, not one per field. The
+ *   record of id n is in slot (n - 1) mod the slots' count: the records kept are always the latest
+ *   ids in a row.
+ * - The rest (path, headers, bodies, the pointers of what was cut) as bytes in one ring, written in
+ *   order. Each record's bytes are encoded first in a scratch area past the ring's end (in the same
+ *   buffer, where they stay in the cache), then moved to their place in it.
  */
-class Ring {
+class Store {
+  /** Per slot: time, durationMs, delayMs, status, forced (0 or 1), offset, length, size. */
+  readonly numbers: Float64Array;
+  /** Per slot: method, code, rule, fault, operationId, key. */
+  readonly refs: unknown[];
+  /** The ring, and past its end (from `ringBytes`) the scratch area a record is encoded in. */
   readonly bytes: Uint8Array;
-  /** Where the next record's bytes go. */
+  /** Where the next record's bytes go in the ring. */
   at = 0;
-  constructor(size: number) {
-    this.bytes = new Uint8Array(size);
+  /** The oldest record kept, and the next id: the records kept are oldestId … nextId - 1. */
+  oldestId = 1;
+  nextId = 1;
+
+  constructor(
+    readonly slots: number,
+    readonly ringBytes: number,
+  ) {
+    this.numbers = new Float64Array(slots * NUMBERS);
+    this.refs = new Array<unknown>(slots * REFS).fill(null);
+    this.bytes = new Uint8Array(ringBytes + SCRATCH_BYTES);
+  }
+
+  /** Where the numbers of the record of this id begin (its references: `refsOf`). */
+  numbersOf(id: number): number {
+    return ((id - 1) % this.slots) * NUMBERS;
+  }
+
+  refsOf(id: number): number {
+    return ((id - 1) % this.slots) * REFS;
+  }
+
+  /** The oldest record kept: where its bytes are, and how many. */
+  oldestOffset(): number {
+    return this.numbers[this.numbersOf(this.oldestId) + OFFSET] ?? 0;
+  }
+
+  /** Whether the record of this id is still kept (its bytes not written over, nor cleared). */
+  holds(id: number): boolean {
+    return id >= this.oldestId && id < this.nextId;
   }
 }
 
+/** A slot's numbers: how many, and where each is. */
+const NUMBERS = 8;
+const TIME = 0;
+const DURATION = 1;
+const DELAY = 2;
+const STATUS = 3;
+const FORCED = 4;
+const OFFSET = 5;
+const LENGTH = 6;
+const SIZE = 7;
+/** A slot's references: how many, and where each is. */
+const REFS = 6;
+const METHOD = 0;
+const CODE = 1;
+const RULE = 2;
+const FAULT = 3;
+const OPERATION = 4;
+const KEY = 5;
+
 /**
- * An exchange as the journal keeps it: what a filter or a log line reads, as fields; the rest (path,
- * headers, bodies, cuts) as bytes in the journal's ring, read back only when entry() builds the entry
- * a reader sees (credentials redacted then).
+ * A record as a reader holds it: its fields, copied out of the journal's slots when it was handed
+ * out; the rest (path, headers, bodies, cuts) read from the journal's bytes only when entry() builds
+ * the entry a reader sees (credentials redacted then), for as long as the journal keeps it.
  */
 export class JournalRecord {
   readonly method: string;
@@ -119,14 +182,8 @@ export class JournalRecord {
   readonly fault: NetworkFault | null;
   readonly time: number;
   readonly durationMs: number;
-  /** The journal's estimate of the entry's size as JSON. */
-  readonly size: number;
-  /** Where its bytes are in the ring, and how many. */
-  readonly offset: number;
-  readonly length: number;
-  /** Its bytes were written over, or the journal cleared: only its fields are left. */
-  gone = false;
-  readonly #ring: Ring;
+  readonly #store: Store;
+  readonly #offset: number;
   readonly #operationId: string | null;
   readonly #delayMs: number;
   readonly #key: Exchange['key'];
@@ -134,43 +191,46 @@ export class JournalRecord {
 
   constructor(
     readonly id: number,
-    exchange: Exchange,
-    ring: Ring,
-    place: (length: number) => number,
+    store: Store,
+    /** Its path, when the caller has it as text already (the record just made). */
+    path?: string,
   ) {
-    const { reply } = exchange;
-    this.method =
-      exchange.method.length <= METHOD_LIMIT ? exchange.method : `${exchange.method.slice(0, METHOD_LIMIT)}…`;
-    this.status = reply.status;
-    const body = reply.body;
-    this.code = reply.status >= 400 && typeof body === 'string' ? codeOf(body) : null;
-    this.forced = reply.headers['preference-applied']?.includes('code=') === true;
-    this.rule = exchange.rule ?? null;
-    this.fault = reply.fault ?? null;
-    this.time = exchange.time;
-    this.durationMs = exchange.durationMs;
-    this.#operationId = exchange.operationId;
-    this.#delayMs = exchange.delayMs;
-    this.#key = exchange.key;
-    this.#ring = ring;
-    const written = encodeExchange(exchange);
-    this.size = written.size;
-    this.length = written.length;
-    this.offset = place(written.length);
-    ring.bytes.set(scratch.subarray(0, written.length), this.offset);
+    this.#store = store;
+    this.#path = path;
+    const n = store.numbersOf(id);
+    const numbers = store.numbers;
+    this.time = numbers[n + TIME] ?? 0;
+    this.durationMs = numbers[n + DURATION] ?? 0;
+    this.#delayMs = numbers[n + DELAY] ?? 0;
+    this.status = numbers[n + STATUS] ?? 0;
+    this.forced = numbers[n + FORCED] === 1;
+    this.#offset = numbers[n + OFFSET] ?? 0;
+    const r = store.refsOf(id);
+    const refs = store.refs;
+    this.method = refs[r + METHOD] as string;
+    this.code = refs[r + CODE] as string | null;
+    this.rule = refs[r + RULE] as string | null;
+    this.fault = refs[r + FAULT] as NetworkFault | null;
+    this.#operationId = refs[r + OPERATION] as string | null;
+    this.#key = refs[r + KEY] as Exchange['key'];
+  }
+
+  /** Its bytes were written over, or the journal cleared: only its fields are left. */
+  get gone(): boolean {
+    return !this.#store.holds(this.id);
   }
 
   /** Path and query, as sent (cut at PATH_LIMIT). */
   get path(): string {
-    if (this.#path === undefined)
-      this.#path = this.gone ? '' : new Reader(this.#ring.bytes, this.offset).text();
+    if (this.gone) return '';
+    this.#path ??= new Reader(this.#store.bytes, this.#offset).text();
     return this.#path;
   }
 
   /** The entry a reader sees. */
   entry(): JournalEntry {
     const key = this.#key;
-    const shown = this.gone ? undefined : readExchange(this.#ring.bytes, this.offset);
+    const shown = this.gone ? undefined : readExchange(this.#store.bytes, this.#offset);
     return {
       id: this.id,
       time: this.time,
@@ -203,6 +263,19 @@ export interface Journal {
   readonly dropped: number;
   /** Empties it; answers how many entries it held. */
   clear(): number;
+  /** The furthest its bytes have reached into its ring since it was made or cleared. */
+  readonly reach: number;
+}
+
+/** Methods as parsers give them, each kept once (a record holds no method string of its own). */
+const METHODS = new Map<string, string>();
+
+function methodOf(method: string): string {
+  const shown = method.length <= METHOD_LIMIT ? method : `${method.slice(0, METHOD_LIMIT)}…`;
+  const known = METHODS.get(shown);
+  if (known !== undefined) return known;
+  if (METHODS.size < 64) METHODS.set(shown, shown);
+  return shown;
 }
 
 export function createJournal(
@@ -211,79 +284,118 @@ export function createJournal(
   /** The ring's size: by default what the estimate bounds and one record more; smaller in tests. */
   ringBytes = maxBytes + ENTRY_MAX_BYTES,
 ): Journal {
-  let queue: JournalRecord[] = [];
-  let head = 0;
+  // Slots for as many records as the bounds let it keep: each is estimated at ENTRY_BASE_ESTIMATE
+  // bytes at least, so the byte bound holds a number of them; the newest is kept even if alone past it.
+  const slots = limit === 0 ? 1 : Math.min(limit, Math.floor(maxBytes / ENTRY_BASE_ESTIMATE) + 1);
+  // No ring for a journal that keeps nothing: its one record's bytes stay in the scratch area.
+  const store = new Store(slots, limit === 0 ? 0 : ringBytes);
+  const encoder = new Encoder(store.bytes, store.ringBytes);
   let bytes = 0;
-  let nextId = 1;
   let dropped = 0;
-  // No ring for a journal that keeps nothing; else room for its bytes, which the estimate bounds.
-  const ring = new Ring(limit === 0 ? 0 : ringBytes);
-  /** With a limit of 0, each record's bytes, until the next record's. */
-  const transient = limit === 0 ? new Ring(ENTRY_MAX_BYTES) : ring;
-  const records = () => queue.slice(head);
+  let reach = 0;
+  const { numbers, refs } = store;
   const drop = () => {
-    const oldest = queue[head];
-    if (oldest === undefined) return;
-    oldest.gone = true;
-    bytes -= oldest.size;
-    head += 1;
+    bytes -= numbers[store.numbersOf(store.oldestId) + SIZE] ?? 0;
+    store.oldestId += 1;
     dropped += 1;
   };
   /** Where `length` bytes go: after the last record's, or from the start when they do not fit; the records in their way go. */
   const place = (length: number): number => {
-    let at = ring.at;
-    if (at + length > ring.bytes.length) {
+    let at = store.at;
+    if (store.oldestId < store.nextId) {
+      // Not yet round the ring (what it holds lies from the oldest's bytes to here): back to its start as
+      // soon as the room there, freed as the oldest went, is a quarter of what it holds. Bytes are then
+      // written over a stretch about as long as what is kept, not the whole ring (its 2.25 MB swept
+      // through by 1,000 small records left every write on memory the cache had long dropped).
+      const oldest = store.oldestOffset();
+      const newest = numbers[store.numbersOf(store.nextId - 1) + OFFSET] ?? 0;
+      if (newest >= oldest && oldest >= length && 4 * oldest >= at - oldest) {
+        store.at = length;
+        return 0;
+      }
+    }
+    if (at + length > store.ringBytes) {
       // The tail from here to the end is given up; the records still there are the oldest: they go first.
-      for (let oldest = queue[head]; oldest !== undefined && oldest.offset >= at; oldest = queue[head])
-        drop();
+      while (store.oldestId < store.nextId && store.oldestOffset() >= at) drop();
       at = 0;
     }
     const end = at + length;
-    for (let oldest = queue[head]; oldest !== undefined; oldest = queue[head]) {
-      const overlaps = oldest.offset < end && at < oldest.offset + oldest.length;
-      if (!overlaps) break;
+    if (end > reach) reach = end;
+    while (store.oldestId < store.nextId) {
+      const n = store.numbersOf(store.oldestId);
+      const offset = numbers[n + OFFSET] ?? 0;
+      if (!(offset < end && at < offset + (numbers[n + LENGTH] ?? 0))) break;
       drop();
     }
-    ring.at = end;
+    store.at = end;
     return at;
+  };
+  const records = (): JournalRecord[] => {
+    const kept: JournalRecord[] = [];
+    if (limit === 0) return kept;
+    for (let id = store.oldestId; id < store.nextId; id += 1) kept.push(new JournalRecord(id, store));
+    return kept;
   };
   return {
     record(exchange) {
+      const id = store.nextId;
+      const length = encoder.encode(exchange);
+      const size = encoder.estimate;
+      let offset = store.ringBytes;
       if (limit === 0) {
-        // Kept nowhere: the record lives as long as its caller needs it (the log line, listeners).
-        const alone = new JournalRecord(nextId, exchange, transient, () => 0);
-        nextId += 1;
+        // Kept nowhere: its bytes stay in the scratch area until the next record's, for the caller
+        // that needs them now (the log line, listeners); it is the only record "kept" meanwhile.
+        store.oldestId = id;
         dropped += 1;
-        return alone;
+      } else {
+        if (store.nextId - store.oldestId >= slots) drop();
+        offset = place(length);
+        store.bytes.copyWithin(offset, store.ringBytes, store.ringBytes + length);
       }
-      const kept = new JournalRecord(nextId, exchange, ring, place);
-      queue.push(kept);
-      nextId += 1;
-      bytes += kept.size;
-      while (queue.length - head > limit || (bytes > maxBytes && queue.length - head > 1)) drop();
-      // Compact once the dropped front outgrows what is kept.
-      if (head > Math.max(limit, 64)) {
-        queue = queue.slice(head);
-        head = 0;
+      const { reply } = exchange;
+      const body = reply.body;
+      const n = store.numbersOf(id);
+      numbers[n + TIME] = exchange.time;
+      numbers[n + DURATION] = exchange.durationMs;
+      numbers[n + DELAY] = exchange.delayMs;
+      numbers[n + STATUS] = reply.status;
+      numbers[n + FORCED] = reply.headers['preference-applied']?.includes('code=') === true ? 1 : 0;
+      numbers[n + OFFSET] = offset;
+      numbers[n + LENGTH] = length;
+      numbers[n + SIZE] = size;
+      const r = store.refsOf(id);
+      refs[r + METHOD] = methodOf(exchange.method);
+      refs[r + CODE] = reply.status >= 400 && typeof body === 'string' ? codeOf(body) : null;
+      refs[r + RULE] = exchange.rule ?? null;
+      refs[r + FAULT] = reply.fault ?? null;
+      refs[r + OPERATION] = exchange.operationId;
+      refs[r + KEY] = exchange.key;
+      store.nextId = id + 1;
+      if (limit !== 0) {
+        bytes += size;
+        while (
+          store.nextId - store.oldestId > limit ||
+          (bytes > maxBytes && store.nextId - store.oldestId > 1)
+        )
+          drop();
       }
-      return kept;
+      return new JournalRecord(id, store, encoder.path);
     },
     records,
     entries: () => records().map((kept) => kept.entry()),
     get dropped() {
       return dropped;
     },
+    get reach() {
+      return reach;
+    },
     clear() {
-      const held = queue.length - head;
-      for (let i = head; i < queue.length; i += 1) {
-        const record = queue[i];
-        if (record !== undefined) record.gone = true;
-      }
-      queue = [];
-      head = 0;
+      const held = limit === 0 ? 0 : store.nextId - store.oldestId;
+      store.oldestId = store.nextId;
       bytes = 0;
       dropped = 0;
-      ring.at = 0;
+      reach = 0;
+      store.at = 0;
       return held;
     },
   };
@@ -317,31 +429,13 @@ function codeOf(body: string): string | null {
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-/** A text body longer than this (in UTF-8 bytes at most) is encoded apart, not into the scratch. */
-const SCRATCH_MAX = 1024 * 1024;
-/** Where a record is written before it is copied into the ring: grown to the largest record seen. */
-let scratch = new Uint8Array(8 * 1024);
-let written = 0;
-/** Fields of the JSON size estimate counted as a record is written. */
-let estimate = 0;
-
-function room(bytes: number): void {
-  if (written + bytes <= scratch.length) return;
-  const grown = new Uint8Array(Math.max(scratch.length * 2, written + bytes));
-  grown.set(scratch.subarray(0, written));
-  scratch = grown;
-}
-
-function putU32(value: number): void {
-  room(4);
-  const into = scratch;
-  const at = written;
-  into[at] = value & 0xff;
-  into[at + 1] = (value >>> 8) & 0xff;
-  into[at + 2] = (value >>> 16) & 0xff;
-  into[at + 3] = (value >>> 24) & 0xff;
-  written = at + 4;
-}
+/**
+ * Where a text body is encoded to count its bytes (its excerpt is copied from there): a view made
+ * once, not one per answer. A longer body is encoded apart.
+ */
+const BODY_ROOM_BYTES = 128 * 1024;
+/** The scratch area past the ring's end: room for the largest record, then the body room. */
+const SCRATCH_BYTES = ENTRY_MAX_BYTES + BODY_ROOM_BYTES;
 
 /**
  * Texts every answer repeats (header names, the mock's constant header values: CORS, content types),
@@ -366,45 +460,6 @@ const VARYING = new Set([
   'content-length',
 ]);
 
-/** A text by its index in the table, entered there if there is room; else copied. */
-function putTabled(text: string): void {
-  let index = table.get(text);
-  if (index === undefined) {
-    if (tableTexts.length >= TABLE_LIMIT || text.length > TABLE_TEXT_LIMIT) {
-      putText(text);
-      return;
-    }
-    index = tableTexts.length;
-    tableTexts.push(text);
-    table.set(text, index);
-  }
-  putU32((TABLED | index) >>> 0);
-}
-
-/** A text as its length in bytes, then its UTF-8 bytes: ASCII copied a character at a time, the rest encoded. */
-function putText(text: string): void {
-  room(4 + 3 * text.length);
-  // Locals, not the module's variables, in the loop: a store to those costs a context write each.
-  const into = scratch;
-  const start = written;
-  let at = start + 4;
-  const length = text.length;
-  let i = 0;
-  for (; i < length; i += 1) {
-    const c = text.charCodeAt(i);
-    if (c >= 0x80) break;
-    into[at] = c;
-    at += 1;
-  }
-  if (i < length) at += encoder.encodeInto(text.slice(i), into.subarray(at)).written;
-  const bytes = at - start - 4;
-  into[start] = bytes & 0xff;
-  into[start + 1] = (bytes >>> 8) & 0xff;
-  into[start + 2] = (bytes >>> 16) & 0xff;
-  into[start + 3] = (bytes >>> 24) & 0xff;
-  written = at;
-}
-
 /** Cuts `text` at `limit` characters, noting `pointer` in `truncated` when it does. */
 function cut(text: string, limit: number, pointer: string, truncated: string[]): string {
   if (text.length <= limit) return text;
@@ -413,98 +468,192 @@ function cut(text: string, limit: number, pointer: string, truncated: string[]):
 }
 
 /**
- * A body's first BODY_EXCERPT_LIMIT bytes: a flag (0: none, 1: whole, 2: cut), its whole size in
- * bytes, and the bytes kept. A text is encoded only as far as the excerpt needs.
+ * Writes what an exchange keeps beyond its record's fields into the scratch area: path, request
+ * headers, request body, reply headers, reply body, then the pointers of the fields cut. Each number
+ * is 4 bytes, little-endian; each text its length in bytes then its UTF-8 (or its index in the table,
+ * the length's high bit set).
  */
-function putBody(body: string | Uint8Array | null | undefined, pointer: string, truncated: string[]): void {
-  if (body === null || body === undefined || (typeof body !== 'string' && body.byteLength === 0)) {
-    room(1);
-    scratch[written] = 0;
-    written += 1;
-    return;
-  }
-  let bytes: Uint8Array;
-  let size: number;
-  if (typeof body === 'string' && 3 * body.length > SCRATCH_MAX) body = encoder.encode(body);
-  if (typeof body === 'string') {
-    // Its size in UTF-8 bytes, counted natively into the scratch's spare room (a loop over the
-    // characters cost as much as a list of 100 pets); kept as far as the excerpt goes.
-    room(9 + 3 * body.length);
-    const spare = scratch.subarray(written + 9);
-    size = encoder.encodeInto(body, spare).written;
-    bytes = spare;
-  } else {
-    room(9 + Math.min(body.byteLength, BODY_EXCERPT_LIMIT));
-    size = body.byteLength;
-    bytes = body;
-  }
-  const kept = Math.min(size, BODY_EXCERPT_LIMIT);
-  if (kept < size) truncated.push(pointer);
-  scratch[written] = kept < size ? 2 : 1;
-  written += 1;
-  putU32(size);
-  putU32(kept);
-  if (typeof body === 'string') {
-    // Encoded in place just past these nine bytes: already where it belongs.
-    written += kept;
-  } else {
-    scratch.set(bytes.subarray(0, kept), written);
-    written += kept;
-  }
-  estimate += kept;
-}
+class Encoder {
+  /** Where the next byte goes. */
+  #at = 0;
+  /** The entry's estimated size as JSON, counted as it is written. */
+  estimate = 0;
+  /** The path as the last record kept it (cut). */
+  path = '';
+  readonly #truncated: string[] = [];
+  readonly #bodyRoom: Uint8Array;
 
-/**
- * Headers, names and values alternating: at most HEADERS_LIMIT, names and values cut. Names go by the
- * table, and so do the values of a reply's constant headers (`reply`).
- */
-function putHeaders(list: readonly string[], pointer: string, truncated: string[], reply: boolean): void {
-  const count = Math.min(list.length >> 1, HEADERS_LIMIT);
-  putU32(count);
-  let namesCut = false;
-  for (let i = 0; i < count; i += 1) {
-    const name = list[2 * i] ?? '';
-    const value = list[2 * i + 1] ?? '';
+  constructor(
+    readonly bytes: Uint8Array,
+    /** Where the scratch area begins. */
+    readonly start: number,
+  ) {
+    this.#bodyRoom = bytes.subarray(start + ENTRY_MAX_BYTES);
+  }
+
+  /** Encodes the exchange at the scratch area's start; answers its length in bytes. */
+  encode(exchange: Exchange): number {
+    this.#at = this.start;
+    this.estimate = ENTRY_BASE_ESTIMATE;
+    const truncated = this.#truncated;
+    truncated.length = 0;
+    if (exchange.method.length > METHOD_LIMIT) truncated.push('/method');
+    const path = cut(exchange.target, PATH_LIMIT, '/path', truncated);
+    this.path = path;
+    this.text(path);
+    this.estimate += path.length;
+    this.requestHeaders(exchange.requestHeaders);
+    this.body(exchange.requestBody, '/request/body');
+    this.replyHeaders(exchange.reply.headers);
+    this.body(exchange.reply.body, '/response/body');
+    this.u32(truncated.length);
+    for (const pointer of truncated) this.text(pointer);
+    const length = this.#at - this.start;
+    // Past the buffer's end a typed array drops what is written: the bound above was wrong.
+    if (this.#at > this.bytes.length) throw new RangeError(`a journal record of ${length} bytes`);
+    return length;
+  }
+
+  u32(value: number): void {
+    const into = this.bytes;
+    const at = this.#at;
+    into[at] = value & 0xff;
+    into[at + 1] = (value >>> 8) & 0xff;
+    into[at + 2] = (value >>> 16) & 0xff;
+    into[at + 3] = (value >>> 24) & 0xff;
+    this.#at = at + 4;
+  }
+
+  /** A text as its length in bytes, then its UTF-8 bytes: ASCII copied a character at a time, the rest encoded. */
+  text(text: string): void {
+    const into = this.bytes;
+    const start = this.#at;
+    let at = start + 4;
+    const length = text.length;
+    let i = 0;
+    for (; i < length; i += 1) {
+      const c = text.charCodeAt(i);
+      if (c >= 0x80) break;
+      into[at] = c;
+      at += 1;
+    }
+    if (i < length) at += encoder.encodeInto(text.slice(i), into.subarray(at)).written;
+    const bytes = at - start - 4;
+    into[start] = bytes & 0xff;
+    into[start + 1] = (bytes >>> 8) & 0xff;
+    into[start + 2] = (bytes >>> 16) & 0xff;
+    into[start + 3] = (bytes >>> 24) & 0xff;
+    this.#at = at;
+  }
+
+  /** A text by its index in the table, entered there if there is room; else copied. */
+  tabled(text: string): void {
+    let index = table.get(text);
+    if (index === undefined) {
+      if (tableTexts.length >= TABLE_LIMIT || text.length > TABLE_TEXT_LIMIT) {
+        this.text(text);
+        return;
+      }
+      index = tableTexts.length;
+      tableTexts.push(text);
+      table.set(text, index);
+    }
+    this.u32((TABLED | index) >>> 0);
+  }
+
+  /** One header: its name (cut, and by the table), its value cut unless it is a credential (redacted when read). */
+  header(name: string, value: string, pointer: string, constant: boolean): boolean {
     // A name is cut like a value; the list's pointer says so once, and a value's names the name as kept.
     const shownName = name.length <= HEADER_NAME_LIMIT ? name : `${name.slice(0, HEADER_NAME_LIMIT)}…`;
-    if (shownName !== name) namesCut = true;
     const shown =
       value.length <= HEADER_VALUE_LIMIT || isSecret(name)
         ? value
-        : cut(value, HEADER_VALUE_LIMIT, `${pointer}/${escapePointer(shownName.toLowerCase())}`, truncated);
-    putTabled(shownName);
-    if (reply && !VARYING.has(shownName)) putTabled(shown);
-    else putText(shown);
-    estimate += shownName.length + shown.length + 3;
+        : cut(
+            value,
+            HEADER_VALUE_LIMIT,
+            `${pointer}/${escapePointer(shownName.toLowerCase())}`,
+            this.#truncated,
+          );
+    this.tabled(shownName);
+    if (constant && !VARYING.has(shownName)) this.tabled(shown);
+    else this.text(shown);
+    this.estimate += shownName.length + shown.length + 3;
+    return shownName !== name;
   }
-  if (namesCut || list.length >> 1 > HEADERS_LIMIT) truncated.push(pointer);
-}
 
-const headerList: string[] = [];
+  /** A request's headers, names and values alternating (as Node's rawHeaders): at most HEADERS_LIMIT. */
+  requestHeaders(list: readonly string[]): void {
+    const count = Math.min(list.length >> 1, HEADERS_LIMIT);
+    this.u32(count);
+    let namesCut = false;
+    for (let i = 0; i < count; i += 1) {
+      if (this.header(list[2 * i] ?? '', list[2 * i + 1] ?? '', '/request/headers', false)) namesCut = true;
+    }
+    if (namesCut || list.length >> 1 > HEADERS_LIMIT) this.#truncated.push('/request/headers');
+  }
 
-/**
- * Writes what an exchange keeps beyond its record's fields into the scratch: path, request headers,
- * request body, reply headers, reply body, then the pointers of the fields cut. Answers its length
- * and its estimated size as JSON.
- */
-function encodeExchange(exchange: Exchange): { length: number; size: number } {
-  written = 0;
-  estimate = 400;
-  const truncated: string[] = [];
-  if (exchange.method.length > METHOD_LIMIT) truncated.push('/method');
-  const path = cut(exchange.target, PATH_LIMIT, '/path', truncated);
-  putText(path);
-  estimate += path.length;
-  putHeaders(exchange.requestHeaders, '/request/headers', truncated, false);
-  putBody(exchange.requestBody, '/request/body', truncated);
-  headerList.length = 0;
-  const replyHeaders = exchange.reply.headers;
-  for (const name in replyHeaders) headerList.push(name, replyHeaders[name] ?? '');
-  putHeaders(headerList, '/response/headers', truncated, true);
-  putBody(exchange.reply.body, '/response/body', truncated);
-  putU32(truncated.length);
-  for (const pointer of truncated) putText(pointer);
-  return { length: written, size: estimate };
+  /** A reply's headers, the mock's constant values by the table: at most HEADERS_LIMIT. */
+  replyHeaders(headers: Readonly<Record<string, string>>): void {
+    const countAt = this.#at;
+    this.#at += 4;
+    let count = 0;
+    let cut = false;
+    for (const name in headers) {
+      if (count === HEADERS_LIMIT) {
+        cut = true;
+        break;
+      }
+      if (this.header(name, headers[name] ?? '', '/response/headers', true)) cut = true;
+      count += 1;
+    }
+    const at = this.#at;
+    this.#at = countAt;
+    this.u32(count);
+    this.#at = at;
+    if (cut) this.#truncated.push('/response/headers');
+  }
+
+  /**
+   * A body's first BODY_EXCERPT_LIMIT bytes: a flag (0: none, 1: whole, 2: cut), its whole size in
+   * bytes, and the bytes kept. A text is encoded in place, and only its excerpt is kept.
+   */
+  body(body: string | Uint8Array | null | undefined, pointer: string): void {
+    const into = this.bytes;
+    if (body === null || body === undefined || (typeof body !== 'string' && body.byteLength === 0)) {
+      into[this.#at] = 0;
+      this.#at += 1;
+      return;
+    }
+    const head = this.#at;
+    const data = head + 9;
+    let size: number;
+    if (typeof body === 'string') {
+      // Its size in UTF-8 bytes, counted natively by encoding it in the body room (a loop over the
+      // characters cost as much as a list of 100 pets); the excerpt is copied from there.
+      const room = this.#bodyRoom;
+      const encoded = encoder.encodeInto(body, room);
+      if (encoded.read === body.length) {
+        size = encoded.written;
+        const roomAt = this.start + ENTRY_MAX_BYTES;
+        into.copyWithin(data, roomAt, roomAt + Math.min(size, BODY_EXCERPT_LIMIT));
+      } else {
+        const bytes = encoder.encode(body);
+        size = bytes.byteLength;
+        into.set(bytes.subarray(0, BODY_EXCERPT_LIMIT), data);
+      }
+    } else {
+      size = body.byteLength;
+      into.set(body.byteLength <= BODY_EXCERPT_LIMIT ? body : body.subarray(0, BODY_EXCERPT_LIMIT), data);
+    }
+    const kept = Math.min(size, BODY_EXCERPT_LIMIT);
+    if (kept < size) this.#truncated.push(pointer);
+    into[head] = kept < size ? 2 : 1;
+    this.#at = head + 1;
+    this.u32(size);
+    this.u32(kept);
+    this.#at = data + kept;
+    this.estimate += kept;
+  }
 }
 
 /** Reads a record's bytes back, in the order encodeExchange wrote them. */

@@ -3,7 +3,7 @@
 // request, top-down in the order it runs: gate → view → route → auth → limit → unrouted → rule →
 // refusals → validate → operate → headers, each step a named function that passes on what it decided.
 // The mock's time is read once per request, from the control view, and passed to each step.
-import { loadSpec, type OperationId, type OperationSpec } from '../openapi/index.js';
+import { loadSpec, type OperationId, type OperationSpec, type RequestVerdict } from '../openapi/index.js';
 import { type Authentication, authenticate } from './auth.js';
 import { type BodyRefusal, readJsonBody } from './body.js';
 import { BodyAbortedError, callFromRequest, type MockCall } from './call.js';
@@ -27,7 +27,7 @@ import {
   resetPets,
 } from './options.js';
 import { type Preferences, parsePrefer } from './prefer.js';
-import { type Answer, bodyRecorder, createRecorder } from './recorder.js';
+import { type Answer, bodyRecorder, createRecorder, type RecordedBody } from './recorder.js';
 import { forced, tooMany, unauthorized, unrouted } from './refusals.js';
 import {
   addDeprecationHeaders,
@@ -161,31 +161,34 @@ export function createMock(options: MockOptions = {}): Mock {
     }),
   };
 
-  /** Any call: the control API, or the API with its delay, journal entry and log line. */
+  /**
+   * Any call: the control API, or the API with its delay, journal entry and log line. The steps hand
+   * each other what they decided as arguments, not closures: on the path the in-memory state takes,
+   * nothing is allocated but what the answer needs.
+   */
   function answer(call: MockCall, kind: CallKind = callKind(call)): Awaitable<Reply> {
     if (kind === 'control') return answerControlCall(call);
     const started = real();
     inFlight += 1;
-    const read = bodyRecorder(call);
+    const read = call.body.present ? bodyRecorder(call) : undefined;
     const decided: Decided = timeOf(control.last, started);
-    const settled = (answered: Answer) => deliver(call, answered, decided, started, read.bytes);
     let answering: Awaitable<Answer>;
     try {
-      answering = answerApi(read.call, decided);
+      answering = answerApi(read === undefined ? call : read.call, decided);
     } catch (error) {
-      return settled(failed(error, call, kind, decided));
+      return deliver(call, failed(error, call, kind, decided), decided, read);
     }
     if (answering instanceof Promise) {
       return answering.then(
         (answered) => {
           loss.answered();
-          return settled(answered);
+          return deliver(call, answered, decided, read);
         },
-        (error: unknown) => settled(failed(error, call, kind, decided)),
+        (error: unknown) => deliver(call, failed(error, call, kind, decided), decided, read),
       );
     }
     loss.answered();
-    return settled(answering);
+    return deliver(call, answering, decided, read);
   }
 
   async function answerControlCall(call: MockCall): Promise<Reply> {
@@ -201,24 +204,33 @@ export function createMock(options: MockOptions = {}): Mock {
     call: MockCall,
     answered: Answer,
     decided: Decided,
-    started: number,
-    bodyBytes: () => Uint8Array | undefined,
+    read: RecordedBody | undefined,
   ): Awaitable<Reply> {
     answered.reply.headers.date = dateOf(decided.now);
-    let delay = 0;
-    const done = (): Reply => {
-      inFlight -= 1;
-      recorder.record(call, answered, decided.now, started, delay, bodyBytes());
-      return answered.reply;
-    };
+    let delay: number;
     try {
       delay = answered.delay ?? drawLatency();
     } catch (error) {
       inFlight -= 1;
       throw error;
     }
-    if (delay > 0) return new Promise<void>((resolve) => setTimeout(resolve, delay)).then(done);
-    return done();
+    if (delay > 0)
+      return new Promise<void>((resolve) => setTimeout(resolve, delay)).then(() =>
+        done(call, answered, decided, read, delay),
+      );
+    return done(call, answered, decided, read, 0);
+  }
+
+  function done(
+    call: MockCall,
+    answered: Answer,
+    decided: Decided,
+    read: RecordedBody | undefined,
+    delay: number,
+  ): Reply {
+    inFlight -= 1;
+    recorder.record(call, answered, decided.now, decided.started, delay, read?.bytes());
+    return answered.reply;
   }
 
   /**
@@ -254,19 +266,31 @@ export function createMock(options: MockOptions = {}): Mock {
     if (route.kind === 'operation') decided.operation = route.operation;
     const auth = authenticate(call.header('authorization'), keys);
     if (auth.kind === 'ok') decided.key = auth.key;
-    return andThen(limit(auth, call, decided), (decision) => {
-      decided.decision = decision;
-      if (route.kind !== 'operation') {
-        const reply = unrouted(route, call.method, call.url.pathname, api);
-        return { reply: addRateHeaders(reply, decision), operationId: null, delay: undefined };
-      }
-      const key = auth.kind === 'ok' ? auth.key : undefined;
-      const { rules } = decided.view;
-      if (rules.length === 0) return ruled(call, route, auth, decision, undefined);
-      return andThen(ruleFor(rules, call, route.operation, key), (rule) =>
-        ruled(call, route, auth, decision, rule),
-      );
-    });
+    const taken = limit(auth, call, decided);
+    return taken instanceof Promise
+      ? taken.then((decision) => limited(call, decided, route, auth, decision))
+      : limited(call, decided, route, auth, taken);
+  }
+
+  /** Counted: off the routes, 404 or 405; else the rule that fires, if any is armed. */
+  function limited(
+    call: MockCall,
+    decided: Decided,
+    route: Exclude<RouteMatch, { kind: 'preflight' }>,
+    auth: Authentication,
+    decision: RateDecision,
+  ): Awaitable<Answer> {
+    decided.decision = decision;
+    if (route.kind !== 'operation') {
+      const reply = unrouted(route, call.method, call.url.pathname, api);
+      return { reply: addRateHeaders(reply, decision), operationId: null, delay: undefined };
+    }
+    const { rules } = decided.view;
+    if (rules.length === 0) return ruled(call, route, auth, decision, undefined);
+    const key = auth.kind === 'ok' ? auth.key : undefined;
+    return andThen(ruleFor(rules, call, route.operation, key), (rule) =>
+      ruled(call, route, auth, decision, rule),
+    );
   }
 
   /** Once the rule (if any) is known: its fault, the refusals, or the request validated and operated on. */
@@ -290,26 +314,53 @@ export function createMock(options: MockOptions = {}): Mock {
       };
     }
     const prefer = parsePrefer(call.header('prefer'));
-    const finish = (reply: Reply): Answer => {
-      withHeaders(reply, operation, decision, prefer);
-      if (respond?.fault === 'truncated') reply.fault = 'truncated';
-      return {
-        reply,
-        operationId: operation.id,
-        delay: respond?.delayMs ?? prefer.delay,
-        key,
-        rule: rule?.id,
-      };
-    };
     const refused =
       forced(respond?.status, operation, auth, decision, rule?.id) ??
       tooMany(decision, auth) ??
       forced(prefer.code, operation, auth, decision) ??
       unauthorized(auth);
-    if (refused !== undefined) return finish(refused);
-    return andThen(validate(call, route), (request) =>
-      'refused' in request ? finish(request.refused) : andThen(operate(operation, request), finish),
-    );
+    if (refused !== undefined) return finish(refused, operation, decision, prefer, auth, rule);
+    const request = validate(call, route);
+    if (request instanceof Promise)
+      return request.then((input) => operated(input, operation, decision, prefer, auth, rule));
+    return operated(request, operation, decision, prefer, auth, rule);
+  }
+
+  /** Validated: refused, or operated on. */
+  function operated(
+    request: OperationInput | { refused: Reply },
+    operation: OperationSpec,
+    decision: RateDecision,
+    prefer: Preferences,
+    auth: Authentication,
+    rule: ActiveRule | undefined,
+  ): Awaitable<Answer> {
+    if ('refused' in request) return finish(request.refused, operation, decision, prefer, auth, rule);
+    const reply = operate(operation, request);
+    return reply instanceof Promise
+      ? reply.then((made) => finish(made, operation, decision, prefer, auth, rule))
+      : finish(reply, operation, decision, prefer, auth, rule);
+  }
+
+  /** The reply with the headers every answer of its operation carries, and what the journal keeps of it. */
+  function finish(
+    reply: Reply,
+    operation: OperationSpec,
+    decision: RateDecision,
+    prefer: Preferences,
+    auth: Authentication,
+    rule: ActiveRule | undefined,
+  ): Answer {
+    const respond = rule?.respond;
+    withHeaders(reply, operation, decision, prefer);
+    if (respond?.fault === 'truncated') reply.fault = 'truncated';
+    return {
+      reply,
+      operationId: operation.id,
+      delay: respond?.delayMs ?? prefer.delay,
+      key: auth.kind === 'ok' ? auth.key : undefined,
+      rule: rule?.id,
+    };
   }
 
   /** The view a request is answered by, and the mock's time from it. */
@@ -380,30 +431,48 @@ export function createMock(options: MockOptions = {}): Mock {
     call: MockCall,
     route: Extract<RouteMatch, { kind: 'operation' }>,
   ): Awaitable<OperationInput | { refused: Reply }> {
+    const { operation } = route;
+    const query = call.url.search === '' ? undefined : call.url.searchParams;
+    if (operation.requestBody === undefined) {
+      const verdict = operation.validateRequest<BodyRefusal>({
+        pathParams: route.params,
+        query,
+        readBody: NO_BODY,
+      });
+      return verdict instanceof Promise
+        ? verdict.then((read) => inputOf(read, route, ''))
+        : inputOf(verdict, route, '');
+    }
     let bodyText = '';
-    const verdict = route.operation.validateRequest<BodyRefusal>({
+    const verdict = operation.validateRequest<BodyRefusal>({
       pathParams: route.params,
-      query: call.url.search === '' ? undefined : call.url.searchParams,
+      query,
       readBody: async () => {
         const read = await readJsonBody(call);
         if ('text' in read) bodyText = read.text;
         return read;
       },
     });
-    return andThen(verdict, (verdict): OperationInput | { refused: Reply } => {
-      if (verdict.kind === 'invalid') {
-        return { refused: errorReply('validation_failed', verdict.message, verdict.details) };
-      }
-      if (verdict.kind === 'refused')
-        return { refused: errorReply(verdict.refusal.code, verdict.refusal.message) };
-      return {
-        params: verdict.params,
-        raw: route.params ?? {},
-        body: verdict.body,
-        bodyText,
-        basePath: api.basePath,
-      };
-    });
+    return andThen(verdict, (read) => inputOf(read, route, bodyText));
+  }
+
+  function inputOf(
+    verdict: RequestVerdict<BodyRefusal>,
+    route: Extract<RouteMatch, { kind: 'operation' }>,
+    bodyText: string,
+  ): OperationInput | { refused: Reply } {
+    if (verdict.kind === 'invalid') {
+      return { refused: errorReply('validation_failed', verdict.message, verdict.details) };
+    }
+    if (verdict.kind === 'refused')
+      return { refused: errorReply(verdict.refusal.code, verdict.refusal.message) };
+    return {
+      params: verdict.params,
+      raw: route.params ?? {},
+      body: verdict.body,
+      bodyText,
+      basePath: api.basePath,
+    };
   }
 
   function operate(operation: OperationSpec, input: OperationInput): Awaitable<Reply> {
@@ -506,6 +575,9 @@ export function answerSoon(mock: Mock, call: MockCall, kind?: CallKind): Awaitab
 function timeOf(view: ControlView, started: number): Decided {
   return { started, view, now: mockTime(view.clock, started) };
 }
+
+/** An operation that takes no body never reads one. */
+const NO_BODY = (): Promise<never> => Promise.reject(new Error('This operation takes no body.'));
 
 /** A rule's fault other than `truncated`: no status (the journal and HAR show 0), nothing to send. */
 function faultReply(fault: NetworkFault): Reply {

@@ -115,6 +115,18 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     RawSocket,
     { requests: Set<IncomingMessage>; afterwards?: (() => void) | undefined }
   >();
+  /** A response is over: its request is no longer pending on its socket (one function for all: no closure per request). */
+  function answered(this: ServerResponse): void {
+    const incoming = this.req;
+    const entry = pending.get(incoming.socket);
+    if (entry === undefined) return;
+    entry.requests.delete(incoming);
+    const then = entry.afterwards;
+    if (entry.requests.size === 0 && then !== undefined) {
+      entry.afterwards = undefined;
+      then();
+    }
+  }
   const track = (incoming: IncomingMessage, outgoing: ServerResponse) => {
     const { socket } = incoming;
     let entry = pending.get(socket);
@@ -122,16 +134,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       entry = { requests: new Set() };
       pending.set(socket, entry);
     }
-    const { requests } = entry;
-    requests.add(incoming);
-    outgoing.once('close', () => {
-      requests.delete(incoming);
-      const then = entry.afterwards;
-      if (requests.size === 0 && then !== undefined) {
-        entry.afterwards = undefined;
-        then();
-      }
-    });
+    entry.requests.add(incoming);
+    // 'close' comes once per response.
+    outgoing.on('close', answered);
   };
   const serve = (incoming: IncomingMessage, outgoing: ServerResponse, expectsContinue: boolean) => {
     track(incoming, outgoing);

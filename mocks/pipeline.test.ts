@@ -1,13 +1,14 @@
 // The request path with rules and a moved clock, over mock.request: a rule's answer is as complete as
 // any other, a fault is a network error in process, and the mock's time is one per request.
 import { describe, expect, it } from 'vitest';
+import { callFromRequest } from './call.js';
 import type { NetworkFault } from './control-types.js';
 import type { ControlErrorCode } from './controls.js';
 import { ERRORS, type ErrorCode } from './errors.js';
 import { memoryState } from './memory-state.js';
-import { createMock } from './mock.js';
+import { answerSoon, createMock } from './mock.js';
 import { MINUTE_MS } from './rate-limiter.js';
-import { type MockState, type RateDecision, StaleControlError } from './state.js';
+import { type MockState, type RateDecision, StaleControlError, StateUnavailableError } from './state.js';
 import { checkedRequest, storedRule, withKey } from './test-helpers.js';
 
 const NOW = Date.UTC(2030, 0, 1, 12, 0, 30);
@@ -260,5 +261,78 @@ describe('the error registry', () => {
     };
     for (const [code, status] of Object.entries(codes))
       expect(ERRORS[code as ErrorCode]?.status).toBe(status);
+  });
+});
+
+describe('answering at once', () => {
+  const call = (path: string, init: RequestInit = {}) =>
+    callFromRequest(new Request(new URL(path, 'http://petkit.local'), init));
+
+  it('gives the reply itself, in the same tick, when the in-memory state answers at once', () => {
+    const mock = createMock({ clock: () => NOW });
+    const replies = [
+      answerSoon(mock, call('/v1/pets?limit=2', withKey(FREE))),
+      answerSoon(mock, call('/v1/pets/999', withKey(FREE))),
+      answerSoon(mock, call('/v1/pets?limit=0', withKey(FREE))),
+      answerSoon(mock, call('/v1/pets')),
+      answerSoon(mock, call('/v1/nowhere', withKey(FREE))),
+    ];
+    expect(replies.map((reply) => (reply instanceof Promise ? 'promise' : reply.status))).toEqual([
+      200, 404, 400, 401, 404,
+    ]);
+    // Journaled at once too, in order.
+    expect(mock.journal.map((entry) => entry.status)).toEqual([200, 404, 400, 401, 404]);
+    expect(mock.inFlight).toBe(0);
+  });
+
+  it('gives a promise of it when something waits: a body to read, a delay, a state that answers later', async () => {
+    const mock = createMock({ clock: () => NOW });
+    const created = answerSoon(
+      mock,
+      call('/v1/pets', withKey(FREE, { json: { name: 'Rex', categoryId: 2 } })),
+    );
+    expect(created).toBeInstanceOf(Promise);
+    expect((await created).status).toBe(201);
+    const delayed = answerSoon(
+      mock,
+      call('/v1/pets/1', withKey(FREE, { headers: { prefer: 'wait=0, delay=1' } })),
+    );
+    expect(delayed).toBeInstanceOf(Promise);
+    expect(mock.inFlight).toBe(1);
+    expect((await delayed).headers['preference-applied']).toBe('delay=1');
+    const memory = memoryState(1000);
+    const later: MockState = {
+      ...memory,
+      store: { ...memory.store, get: (id) => Promise.resolve(memory.store.get(id)) },
+    };
+    const waiting = answerSoon(
+      createMock({ clock: () => NOW, state: later }),
+      call('/v1/pets/1', withKey(FREE)),
+    );
+    expect(waiting).toBeInstanceOf(Promise);
+    expect((await waiting).status).toBe(200);
+  });
+
+  it('answers 503 state_unavailable, with the headers decided so far, when a state throws at once', async () => {
+    const memory = memoryState(1000);
+    const lost: MockState = {
+      ...memory,
+      store: {
+        ...memory.store,
+        get: () => {
+          throw new StateUnavailableError('the database went away');
+        },
+      },
+    };
+    const mock = createMock({
+      clock: () => NOW,
+      state: lost,
+      logger: { info: () => undefined, error: () => undefined },
+    });
+    const reply = await answerSoon(mock, call('/v1/pets/1', withKey(FREE)));
+    expect(reply.status).toBe(503);
+    expect(reply.body).toContain('"code":"state_unavailable"');
+    expect(mock.inFlight).toBe(0);
+    expect(mock.journal.at(-1)?.status).toBe(503);
   });
 });

@@ -19,8 +19,14 @@ export interface Answer {
   readonly rule?: string | undefined;
 }
 
+/** A call with a body as the pipeline reads it, and the body's bytes it read, for the journal. */
+export interface RecordedBody {
+  readonly call: MockCall;
+  bytes(): Uint8Array | undefined;
+}
+
 /** The call as the pipeline reads it, keeping the body's bytes it read for the journal. */
-export function bodyRecorder(call: MockCall): { call: MockCall; bytes(): Uint8Array | undefined } {
+export function bodyRecorder(call: MockCall): RecordedBody {
   if (!call.body.present) return { call, bytes: () => undefined };
   let bytes: Uint8Array | undefined;
   const { body } = call;

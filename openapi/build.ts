@@ -155,7 +155,8 @@ export function buildSpec(document: OpenApiDocument, source: ValidatorSource): S
         }
         const coerced = coerceString(raw, schema);
         if (!coerced.ok) return { value: raw, faults: underPath(path, [coerced.fault]) };
-        return { value: coerced.value, faults: underPath(path, validate(coerced.value)) };
+        const faults = validate(coerced.value);
+        return { value: coerced.value, faults: faults.length === 0 ? faults : underPath(path, faults) };
       },
     };
   };

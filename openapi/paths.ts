@@ -27,9 +27,7 @@ export function compilePathTemplate(template: string): PathTemplate {
       const found = regex.exec(pathname);
       if (found === null) return null;
       const params: Record<string, string> = {};
-      names.forEach((name, i) => {
-        params[name] = found[i + 1] ?? '';
-      });
+      for (let i = 0; i < names.length; i += 1) params[names[i] as string] = found[i + 1] ?? '';
       return params;
     },
     expand: (params) =>
@@ -40,10 +38,17 @@ export function compilePathTemplate(template: string): PathTemplate {
 /** Percent-decoded parameters; null when one's percent-encoding does not decode (`%E0%A4%A`). */
 export function decodeParams(raw: Readonly<Record<string, string>>): Record<string, string> | null {
   const params: Record<string, string> = {};
-  try {
-    for (const [name, value] of Object.entries(raw)) params[name] = decodeURIComponent(value);
-  } catch {
-    return null;
+  for (const name in raw) {
+    const value = raw[name] as string;
+    // Most parameters have nothing to decode: no call, no try, for those.
+    if (!value.includes('%')) params[name] = value;
+    else {
+      try {
+        params[name] = decodeURIComponent(value);
+      } catch {
+        return null;
+      }
+    }
   }
   return params;
 }
