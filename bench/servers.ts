@@ -43,7 +43,7 @@ export interface ServerSpec {
 }
 
 /** The built `petkit` command: run as an executable, its shebang gives node the flags it runs with. */
-export const PETKIT_BIN = 'dist/cli/main.js';
+export const PETKIT_BIN = 'dist/bin/petkit.js';
 const PRISM = 'node_modules/@stoplight/prism-cli/dist/index.js';
 
 /** `petkit mock`'s arguments for the bench, its state shared when `state` is given. */

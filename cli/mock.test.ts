@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 
-const MAIN = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
+const MAIN = fileURLToPath(new URL('../dist/bin/petkit.js', import.meta.url));
 let child: ChildProcess | undefined;
 afterEach(() => {
   if (child?.exitCode === null) child.kill('SIGKILL');

@@ -187,6 +187,47 @@ describe('the journal limit', () => {
     expect(await page(none)).toEqual({ entries: [], total: 0, next: null, dropped: 3 });
     expect(lines).toEqual(['GET /v1/pets/1 200 0ms', 'GET /v1/pets/2 200 0ms', 'GET /v1/pets/3 200 0ms']);
   });
+  it('with 0, still gives a listener (a HAR writer, the live page) every entry whole', async () => {
+    const mock = fresh({ journalLimit: 0 });
+    const seen: JournalEntry[] = [];
+    const stop = mock.observe((entry) => seen.push(entry));
+    await checkedRequest(mock, '/v1/pets', withKey('demo-free', { json: { name: 'Rex', categoryId: 2 } }));
+    stop();
+    await checkedRequest(mock, '/v1/pets/1', withKey('demo-free'));
+    expect(seen).toHaveLength(1);
+    expect(seen[0]).toMatchObject({
+      path: '/v1/pets',
+      status: 201,
+      request: {
+        headers: { authorization: 'Bearer [redacted]' },
+        body: { text: '{"name":"Rex","categoryId":2}' },
+      },
+      response: { headers: { location: '/v1/pets/51' } },
+    });
+    expect(mock.journal).toEqual([]);
+    // Kept by nobody and read by nobody, a record has its fields (for the log line) and its path only.
+    const journal = createJournal(0);
+    const record = journal.record(
+      {
+        time: NOW,
+        method: 'GET',
+        target: `/v1/pets?q=${'x'.repeat(2_000)}`,
+        operationId: 'listPets',
+        key: undefined,
+        requestHeaders: ['Authorization', 'Bearer demo-free'],
+        requestBody: undefined,
+        reply: reply(200, '[]'),
+        delayMs: 0,
+        durationMs: 3,
+      },
+      false,
+    );
+    expect(record).toMatchObject({ method: 'GET', status: 200, durationMs: 3 });
+    expect(record.path).toHaveLength(PATH_LIMIT + 1);
+    expect(record.entry()).toMatchObject({ path: record.path, request: { headers: {}, body: null } });
+    expect(journal.records()).toEqual([]);
+  });
+
   it('refuses a limit that is not a whole number from 0 to MAX_JOURNAL_LIMIT', () => {
     expect(() => fresh({ journalLimit: -1 })).toThrow(
       'Option journalLimit must be an integer from 0 to 100000, got -1.',

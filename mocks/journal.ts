@@ -254,7 +254,12 @@ export class JournalRecord {
 
 export interface Journal {
   /** Keeps the exchange, numbered and cut to the bounds; answers it as kept. */
-  record(exchange: Exchange): JournalRecord;
+  /**
+   * Keeps the exchange, numbered and cut to the bounds; answers it as kept. A journal that keeps
+   * nothing (a limit of 0) writes the exchange's bytes only when `entry` says its entry will be read
+   * (by a listener): otherwise only its fields are made, for the log line.
+   */
+  record(exchange: Exchange, entry?: boolean): JournalRecord;
   /** All records kept, oldest first. */
   records(): JournalRecord[];
   /** All entries kept, oldest first. */
@@ -337,9 +342,9 @@ export function createJournal(
     return kept;
   };
   return {
-    record(exchange) {
+    record(exchange, entry = true) {
       const id = store.nextId;
-      const length = encoder.encode(exchange);
+      const length = limit === 0 && !entry ? encoder.skip(exchange) : encoder.encode(exchange);
       const size = encoder.estimate;
       let offset = store.ringBytes;
       if (limit === 0) {
@@ -489,6 +494,21 @@ class Encoder {
     readonly start: number,
   ) {
     this.#bodyRoom = bytes.subarray(start + ENTRY_MAX_BYTES);
+  }
+
+  /** Only the path, cut, for a record whose bytes nobody will read: its entry shows nothing else. */
+  skip(exchange: Exchange): number {
+    this.#at = this.start;
+    this.estimate = ENTRY_BASE_ESTIMATE;
+    this.#truncated.length = 0;
+    this.path = cut(exchange.target, PATH_LIMIT, '/path', this.#truncated);
+    this.text(this.path);
+    this.u32(0);
+    this.body(undefined, '');
+    this.u32(0);
+    this.body(undefined, '');
+    this.u32(0);
+    return this.#at - this.start;
   }
 
   /** Encodes the exchange at the scratch area's start; answers its length in bytes. */

@@ -3,7 +3,18 @@
 // contents are secrets). JSON.parse reads the value (it reads any depth without recursing); only when
 // it refuses does jsonc-parser's scanner find the fault, token by token with a stack of our own:
 // jsonc-parser's own parse recurses per level, and a file nested 20,000 deep overflowed the stack.
-import { createScanner, type JSONScanner } from 'jsonc-parser';
+import { createRequire } from 'node:module';
+import type { JSONScanner } from 'jsonc-parser';
+
+/**
+ * jsonc-parser, loaded only when a file is not valid JSON: loading it took a tenth of the mock's
+ * start-up, for a scanner that only a broken file needs.
+ */
+const scannerOf = (text: string): JSONScanner =>
+  (createRequire(import.meta.url)('jsonc-parser') as typeof import('jsonc-parser')).createScanner(
+    text,
+    false,
+  );
 
 export type JsonRead = { readonly value: unknown } | { readonly fault: string };
 
@@ -97,7 +108,7 @@ function misfit(expecting: Expecting, token: number): string {
  * containers open at each point are a stack of our own, so any depth costs memory, not the call stack.
  */
 function firstFault(text: string): ParseFault | undefined {
-  const scanner = createScanner(text, false);
+  const scanner = scannerOf(text);
   /** The containers open, innermost last: `}` or `]`, what closes each. */
   const open: string[] = [];
   let expecting: Expecting = 'value';

@@ -71,19 +71,22 @@ export function createRecorder(c: { journal: Journal; logger: Logger; real: () =
   return {
     record(call, answered, now, started, delayMs, requestBody) {
       const { reply } = answered;
-      const kept = journal.record({
-        time: now,
-        method: call.method,
-        target: call.url.pathname + call.url.search,
-        operationId: answered.operationId,
-        key: answered.key,
-        requestHeaders: call.rawHeaders(),
-        requestBody,
-        reply,
-        delayMs,
-        durationMs: real() - started,
-        rule: answered.rule,
-      });
+      const kept = journal.record(
+        {
+          time: now,
+          method: call.method,
+          target: call.url.pathname + call.url.search,
+          operationId: answered.operationId,
+          key: answered.key,
+          requestHeaders: call.rawHeaders(),
+          requestBody,
+          reply,
+          delayMs,
+          durationMs: real() - started,
+          rule: answered.rule,
+        },
+        observers.size > 0,
+      );
       if (observers.size > 0) {
         const entry = kept.entry();
         for (const listener of observers) listener(entry);

@@ -388,7 +388,7 @@ test('the built binary runs it: npx petkit contract', async () => {
     const child = execFile(
       process.execPath,
       [
-        'dist/cli/main.js',
+        'dist/bin/petkit.js',
         'contract',
         '--base-url',
         url,

@@ -153,7 +153,7 @@ describe('the mock’s messages, over HTTP', () => {
   });
 });
 
-const MAIN = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
+const MAIN = fileURLToPath(new URL('../dist/bin/petkit.js', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'petkit-messages-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const file = (name: string, text: string): string => {

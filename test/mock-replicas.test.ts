@@ -15,7 +15,7 @@ import { type Cluster, startCluster } from './support/postgres/cluster.js';
 import { createTestDatabase, type TestDatabase } from './support/postgres/database.js';
 import { startTraffic, type Traffic, type TrafficAnswer } from './support/postgres/traffic.js';
 
-const MAIN = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
+const MAIN = fileURLToPath(new URL('../dist/bin/petkit.js', import.meta.url));
 const CLOCK_PRELOAD = fileURLToPath(new URL('./support/clock-file.mjs', import.meta.url));
 
 let database: TestDatabase;

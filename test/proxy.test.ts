@@ -289,7 +289,7 @@ describe('petkit proxy, as a proxy', () => {
   });
 });
 
-const MAIN = fileURLToPath(new URL('../dist/cli/main.js', import.meta.url));
+const MAIN = fileURLToPath(new URL('../dist/bin/petkit.js', import.meta.url));
 
 /** The built CLI's proxy in a process of its own: `wait` polls its output for a line (fails if it exits). */
 function cli(args: readonly string[], env: Record<string, string> = {}) {

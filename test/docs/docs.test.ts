@@ -196,11 +196,11 @@ describe('every code block of the README and docs/', () => {
     expect(pkg.scripts.prepack).toBe('npm run build');
     for (const hook of ['preinstall', 'install', 'postinstall', 'prepare'])
       expect(pkg.scripts[hook], hook).toBeUndefined();
-    const bin = await stat(join(installed, 'dist/cli/main.js'));
+    const bin = await stat(join(installed, 'dist/bin/petkit.js'));
     expect(bin.mode & 0o111).not.toBe(0);
     await stat(join(installed, 'dist/mocks/msw.d.cts'));
     // dist/ is git-ignored, so the copy that was packed started without one: prepack built it.
-    await stat(join(app.clone, 'dist/cli/main.js'));
+    await stat(join(app.clone, 'dist/bin/petkit.js'));
   });
 
   it('type-checks every TypeScript snippet in the ESM app and in the CommonJS app (module NodeNext)', async () => {

@@ -3,7 +3,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-const MAIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+const MAIN = fileURLToPath(new URL('../../dist/bin/petkit.js', import.meta.url));
 
 export interface CliProxy {
   /** The proxy's origin: `http://127.0.0.1:PORT`. */
