@@ -37,10 +37,10 @@ export function safeEqual(candidate: string, secret: string): boolean {
 export function authenticate(header: string | null, keys: readonly ResolvedKey[]): Authentication {
   if (header === null) return MISSING;
   const space = header.indexOf(' ');
-  if (space !== 6 || header.slice(0, 6).toLowerCase() !== 'bearer')
+  if (space !== 6 || (!header.startsWith('Bearer') && header.slice(0, 6).toLowerCase() !== 'bearer'))
     return { kind: 'missing', sent: sentInstead(header) };
   // RFC 9110 §11.4: 1*SP, then the token whole; a tab is neither (runtimes trim the field's own OWS).
-  const token = header.slice(7).replace(/^ +/, '');
+  const token = header.charCodeAt(7) === 32 ? header.slice(7).replace(/^ +/, '') : header.slice(7);
   if (token.length === 0) return { kind: 'missing', sent: 'the Bearer scheme with no key after it' };
   if (token.length > MAX_KEY_LENGTH) return INVALID;
   let found: ResolvedKey | undefined;

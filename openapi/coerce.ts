@@ -20,7 +20,9 @@ export function coerceString(raw: string, schema: JsonSchema): Coerced {
   if (type === 'integer' || type === 'number') {
     // An integer is written as one (`1`, not `1.0` or `1e0`), as JSON Schema's own examples do.
     if (!(type === 'integer' ? JSON_INTEGER : JSON_NUMBER).test(raw)) return { ok: true, value: raw };
-    if (type === 'integer' && schema.format === 'int64' && JSON_INTEGER.test(raw)) {
+    // Fifteen characters or fewer (a sign and 14 digits at most): well within int64 and exact as a
+    // double, no BigInt needed.
+    if (type === 'integer' && schema.format === 'int64' && raw.length > 15 && JSON_INTEGER.test(raw)) {
       const big = BigInt(raw);
       if (big < INT64_MIN || big > INT64_MAX) {
         return {

@@ -56,7 +56,7 @@ beforeAll(async () => {
   // petkit as `npm ci` would leave it: the package, and its bin.
   await mkdir(join(app, 'node_modules/.bin'), { recursive: true });
   await symlink(ROOT, join(app, 'node_modules/petkit'), 'dir');
-  await symlink(join(ROOT, 'dist/cli/main.js'), join(app, 'node_modules/.bin/petkit'));
+  await symlink(join(ROOT, 'dist/bin/petkit.js'), join(app, 'node_modules/.bin/petkit'));
   staging = await startServer({ port: 0, host: '127.0.0.1', seed: 42 });
 });
 

@@ -15,7 +15,7 @@ import { readMemory } from '../../bench/memory.js';
 import { growthVerdict } from './soak-verdict.js';
 
 const KEY = 'soak-key-0123456789';
-const MAIN = fileURLToPath(new URL('../../cli/main.js', import.meta.url));
+const MAIN = fileURLToPath(new URL('../../bin/petkit.js', import.meta.url));
 const MB = 1024 * 1024;
 
 interface Settings {
