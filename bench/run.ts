@@ -1,6 +1,5 @@
 // `npm run bench`: starts each server in its own process, warms it up, drives every scenario with
 // autocannon, times a full contract run, prints the tables and writes the same figures as JSON.
-import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { availableParallelism, cpus, release, totalmem, type } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -17,7 +16,7 @@ import type { BenchReport, ContractResult, ScenarioResult, ServerResult } from '
 import { startResetLoop } from './reset-loop.js';
 import { SCENARIOS, type Scenario } from './scenarios.js';
 import { type RunningServer, startServer } from './server-process.js';
-import { PETKIT_BIN, SERVERS, type ServerContext, type ServerSpec } from './servers.js';
+import { PETKIT_BIN, petkitBinIn, SERVERS, type ServerContext, type ServerSpec } from './servers.js';
 import { fullReport } from './table.js';
 
 const log = (line: string): void => {
@@ -181,7 +180,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     return 0;
   }
   const root = fileURLToPath(new URL('../../', import.meta.url));
-  if (options.baseline !== undefined && !existsSync(resolve(options.baseline, PETKIT_BIN))) {
+  if (options.baseline !== undefined && petkitBinIn(options.baseline) === undefined) {
     process.stderr.write(
       `bench: --baseline ${options.baseline}: no ${PETKIT_BIN} there; run npm ci && npm run build in that checkout first\n`,
     );

@@ -1,4 +1,5 @@
 // The servers the bench compares, each started as its own process on a port given to it.
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { BENCH_PETS } from './scenarios.js';
 
@@ -44,6 +45,14 @@ export interface ServerSpec {
 
 /** The built `petkit` command: run as an executable, its shebang gives node the flags it runs with. */
 export const PETKIT_BIN = 'dist/bin/petkit.js';
+/** Where builds before the bundled command (2026-11-28) have it. */
+const UNBUNDLED_BIN = 'dist/cli/main.js';
+
+/** The `petkit` command of a checkout, built: the bundle, or in an older build its modules' entry. */
+export function petkitBinIn(dir: string): string | undefined {
+  for (const bin of [PETKIT_BIN, UNBUNDLED_BIN]) if (existsSync(resolve(dir, bin))) return resolve(dir, bin);
+  return undefined;
+}
 const PRISM = 'node_modules/@stoplight/prism-cli/dist/index.js';
 
 /** `petkit mock`'s arguments for the bench, its state shared when `state` is given. */
@@ -74,7 +83,7 @@ export const SERVERS: readonly ServerSpec[] = [
     baseline: true,
     resetPath: '/__petkit/reset',
     command: (port, context) => ({
-      bin: resolve(context.baseline ?? '.', PETKIT_BIN),
+      bin: petkitBinIn(context.baseline ?? '.') ?? resolve(context.baseline ?? '.', PETKIT_BIN),
       args: mockArgs(port, context, false),
     }),
   },
