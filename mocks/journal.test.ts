@@ -17,6 +17,20 @@ interface Page {
   next: string | null;
   dropped: number;
 }
+/** An exchange as the core hands the journal one: a list of pets with a key, answered 200, unless told otherwise. */
+const exchangeOf = (overrides: Partial<Exchange> = {}): Exchange => ({
+  time: NOW,
+  method: 'GET',
+  target: '/v1/pets?limit=2',
+  operationId: 'listPets',
+  key: undefined,
+  requestHeaders: ['Authorization', 'Bearer demo-free'],
+  requestBody: undefined,
+  reply: reply(200, '[]'),
+  delayMs: 0,
+  durationMs: 0,
+  ...overrides,
+});
 /** One exchange through a journal of its own, as a reader then sees it. */
 const entryOf = (exchange: Exchange): JournalEntry => createJournal().record(exchange).entry();
 const page = async (mock: ReturnType<typeof createMock>, query = '') =>
@@ -208,18 +222,7 @@ describe('the journal limit', () => {
     // Kept by nobody and read by nobody, a record has its fields (for the log line) and its path only.
     const journal = createJournal(0);
     const record = journal.record(
-      {
-        time: NOW,
-        method: 'GET',
-        target: `/v1/pets?q=${'x'.repeat(2_000)}`,
-        operationId: 'listPets',
-        key: undefined,
-        requestHeaders: ['Authorization', 'Bearer demo-free'],
-        requestBody: undefined,
-        reply: reply(200, '[]'),
-        delayMs: 0,
-        durationMs: 3,
-      },
+      exchangeOf({ target: `/v1/pets?q=${'x'.repeat(2_000)}`, durationMs: 3 }),
       false,
     );
     expect(record).toMatchObject({ method: 'GET', status: 200, durationMs: 3 });
@@ -344,18 +347,13 @@ describe('the journal’s ring of bytes', () => {
     // 1,000 small records kept of 5,000: what they hold is a few hundred KB of a 2.25 MB ring. Sweeping
     // the whole ring left every write on memory the cache had long dropped.
     const journal = createJournal();
-    const exchange = (n: number): Exchange => ({
-      time: NOW,
-      method: 'GET',
-      target: `/v1/pets/${n}`,
-      operationId: 'getPet',
-      key: undefined,
-      requestHeaders: ['Host', '127.0.0.1:4010', 'Authorization', 'Bearer demo-free'],
-      requestBody: undefined,
-      reply: reply(200, JSON.stringify({ id: n, name: 'Rex', categoryId: 2, status: 'available' })),
-      delayMs: 0,
-      durationMs: 0,
-    });
+    const exchange = (n: number): Exchange =>
+      exchangeOf({
+        target: `/v1/pets/${n}`,
+        operationId: 'getPet',
+        requestHeaders: ['Host', '127.0.0.1:4010', 'Authorization', 'Bearer demo-free'],
+        reply: reply(200, JSON.stringify({ id: n, name: 'Rex', categoryId: 2, status: 'available' })),
+      });
     for (let n = 1; n <= 5_000; n += 1) journal.record(exchange(n));
     const kept = journal.records();
     expect(kept.map((record) => record.id)).toEqual(kept.map((_, i) => 4_001 + i));
@@ -433,18 +431,7 @@ describe('the journal’s ring of bytes', () => {
 
   it('forgets the bytes of what it cleared: a record a reader kept past it shows only the fields held apart', () => {
     const journal = createJournal();
-    const exchange: Exchange = {
-      time: NOW,
-      method: 'GET',
-      target: '/v1/pets?limit=2',
-      operationId: 'listPets',
-      key: undefined,
-      requestHeaders: ['Authorization', 'Bearer demo-free'],
-      requestBody: undefined,
-      reply: reply(200, '[]'),
-      delayMs: 0,
-      durationMs: 0,
-    };
+    const exchange = exchangeOf();
     const kept = journal.record(exchange);
     expect(journal.clear()).toBe(1);
     journal.record({ ...exchange, target: '/v1/pets/1' });
