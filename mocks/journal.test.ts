@@ -227,7 +227,11 @@ describe('the journal limit', () => {
     );
     expect(record).toMatchObject({ method: 'GET', status: 200, durationMs: 3 });
     expect(record.path).toHaveLength(PATH_LIMIT + 1);
-    expect(record.entry()).toMatchObject({ path: record.path, request: { headers: {}, body: null } });
+    expect(record.entry()).toMatchObject({
+      path: record.path,
+      request: { headers: {}, body: null },
+      truncated: ['/path'],
+    });
     expect(journal.records()).toEqual([]);
   });
 

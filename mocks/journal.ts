@@ -344,7 +344,7 @@ export function createJournal(
   return {
     record(exchange, entry = true) {
       const id = store.nextId;
-      const length = limit === 0 && !entry ? encoder.skip(exchange) : encoder.encode(exchange);
+      const length = encoder.encode(exchange, limit !== 0 || entry);
       const size = encoder.estimate;
       let offset = store.ringBytes;
       if (limit === 0) {
@@ -496,23 +496,12 @@ class Encoder {
     this.#bodyRoom = bytes.subarray(start + ENTRY_MAX_BYTES);
   }
 
-  /** Only the path, cut, for a record whose bytes nobody will read: its entry shows nothing else. */
-  skip(exchange: Exchange): number {
-    this.#at = this.start;
-    this.estimate = ENTRY_BASE_ESTIMATE;
-    this.#truncated.length = 0;
-    this.path = cut(exchange.target, PATH_LIMIT, '/path', this.#truncated);
-    this.text(this.path);
-    this.u32(0);
-    this.body(undefined, '');
-    this.u32(0);
-    this.body(undefined, '');
-    this.u32(0);
-    return this.#at - this.start;
-  }
-
-  /** Encodes the exchange at the scratch area's start; answers its length in bytes. */
-  encode(exchange: Exchange): number {
+  /**
+   * Encodes the exchange at the scratch area's start; answers its length in bytes. Not `whole`: its
+   * headers and bodies are left out (a record whose bytes nobody will read; its entry shows its path
+   * and what was cut of it).
+   */
+  encode(exchange: Exchange, whole = true): number {
     this.#at = this.start;
     this.estimate = ENTRY_BASE_ESTIMATE;
     const truncated = this.#truncated;
@@ -522,10 +511,17 @@ class Encoder {
     this.path = path;
     this.text(path);
     this.estimate += path.length;
-    this.requestHeaders(exchange.requestHeaders);
-    this.body(exchange.requestBody, '/request/body');
-    this.replyHeaders(exchange.reply.headers);
-    this.body(exchange.reply.body, '/response/body');
+    if (whole) {
+      this.requestHeaders(exchange.requestHeaders);
+      this.body(exchange.requestBody, '/request/body');
+      this.replyHeaders(exchange.reply.headers);
+      this.body(exchange.reply.body, '/response/body');
+    } else {
+      this.requestHeaders([]);
+      this.body(undefined, '');
+      this.replyHeaders({});
+      this.body(undefined, '');
+    }
     this.u32(truncated.length);
     for (const pointer of truncated) this.text(pointer);
     const length = this.#at - this.start;

@@ -152,22 +152,19 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     const call = callFromIncoming(incoming, outgoing, expectsContinue);
     const kind = callKind(call);
     const refused = kind === 'control' ? guard?.check(call) : undefined;
-    // The core answers its own failures with a 500; this is only a last resort.
-    const fail = (error: unknown) => {
-      mock.options.logger.error(`petkit mock: ${String(error)}`);
-      if (!outgoing.headersSent) outgoing.writeHead(500, { 'content-type': 'application/json' });
-      outgoing.end('{"code":"internal_error","message":"The mock failed.","status":500}');
-    };
     let answering: Awaitable<Reply>;
     try {
       // Written at once when the core answered at once (the in-memory state, no delay).
       answering = refused ?? answerSoon(mock, call, kind);
     } catch (error) {
-      fail(error);
+      failed(mock, outgoing, error);
       return;
     }
     if (answering instanceof Promise)
-      answering.then((answer) => write(incoming, outgoing, answer, open), fail);
+      answering.then(
+        (answer) => write(incoming, outgoing, answer, open),
+        (error: unknown) => failed(mock, outgoing, error),
+      );
     else write(incoming, outgoing, answering, open);
   };
   const server = createServer(
@@ -235,6 +232,13 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       return closing;
     },
   };
+}
+
+/** The core answers its own failures with a 500; this is only a last resort. */
+function failed(mock: Mock, outgoing: ServerResponse, error: unknown): void {
+  mock.options.logger.error(`petkit mock: ${String(error)}`);
+  if (!outgoing.headersSent) outgoing.writeHead(500, { 'content-type': 'application/json' });
+  outgoing.end('{"code":"internal_error","message":"The mock failed.","status":500}');
 }
 
 function urlOf(target: string | undefined): RequestTarget {

@@ -25,9 +25,8 @@ export interface RecordedBody {
   bytes(): Uint8Array | undefined;
 }
 
-/** The call as the pipeline reads it, keeping the body's bytes it read for the journal. */
+/** A call with a body as the pipeline reads it, keeping the body's bytes it read for the journal. */
 export function bodyRecorder(call: MockCall): RecordedBody {
-  if (!call.body.present) return { call, bytes: () => undefined };
   let bytes: Uint8Array | undefined;
   const { body } = call;
   const recorded: MockCall = {
