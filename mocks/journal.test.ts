@@ -347,6 +347,38 @@ describe('the journal’s ring of bytes', () => {
     );
   });
 
+  it('shows each record\'s own headers when the names, their order and their values change from one record to the next', () => {
+    // A journal remembers the last list's names and constant values position by position: a record
+    // like the last costs comparisons. Whatever changes, every entry is what a journal of its own shows.
+    const names = ['Host', 'authorization', 'AUTHORIZATION', 'Cookie', 'x-note', 'X-Note', `x-${'n'.repeat(300)}`];
+    const values = ['a', 'b', 'Bearer demo-free', '*', 'v'.repeat(300), 'application/json'];
+    const header = fc.tuple(fc.constantFrom(...names), fc.constantFrom(...values));
+    const replyHeader = fc.tuple(
+      fc.constantFrom('content-type', 'date', 'x-ratelimit-remaining', 'sunset', 'x-custom'),
+      fc.constantFrom(...values),
+    );
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.array(header, { maxLength: 6 }), fc.array(replyHeader, { maxLength: 6 })), {
+          minLength: 1,
+          maxLength: 30,
+        }),
+        (records) => {
+          const journal = createJournal();
+          for (const [request, replied] of records) {
+            const exchange = exchangeOf({
+              requestHeaders: request.flat(),
+              reply: { status: 200, body: '[]', headers: Object.fromEntries(replied) },
+            });
+            const kept = journal.record(exchange).entry();
+            expect(kept).toEqual({ ...entryOf(exchange), id: kept.id });
+          }
+        },
+      ),
+      { numRuns: 200, seed: 7 },
+    );
+  });
+
   it('writes over a stretch of its ring about as long as what it keeps, not the whole ring', () => {
     // 1,000 small records kept of 5,000: what they hold is a few hundred KB of a 2.25 MB ring. Sweeping
     // the whole ring left every write on memory the cache had long dropped.

@@ -465,6 +465,55 @@ const VARYING = new Set([
   'content-length',
 ]);
 
+/** The u32 a text is written as by the table (TABLED | its index), entered there if there is room; -1: not tabled. */
+function tableCode(text: string): number {
+  let index = table.get(text);
+  if (index === undefined) {
+    if (tableTexts.length >= TABLE_LIMIT || text.length > TABLE_TEXT_LIMIT) return -1;
+    index = tableTexts.length;
+    tableTexts.push(text);
+    table.set(text, index);
+  }
+  return (TABLED | index) >>> 0;
+}
+
+/** What the journal makes of a header name, worked out once per name. */
+interface NameInfo {
+  /** The name as kept: cut at HEADER_NAME_LIMIT. */
+  readonly shown: string;
+  /** Its table code, or -1: written as text. */
+  readonly code: number;
+  /** Cut: its list's pointer says so. */
+  readonly cut: boolean;
+  /** A credential: its value is never cut (it is redacted when read). */
+  readonly secret: boolean;
+  /** Its values change from answer to answer: a reply's are copied, never tabled. */
+  readonly varying: boolean;
+}
+
+/** Header names as seen, each worked out once: at most TABLE_LIMIT of them. */
+const NAMES = new Map<string, NameInfo>();
+
+function nameInfo(name: string): NameInfo {
+  const known = NAMES.get(name);
+  if (known !== undefined) return known;
+  const cut = name.length > HEADER_NAME_LIMIT;
+  const shown = cut ? `${name.slice(0, HEADER_NAME_LIMIT)}…` : name;
+  const info = { shown, code: tableCode(shown), cut, secret: isSecret(name), varying: VARYING.has(shown) };
+  if (NAMES.size < TABLE_LIMIT) NAMES.set(name, info);
+  return info;
+}
+
+/** The last header list of a kind, position by position: names, what they are, and constant values' codes. */
+class Seen {
+  readonly names: (string | undefined)[] = [];
+  readonly infos: (NameInfo | undefined)[] = [];
+  readonly values: (string | undefined)[] = [];
+  readonly valueCodes: number[] = [];
+  /** A reply's list: its constant values go by the table (a request's never do: a credential, a cookie). */
+  constructor(readonly tables: boolean) {}
+}
+
 /** Cuts `text` at `limit` characters, noting `pointer` in `truncated` when it does. */
 function cut(text: string, limit: number, pointer: string, truncated: string[]): string {
   if (text.length <= limit) return text;
@@ -487,6 +536,8 @@ class Encoder {
   path = '';
   readonly #truncated: string[] = [];
   readonly #bodyRoom: Uint8Array;
+  readonly #requestSeen = new Seen(false);
+  readonly #replySeen = new Seen(true);
 
   constructor(
     readonly bytes: Uint8Array,
@@ -564,37 +615,51 @@ class Encoder {
 
   /** A text by its index in the table, entered there if there is room; else copied. */
   tabled(text: string): void {
-    let index = table.get(text);
-    if (index === undefined) {
-      if (tableTexts.length >= TABLE_LIMIT || text.length > TABLE_TEXT_LIMIT) {
-        this.text(text);
-        return;
-      }
-      index = tableTexts.length;
-      tableTexts.push(text);
-      table.set(text, index);
-    }
-    this.u32((TABLED | index) >>> 0);
+    const code = tableCode(text);
+    if (code < 0) this.text(text);
+    else this.u32(code);
   }
 
-  /** One header: its name (cut, and by the table), its value cut unless it is a credential (redacted when read). */
-  header(name: string, value: string, pointer: string, constant: boolean): boolean {
-    // A name is cut like a value; the list's pointer says so once, and a value's names the name as kept.
-    const shownName = name.length <= HEADER_NAME_LIMIT ? name : `${name.slice(0, HEADER_NAME_LIMIT)}…`;
-    const shown =
-      value.length <= HEADER_VALUE_LIMIT || isSecret(name)
-        ? value
-        : cut(
-            value,
-            HEADER_VALUE_LIMIT,
-            `${pointer}/${escapePointer(shownName.toLowerCase())}`,
-            this.#truncated,
-          );
-    this.tabled(shownName);
-    if (constant && !VARYING.has(shownName)) this.tabled(shown);
-    else this.text(shown);
-    this.estimate += shownName.length + shown.length + 3;
-    return shownName !== name;
+  /**
+   * One header: its name (cut, and by the table), its value cut unless it is a credential (redacted
+   * when read); a reply's constant values by the table. What a name is (kept as, tabled as, secret,
+   * varying) is looked up once per name; `seen` remembers the last list's header at this position, so
+   * a list like the last (the mock's replies; a client's requests, the same names in the same order)
+   * costs a comparison per header, not a lookup.
+   */
+  header(name: string, value: string, pointer: string, seen: Seen, position: number): boolean {
+    let info = seen.infos[position];
+    if (info === undefined || seen.names[position] !== name) {
+      info = nameInfo(name);
+      seen.names[position] = name;
+      seen.infos[position] = info;
+      seen.values[position] = undefined;
+    }
+    if (info.code < 0) this.text(info.shown);
+    else this.u32(info.code);
+    let length = value.length;
+    if (seen.tables && !info.varying) {
+      // A constant of the mock's own (≤ TABLE_TEXT_LIMIT characters, so never cut): by the table.
+      let code = seen.valueCodes[position] ?? -1;
+      if (seen.values[position] !== value) {
+        code = length <= HEADER_VALUE_LIMIT ? tableCode(value) : -1;
+        seen.values[position] = value;
+        seen.valueCodes[position] = code;
+      }
+      if (code >= 0) {
+        this.u32(code);
+        this.estimate += info.shown.length + length + 3;
+        return info.cut;
+      }
+    }
+    if (length <= HEADER_VALUE_LIMIT || info.secret) this.text(value);
+    else {
+      this.text(`${value.slice(0, HEADER_VALUE_LIMIT)}…`);
+      this.#truncated.push(`${pointer}/${escapePointer(info.shown.toLowerCase())}`);
+      length = HEADER_VALUE_LIMIT + 1;
+    }
+    this.estimate += info.shown.length + length + 3;
+    return info.cut;
   }
 
   /** A request's headers, names and values alternating (as Node's rawHeaders): at most HEADERS_LIMIT. */
@@ -602,8 +667,9 @@ class Encoder {
     const count = Math.min(list.length >> 1, HEADERS_LIMIT);
     this.u32(count);
     let namesCut = false;
+    const seen = this.#requestSeen;
     for (let i = 0; i < count; i += 1) {
-      if (this.header(list[2 * i] ?? '', list[2 * i + 1] ?? '', '/request/headers', false)) namesCut = true;
+      if (this.header(list[2 * i] ?? '', list[2 * i + 1] ?? '', '/request/headers', seen, i)) namesCut = true;
     }
     if (namesCut || list.length >> 1 > HEADERS_LIMIT) this.#truncated.push('/request/headers');
   }
@@ -614,12 +680,13 @@ class Encoder {
     this.#at += 4;
     let count = 0;
     let cut = false;
+    const seen = this.#replySeen;
     for (const name in headers) {
       if (count === HEADERS_LIMIT) {
         cut = true;
         break;
       }
-      if (this.header(name, headers[name] ?? '', '/response/headers', true)) cut = true;
+      if (this.header(name, headers[name] ?? '', '/response/headers', seen, count)) cut = true;
       count += 1;
     }
     const at = this.#at;

@@ -149,7 +149,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       write(incoming, outgoing, missingHostReply(), open);
       return;
     }
-    const call = callFromIncoming(incoming, outgoing, expectsContinue);
+    const call = new IncomingCall(incoming, outgoing, expectsContinue);
     const kind = callKind(call);
     const refused = kind === 'control' ? guard?.check(call) : undefined;
     let answering: Awaitable<Reply>;
@@ -252,69 +252,91 @@ function urlOf(target: string | undefined): RequestTarget {
   }
 }
 
-function bodyOf(incoming: IncomingMessage, outgoing: ServerResponse, expectsContinue: boolean): BodySource {
-  const length = incoming.headers['content-length'];
-  const present =
-    (length !== undefined && length !== '0') || incoming.headers['transfer-encoding'] !== undefined;
-  return {
-    present,
-    read: async (limit) => {
-      // The usual case: a small body with a declared length that came in the same packet as the
-      // headers. The core asks from inside the 'request' event, before the parser has gone on to
-      // that body; one microtask later it holds it whole. Take it as it lies, with no stream events.
-      const declared = length === undefined ? Number.NaN : Number(length);
-      if (declared <= limit) {
-        if (incoming.readableLength < declared) await undefined;
-        if (incoming.readableLength === declared) {
-          const data = incoming.read() as Buffer | null;
-          return data ?? new Uint8Array(0);
-        }
+/**
+ * A request's body as the core reads it: only as far as the cap. A class, not closures: a call's body
+ * and the call itself are two small objects, made for every request.
+ */
+class IncomingBody implements BodySource {
+  readonly present: boolean;
+  readonly #declared: number;
+
+  constructor(
+    readonly incoming: IncomingMessage,
+    readonly outgoing: ServerResponse,
+    readonly expectsContinue: boolean,
+  ) {
+    const { headers } = incoming;
+    const length = headers['content-length'];
+    this.present = (length !== undefined && length !== '0') || headers['transfer-encoding'] !== undefined;
+    this.#declared = length === undefined ? Number.NaN : Number(length);
+  }
+
+  async read(limit: number): Promise<Uint8Array | undefined> {
+    const { incoming, outgoing, expectsContinue } = this;
+    // The usual case: a small body with a declared length that came in the same packet as the
+    // headers. The core asks from inside the 'request' event, before the parser has gone on to
+    // that body; one microtask later it holds it whole. Take it as it lies, with no stream events.
+    const declared = this.#declared;
+    if (declared <= limit) {
+      if (incoming.readableLength < declared) await undefined;
+      if (incoming.readableLength === declared) {
+        const data = incoming.read() as Buffer | null;
+        return data ?? new Uint8Array(0);
       }
-      return new Promise<Uint8Array | undefined>((resolve, reject) => {
-        const chunks: Buffer[] = [];
-        let total = 0;
-        const onData = (chunk: Buffer) => {
-          total += chunk.byteLength;
-          if (total > limit) {
-            // Stop reading: the 413 is written and the connection closed (see the 'finish' hook).
-            incoming.off('data', onData);
-            incoming.pause();
-            resolve(undefined);
-            return;
-          }
-          chunks.push(chunk);
-        };
-        incoming.on('data', onData);
-        incoming.once('end', () => resolve(concat(chunks, total)));
-        const aborted = () => reject(new BodyAbortedError('The body ended before it was complete.'));
-        incoming.once('error', aborted);
-        incoming.once('close', () => {
-          if (!incoming.complete && total <= limit) aborted();
-        });
-        // `Expect: 100-continue`: the client is told to send its body only now that the core wants
-        // it, so a 401 or a 413 is answered without the body ever being sent.
-        if (expectsContinue) outgoing.writeContinue();
+    }
+    return new Promise<Uint8Array | undefined>((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      let total = 0;
+      const onData = (chunk: Buffer) => {
+        total += chunk.byteLength;
+        if (total > limit) {
+          // Stop reading: the 413 is written and the connection closed (see the 'finish' hook).
+          incoming.off('data', onData);
+          incoming.pause();
+          resolve(undefined);
+          return;
+        }
+        chunks.push(chunk);
+      };
+      incoming.on('data', onData);
+      incoming.once('end', () => resolve(concat(chunks, total)));
+      const aborted = () => reject(new BodyAbortedError('The body ended before it was complete.'));
+      incoming.once('error', aborted);
+      incoming.once('close', () => {
+        if (!incoming.complete && total <= limit) aborted();
       });
-    },
-  };
+      // `Expect: 100-continue`: the client is told to send its body only now that the core wants
+      // it, so a 401 or a 413 is answered without the body ever being sent.
+      if (expectsContinue) outgoing.writeContinue();
+    });
+  }
 }
 
-function callFromIncoming(
-  incoming: IncomingMessage,
-  outgoing: ServerResponse,
-  expectsContinue = false,
-): MockCall {
-  const { headers } = incoming;
-  return {
-    method: incoming.method ?? 'GET',
-    url: urlOf(incoming.url),
-    header(name) {
-      const value = headers[name];
-      if (value === undefined) return null;
-      return Array.isArray(value) ? value.join(', ') : value;
-    },
-    rawHeaders: () => incoming.rawHeaders,
-    body: bodyOf(incoming, outgoing, expectsContinue),
-    clientAddress: incoming.socket.remoteAddress,
-  };
+/** The core's view of a request read off IncomingMessage. */
+class IncomingCall implements MockCall {
+  readonly method: string;
+  readonly url: RequestTarget;
+  readonly body: IncomingBody;
+  readonly clientAddress: string | undefined;
+
+  constructor(
+    readonly incoming: IncomingMessage,
+    outgoing: ServerResponse,
+    expectsContinue: boolean,
+  ) {
+    this.method = incoming.method ?? 'GET';
+    this.url = urlOf(incoming.url);
+    this.body = new IncomingBody(incoming, outgoing, expectsContinue);
+    this.clientAddress = incoming.socket.remoteAddress;
+  }
+
+  header(name: string): string | null {
+    const value = this.incoming.headers[name];
+    if (value === undefined) return null;
+    return Array.isArray(value) ? value.join(', ') : value;
+  }
+
+  rawHeaders(): readonly string[] {
+    return this.incoming.rawHeaders;
+  }
 }
