@@ -6,7 +6,9 @@
 //                           parser (in the browser too, for the MSW worker)
 //   openapi/validators.gen.ts  every validator the spec uses, precompiled by ajv (standalone code)
 //   mocks/keys-schema.gen.ts   the keys file's validator, precompiled the same way from mocks/keys-schema.ts
-// openapi/generated.test.ts and mocks/keys-schema.test.ts fail when any of them is stale.
+//   mocks/pet-names.gen.ts     faker's English pet names, the one English list the seeding uses (so the
+//                           mock loads faker's base locale, not its whole English one)
+// openapi/generated.test.ts, mocks/keys-schema.test.ts and mocks/seed-pets.test.ts fail when any of them is stale.
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -24,6 +26,8 @@ const { schemaModule, validatorModule } = await import(`${root}dist/openapi/stan
 writeFileSync(`${root}openapi/validators.gen.ts`, validatorModule(document));
 const { KEYS_SCHEMA_MODULE } = await import(`${root}dist/mocks/keys-schema.js`);
 writeFileSync(`${root}mocks/keys-schema.gen.ts`, schemaModule(KEYS_SCHEMA_MODULE));
+const { petNamesModule } = await import(`${root}dist/mocks/pet-names.js`);
+writeFileSync(`${root}mocks/pet-names.gen.ts`, await petNamesModule());
 execFileSync(
   process.execPath,
   [
