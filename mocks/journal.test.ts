@@ -347,10 +347,18 @@ describe('the journal’s ring of bytes', () => {
     );
   });
 
-  it('shows each record\'s own headers when the names, their order and their values change from one record to the next', () => {
+  it('shows each record’s own headers when the names, their order and their values change from one record to the next', () => {
     // A journal remembers the last list's names and constant values position by position: a record
     // like the last costs comparisons. Whatever changes, every entry is what a journal of its own shows.
-    const names = ['Host', 'authorization', 'AUTHORIZATION', 'Cookie', 'x-note', 'X-Note', `x-${'n'.repeat(300)}`];
+    const names = [
+      'Host',
+      'authorization',
+      'AUTHORIZATION',
+      'Cookie',
+      'x-note',
+      'X-Note',
+      `x-${'n'.repeat(300)}`,
+    ];
     const values = ['a', 'b', 'Bearer demo-free', '*', 'v'.repeat(300), 'application/json'];
     const header = fc.tuple(fc.constantFrom(...names), fc.constantFrom(...values));
     const replyHeader = fc.tuple(
