@@ -50,4 +50,7 @@ export async function main(argv: string[]): Promise<number> {
   return command.run(name === 'help' ? ['--help'] : rest);
 }
 
-process.exitCode = await main(process.argv.slice(2));
+// Not a top-level await: the bundled command (dist/bin) is CommonJS, which has none.
+void main(process.argv.slice(2)).then((code) => {
+  process.exitCode = code;
+});
