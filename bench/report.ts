@@ -7,6 +7,16 @@ import type { ServerId } from './servers.js';
 
 export interface ScenarioResult extends LoadFigures {
   readonly scenario: ScenarioId;
+  /**
+   * Each slice's answers a second and CPU per answer, in the order taken: slice i of every server
+   * belongs to the same round of turns, seconds apart. Absent from results written before 2026-11-28.
+   */
+  readonly slices?: readonly SliceFigures[];
+}
+
+export interface SliceFigures {
+  readonly rps: number;
+  readonly cpuUsPerRequest: number | undefined;
 }
 
 export type ServerResult =

@@ -143,8 +143,13 @@ async function benchServers(context: ServerContext, options: BenchOptions): Prom
         }
       }
       for (const started of running) {
-        const figures = mergeSlices(slices.get(started) ?? []);
-        started.scenarios.push({ scenario: scenario.id, ...figures });
+        const taken = slices.get(started) ?? [];
+        const figures = mergeSlices(taken);
+        started.scenarios.push({
+          scenario: scenario.id,
+          ...figures,
+          slices: taken.map((slice) => ({ rps: slice.rps, cpuUsPerRequest: slice.cpuUsPerRequest })),
+        });
         log(
           `${scenario.id} on ${started.spec.label}: ${Math.round(figures.rps)} req/s, p99 ${figures.p99} ms, ` +
             `${figures.unexpected} unexpected, ${figures.errors} errors, ` +
