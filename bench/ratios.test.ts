@@ -109,39 +109,4 @@ describe('computeRatios', () => {
     expect(row?.cpuOverBaseline).toBe(0.95);
     expect(computeRatios([servers[0] as ServerResult], ['get'])[0]).not.toHaveProperty('overBaseline');
   });
-
-  it('takes the median of the rounds’ ratios when the servers took turns in slices: a burst on one slice moves one round', () => {
-    const slices = (rps: number[], cpu: number[]) => rps.map((r, i) => ({ rps: r, cpuUsPerRequest: cpu[i] }));
-    const servers = [
-      server('petkit', [
-        figures('get', 10_000, {
-          cpuUsPerRequest: 80,
-          slices: slices([10_000, 5_000, 10_000, 15_000], [80, 160, 80, 55]),
-        }),
-      ]),
-      // Round 2: the whole machine slower, both at half speed; round 3: the ceiling's slice alone ran
-      // with the machine to itself (twice its answers, half the CPU each); round 4: petkit's did.
-      server('ceiling-work', [
-        figures('get', 14_062.5, {
-          cpuUsPerRequest: 60,
-          slices: slices([12_500, 6_250, 25_000, 12_500], [64, 128, 32, 64]),
-        }),
-      ]),
-    ];
-    const [row] = computeRatios(servers, ['get']);
-    // Rounds: 0.8, 0.8, 0.4, 1.2 (req/s); 0.8, 0.8, 0.4, 1.16 (CPU): the medians, not the totals' 0.71 and 0.75.
-    expect(row?.overCeiling).toBeCloseTo(0.8);
-    expect(row?.cpuOverCeiling).toBeCloseTo(0.8);
-    // A server whose slices are not known (results written before they were kept): the totals.
-    const [old] = computeRatios(
-      [server('petkit', [figures('get', 10_000)]), server('ceiling-work', [figures('get', 12_500)])],
-      ['get'],
-    );
-    expect(old?.overCeiling).toBe(0.8);
-    const [mixedKinds] = computeRatios(
-      [servers[0] as ServerResult, server('ceiling-work', [figures('get', 20_000)])],
-      ['get'],
-    );
-    expect(mixedKinds?.overCeiling).toBe(0.5);
-  });
 });

@@ -1,5 +1,5 @@
 // petkit's figures over the other servers', scenario by scenario: the ratio columns of the table.
-import type { RatioRow, ScenarioResult, ServerResult, SliceFigures } from './report.js';
+import type { RatioRow, ScenarioResult, ServerResult } from './report.js';
 import type { ScenarioId } from './scenarios.js';
 import type { ServerId } from './servers.js';
 
@@ -8,62 +8,17 @@ function scenariosOf(servers: readonly ServerResult[], id: ServerId): readonly S
   return server?.ran ? server.scenarios : undefined;
 }
 
-/**
- * The ratio of two servers' figures for a scenario. Taken in rounds of turns (slices), it is the
- * median of the rounds' ratios: each round compares figures taken seconds apart, and a burst of load
- * from elsewhere on the machine that falls on one server's slice moves one round, not the result.
- * Without slices (one slice each, or results written before slices were kept), the totals' ratio.
- */
-function paired(
-  a: ScenarioResult | undefined,
-  b: ScenarioResult | undefined,
-  of: (x: { rps: number; cpuUsPerRequest: number | undefined }) => number | undefined,
-  over: (mine: number, theirs: number) => number | undefined,
-): number | undefined {
-  if (a === undefined || b === undefined) return undefined;
-  const mine = a.slices;
-  const theirs = b.slices;
-  if (mine !== undefined && theirs !== undefined && mine.length > 1 && mine.length === theirs.length) {
-    const rounds: number[] = [];
-    for (let i = 0; i < mine.length; i += 1) {
-      const x = of(mine[i] as SliceFigures);
-      const y = of(theirs[i] as SliceFigures);
-      const r = x === undefined || y === undefined ? undefined : over(x, y);
-      if (r !== undefined) rounds.push(r);
-    }
-    if (rounds.length > 0) return median(rounds);
-  }
-  const x = of(a);
-  const y = of(b);
-  return x === undefined || y === undefined ? undefined : over(x, y);
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((x, y) => x - y);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 === 1
-    ? (sorted[middle] as number)
-    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
-}
-
-/** a's req/s over b's. */
 function ratio(a: ScenarioResult | undefined, b: ScenarioResult | undefined): number | undefined {
-  return paired(
-    a,
-    b,
-    (x) => x.rps,
-    (mine, theirs) => (theirs === 0 ? undefined : mine / theirs),
-  );
+  if (a === undefined || b === undefined || b.rps === 0) return undefined;
+  return a.rps / b.rps;
 }
 
 /** b's CPU per answer over a's; undefined without both figures. */
 function cpuRatio(a: ScenarioResult | undefined, b: ScenarioResult | undefined): number | undefined {
-  return paired(
-    a,
-    b,
-    (x) => x.cpuUsPerRequest,
-    (mine, theirs) => (mine === 0 ? undefined : theirs / mine),
-  );
+  const mine = a?.cpuUsPerRequest;
+  const theirs = b?.cpuUsPerRequest;
+  if (mine === undefined || theirs === undefined || mine === 0) return undefined;
+  return theirs / mine;
 }
 
 /** petkit's req/s over Prism-silent's and over each ceiling's, scenario by scenario. */

@@ -9,7 +9,8 @@ export interface ScenarioResult extends LoadFigures {
   readonly scenario: ScenarioId;
   /**
    * Each slice's answers a second and CPU per answer, in the order taken: slice i of every server
-   * belongs to the same round of turns, seconds apart. Absent from results written before 2026-11-28.
+   * belongs to the same round of turns, seconds apart (how much a scenario's figures moved within the
+   * run). Absent from results written before 2026-11-28.
    */
   readonly slices?: readonly SliceFigures[];
 }
