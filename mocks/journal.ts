@@ -637,7 +637,7 @@ class Encoder {
     }
     if (info.code < 0) this.text(info.shown);
     else this.u32(info.code);
-    let length = value.length;
+    const length = value.length;
     if (seen.tables && !info.varying) {
       // A constant of the mock's own (≤ TABLE_TEXT_LIMIT characters, so never cut): by the table.
       let code = seen.valueCodes[position] ?? -1;
@@ -652,13 +652,17 @@ class Encoder {
         return info.cut;
       }
     }
-    if (length <= HEADER_VALUE_LIMIT || info.secret) this.text(value);
-    else {
-      this.text(`${value.slice(0, HEADER_VALUE_LIMIT)}…`);
-      this.#truncated.push(`${pointer}/${escapePointer(info.shown.toLowerCase())}`);
-      length = HEADER_VALUE_LIMIT + 1;
-    }
-    this.estimate += info.shown.length + length + 3;
+    const shown =
+      length <= HEADER_VALUE_LIMIT || info.secret
+        ? value
+        : cut(
+            value,
+            HEADER_VALUE_LIMIT,
+            `${pointer}/${escapePointer(info.shown.toLowerCase())}`,
+            this.#truncated,
+          );
+    this.text(shown);
+    this.estimate += info.shown.length + shown.length + 3;
     return info.cut;
   }
 

@@ -8,24 +8,11 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PET_NAMES } from './pet-names.gen.js';
 import { petNamesModule } from './pet-names.js';
-import { SEED_CATEGORIES, seedPets } from './seed-pets.js';
+import { petsFrom, seedPets } from './seed-pets.js';
 
-const STATUSES = [
-  { weight: 6, value: 'available' },
-  { weight: 2, value: 'pending' },
-  { weight: 2, value: 'sold' },
-] as const;
-
-/** What the seeding gave when it ran over faker's whole English locale. */
-function overEnglish(seed: number, count: number) {
-  const faker = new Faker({ locale: english.rawDefinitions });
-  faker.seed(seed);
-  return Array.from({ length: count }, () => ({
-    name: faker.animal.petName(),
-    categoryId: faker.number.int({ min: 1, max: SEED_CATEGORIES }),
-    status: faker.helpers.weightedArrayElement([...STATUSES]),
-  }));
-}
+/** What the seeding gives over faker's whole English locale. */
+const overEnglish = (seed: number, count: number) =>
+  petsFrom(new Faker({ locale: english.rawDefinitions }), seed, count);
 
 describe('seeded pets', () => {
   it('are, seed for seed, what faker over its whole English locale gives', () => {

@@ -19,7 +19,15 @@ export const SEED_CATEGORIES = 8;
 export function seedPets(seed: number, count: number): NewPet[] {
   // A Faker of our own, so seeding it touches no shared instance.
   const FakerClass = base.constructor as typeof Faker;
-  const faker = new FakerClass({ locale: [{ animal: { pet_name: [...PET_NAMES] } }, base.rawDefinitions] });
+  return petsFrom(
+    new FakerClass({ locale: [{ animal: { pet_name: [...PET_NAMES] } }, base.rawDefinitions] }),
+    seed,
+    count,
+  );
+}
+
+/** The seeding's draws from a Faker of any locale that has pet names (the test compares two). */
+export function petsFrom(faker: Faker, seed: number, count: number): NewPet[] {
   faker.seed(seed);
   return Array.from({ length: count }, () => ({
     name: faker.animal.petName(),
