@@ -613,13 +613,6 @@ class Encoder {
     this.#at = at;
   }
 
-  /** A text by its index in the table, entered there if there is room; else copied. */
-  tabled(text: string): void {
-    const code = tableCode(text);
-    if (code < 0) this.text(text);
-    else this.u32(code);
-  }
-
   /**
    * One header: its name (cut, and by the table), its value cut unless it is a credential (redacted
    * when read); a reply's constant values by the table. What a name is (kept as, tabled as, secret,
