@@ -7,7 +7,7 @@ import { maxHeaderSize } from 'node:http';
 import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ERRORS } from './errors.js';
-import { type RunningServer, startServer } from './node-server.js';
+import { OUTBOX_LIMIT, type RunningServer, startServer } from './node-server.js';
 import { EXPOSED_HEADERS } from './responses.js';
 
 let server: RunningServer | undefined;
@@ -162,6 +162,30 @@ describe('startServer: requests refused by the HTTP parser', () => {
     expectJsonError(answer, 'validation_failed');
     expect(mock.journal.map((entry) => entry.status)).toEqual([200, 200]);
     expect(errors).toEqual([]);
+  });
+});
+
+describe('startServer: answers written together', () => {
+  it('answers a pipeline three outboxes long each with its own answer, in order, counted in order', async () => {
+    const { origin, mock } = await start();
+    const count = 3 * OUTBOX_LIMIT + 1;
+    // Every seventh asks for a pet that does not exist: its 404 must land in its place, not beside it.
+    const ids = Array.from({ length: count }, (_, i) => (i % 7 === 6 ? 9_999 : (i % 20) + 1));
+    const requests = ids.map(
+      (id, i) =>
+        `GET /v1/pets/${id} HTTP/1.1\r\nhost: x\r\nauthorization: Bearer demo-business\r\n` +
+        `${i === count - 1 ? 'connection: close\r\n' : ''}\r\n`,
+    );
+    const answer = await exchange(origin, requests.join(''));
+    expect(answer.all).toHaveLength(count);
+    const seen = answer.all.map((response) => {
+      const body = JSON.parse(response.body) as { id?: number; code?: string };
+      return body.code ?? body.id;
+    });
+    expect(seen).toEqual(ids.map((id) => (id === 9_999 ? 'not_found' : id)));
+    const remaining = answer.all.map((response) => Number(response.headers.get('x-ratelimit-remaining')));
+    expect(remaining).toEqual(ids.map((_, i) => 1_000 - 1 - i));
+    expect(mock.journal.map((entry) => entry.path)).toEqual(ids.map((id) => `/v1/pets/${id}`));
   });
 });
 
