@@ -98,6 +98,8 @@ function expectJsonError(answer: RawAnswer, code: keyof typeof ERRORS) {
 }
 
 const KEY = 'authorization: Bearer demo-free\r\n';
+/** A key whose 1,000 requests a minute no test here spends. */
+const BUSINESS = 'authorization: Bearer demo-business\r\n';
 
 describe('startServer: requests refused by the HTTP parser', () => {
   it('answers 431 request_header_too_large to a 20 KB header, as JSON with CORS, and closes', async () => {
@@ -173,8 +175,7 @@ describe('startServer: answers written together', () => {
     const ids = Array.from({ length: count }, (_, i) => (i % 7 === 6 ? 9_999 : (i % 20) + 1));
     const requests = ids.map(
       (id, i) =>
-        `GET /v1/pets/${id} HTTP/1.1\r\nhost: x\r\nauthorization: Bearer demo-business\r\n` +
-        `${i === count - 1 ? 'connection: close\r\n' : ''}\r\n`,
+        `GET /v1/pets/${id} HTTP/1.1\r\nhost: x\r\n${BUSINESS}${i === count - 1 ? 'connection: close\r\n' : ''}\r\n`,
     );
     const answer = await exchange(origin, requests.join(''));
     expect(answer.all).toHaveLength(count);
@@ -186,6 +187,32 @@ describe('startServer: answers written together', () => {
     const remaining = answer.all.map((response) => Number(response.headers.get('x-ratelimit-remaining')));
     expect(remaining).toEqual(ids.map((_, i) => 1_000 - 1 - i));
     expect(mock.journal.map((entry) => entry.path)).toEqual(ids.map((id) => `/v1/pets/${id}`));
+  });
+  it('answers pipelined creates, whose bodies are read before they are answered, in order among the reads', async () => {
+    const { origin } = await start({ pets: 10 });
+    const count = 2 * OUTBOX_LIMIT + 3;
+    const requests = Array.from({ length: count }, (_, i) => {
+      const close = i === count - 1 ? 'connection: close\r\n' : '';
+      if (i % 3 !== 0) return `GET /v1/pets/${(i % 10) + 1} HTTP/1.1\r\nhost: x\r\n${BUSINESS}${close}\r\n`;
+      const body = JSON.stringify({ name: `Pet ${i}`, categoryId: 1 });
+      return (
+        `POST /v1/pets HTTP/1.1\r\nhost: x\r\n${BUSINESS}content-type: application/json\r\n` +
+        `content-length: ${Buffer.byteLength(body)}\r\n${close}\r\n${body}`
+      );
+    });
+    const answer = await exchange(origin, requests.join(''));
+    expect(answer.all.map((response) => response.statusLine.split(' ')[1])).toEqual(
+      requests.map((_, i) => (i % 3 === 0 ? '201' : '200')),
+    );
+    let created = 10;
+    answer.all.forEach((response, i) => {
+      const pet = JSON.parse(response.body) as { id: number; name: string };
+      if (i % 3 === 0) {
+        created += 1;
+        expect(pet).toEqual({ id: created, name: `Pet ${i}`, categoryId: 1 });
+        expect(response.headers.get('location')).toBe(`/v1/pets/${created}`);
+      } else expect(pet.id).toBe((i % 10) + 1);
+    });
   });
 });
 

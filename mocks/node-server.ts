@@ -160,9 +160,10 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       failed(mock, outgoing, error);
       return;
     }
+    // An answer that waited (a body read, a delay, a shared state) joins the outbox when it is made.
     if (answering instanceof Promise)
       answering.then(
-        (answer) => write(incoming, outgoing, answer, open),
+        (answer) => outbox.add(incoming, outgoing, answer),
         (error: unknown) => failed(mock, outgoing, error),
       );
     else outbox.add(incoming, outgoing, answering);
@@ -235,12 +236,12 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   };
 }
 
-/** How many answers made at once wait in the outbox at most; past that they are written at once. */
+/** How many answers wait in the outbox at most; past that they are written at once. */
 export const OUTBOX_LIMIT = 64;
 
 /**
- * The answers the core made at once, written together once this turn of the event loop has read all
- * the requests it could (setImmediate runs after the I/O callbacks). Answering every request that
+ * The answers the core made, written together once this turn of the event loop has read all the
+ * requests it could (setImmediate runs after the I/O callbacks). Answering every request that
  * came in, then writing every answer, runs the mock's code many times in a row, and node's writing
  * code many times in a row, rather than each in turn with a system call between that leaves the next
  * one's caches cold: on the bench, about a third less CPU an answer (docs/performance.md). Order on a
