@@ -2,7 +2,7 @@ import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createCeilingListener } from './ceiling.js';
-import { type LoadFigures, mergeSlices, runLoad } from './load.js';
+import { type LoadFigures, mergeSlices, runLoad, turnOrder } from './load.js';
 import { SCENARIOS, type ScenarioId } from './scenarios.js';
 
 const servers: Server[] = [];
@@ -70,6 +70,18 @@ describe('runLoad', () => {
     });
     expect(figures.statuses).toEqual({ '401': 5, '429': 15 });
     expect(figures.unexpected).toBe(15);
+  });
+});
+
+describe('turnOrder', () => {
+  it('drives the servers as given, then reversed, so each neighbour comes before the other as often', () => {
+    const servers = ['petkit', 'no-journal', 'ceiling'];
+    const orders = [0, 1, 2, 3].map((slice) => turnOrder(servers, slice));
+    expect(orders).toEqual([servers, [...servers].reverse(), servers, [...servers].reverse()]);
+    const before = (a: string, b: string) =>
+      orders.filter((order) => order.indexOf(a) + 1 === order.indexOf(b)).length;
+    expect(before('petkit', 'no-journal')).toBe(before('no-journal', 'petkit'));
+    expect(servers).toEqual(['petkit', 'no-journal', 'ceiling']);
   });
 });
 

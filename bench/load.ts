@@ -106,6 +106,17 @@ export async function runLoad(
 }
 
 /**
+ * The order the servers are driven in for one slice: as given, then reversed, in turn. Driven in a
+ * fixed order, each server always came right after the same one (petkit after the precomputed
+ * ceiling, `--journal-limit 0` after petkit), and what the one before leaves on the machine (its
+ * sockets closing, its collector) fell on the same server every slice; reversed every other slice,
+ * each pair of neighbours comes in both orders, as often.
+ */
+export function turnOrder<T>(servers: readonly T[], slice: number): T[] {
+  return slice % 2 === 0 ? [...servers] : [...servers].reverse();
+}
+
+/**
  * One scenario's figures from its slices (see BenchOptions.slices): counts and CPU summed, resident
  * memory the highest seen, and the latency percentiles the highest of the slices' (they cannot be
  * merged exactly without the histograms; the highest is the honest bound).

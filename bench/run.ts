@@ -8,7 +8,7 @@ import { startCluster } from '../test/support/postgres/cluster.js';
 import { BenchArgsError, type BenchOptions, HELP, parseBenchArgs } from './args.js';
 import { timeContractRun } from './contract-timing.js';
 import { BENCH_KEYS_FILE } from './keys-file.js';
-import { type LoadFigures, mergeSlices, runLoad } from './load.js';
+import { type LoadFigures, mergeSlices, runLoad, turnOrder } from './load.js';
 import { readMemory } from './memory.js';
 import { measureProxyOverhead, type ProxyOverhead, renderProxyOverhead } from './proxy-overhead.js';
 import { computeRatios } from './ratios.js';
@@ -124,10 +124,11 @@ async function benchServers(context: ServerContext, options: BenchOptions): Prom
       if (mixed !== undefined) await measure(started, mixed, options.connections, options.warmup);
     }
     for (const scenario of SCENARIOS.filter((s) => options.scenarios.includes(s.id))) {
-      // The servers take turns slice by slice: a ratio compares figures taken seconds apart.
+      // The servers take turns slice by slice, in an order reversed every other slice: a ratio
+      // compares figures taken seconds apart, and no server always follows the same one.
       const slices = new Map<Started, LoadFigures[]>(running.map((r) => [r, []]));
       for (let slice = 0; slice < options.slices; slice += 1) {
-        for (const started of running) {
+        for (const started of turnOrder(running, slice)) {
           slices
             .get(started)
             ?.push(
