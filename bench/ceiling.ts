@@ -2,7 +2,9 @@
 // sends (CORS and rate-limit headers on every answer, Location on 201, the deprecation headers on
 // getPet, WWW-Authenticate on 401). Two kinds:
 // - precomputed (the default): every body computed once; it validates nothing beyond what tells the
-//   scenarios apart, so it is what node:http alone costs on this machine: no mock can be faster;
+//   scenarios apart, so it is what node:http alone costs on this machine when each answer is written
+//   as soon as it is made (petkit's node:http adapter writes a turn's answers together, and can be as
+//   fast: docs/performance.md);
 // - work-matched (`work: true`): it also does the work the contract demands of any implementation,
 //   as plainly as it can be done: it looks the key up and counts the request in the key's (or the
 //   address's) minute window, from which its rate-limit headers come; a POST's body is read, parsed,
