@@ -78,9 +78,9 @@ describe('turnOrder', () => {
     const servers = ['petkit', 'no-journal', 'ceiling'];
     const orders = [0, 1, 2, 3].map((slice) => turnOrder(servers, slice));
     expect(orders).toEqual([servers, [...servers].reverse(), servers, [...servers].reverse()]);
-    const before = (a: string, b: string) =>
+    const precedes = (a: string, b: string) =>
       orders.filter((order) => order.indexOf(a) + 1 === order.indexOf(b)).length;
-    expect(before('petkit', 'no-journal')).toBe(before('no-journal', 'petkit'));
+    expect(precedes('petkit', 'no-journal')).toBe(precedes('no-journal', 'petkit'));
     expect(servers).toEqual(['petkit', 'no-journal', 'ceiling']);
   });
 });
