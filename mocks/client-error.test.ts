@@ -7,6 +7,7 @@ import { maxHeaderSize } from 'node:http';
 import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ERRORS } from './errors.js';
+import { createMock, type Mock } from './mock.js';
 import { OUTBOX_LIMIT, type RunningServer, startServer } from './node-server.js';
 import { EXPOSED_HEADERS } from './responses.js';
 
@@ -187,6 +188,37 @@ describe('startServer: answers written together', () => {
     const remaining = answer.all.map((response) => Number(response.headers.get('x-ratelimit-remaining')));
     expect(remaining).toEqual(ids.map((_, i) => 1_000 - 1 - i));
     expect(mock.journal.map((entry) => entry.path)).toEqual(ids.map((id) => `/v1/pets/${id}`));
+  });
+  it('answers 500 to an answer node refuses to write, logs it, and still writes the answers around it', async () => {
+    const errors: string[] = [];
+    const mock = createMock({ logger: { info: () => undefined, error: (line) => errors.push(line) } });
+    // A mock whose answer to /v1/pets/13 carries a header value node will not write.
+    const broken: Mock = {
+      ...mock,
+      answer: (call, kind) =>
+        call.url.pathname === '/v1/pets/13'
+          ? Promise.resolve({ status: 200, headers: { 'x-broken': 'a\nb' }, body: '{}' })
+          : mock.answer(call, kind),
+    };
+    const { origin } = await start({ mock: broken });
+    const answer = await exchange(
+      origin,
+      [1, 13, 2]
+        .map(
+          (id, i) =>
+            `GET /v1/pets/${id} HTTP/1.1\r\nhost: x\r\n${BUSINESS}${i === 2 ? 'connection: close\r\n' : ''}\r\n`,
+        )
+        .join(''),
+    );
+    expect(answer.all.map((response) => response.statusLine)).toEqual([
+      'HTTP/1.1 200 OK',
+      'HTTP/1.1 500 Internal Server Error',
+      'HTTP/1.1 200 OK',
+    ]);
+    expect(JSON.parse(answer.all[1]?.body ?? '')).toMatchObject({ code: 'internal_error', status: 500 });
+    expect(answer.all[1]?.headers.has('x-broken')).toBe(false);
+    expect(JSON.parse(answer.all[2]?.body ?? '')).toMatchObject({ id: 2 });
+    expect(errors).toEqual([expect.stringMatching(/^petkit mock: .*x-broken/)]);
   });
   it('answers pipelined creates, whose bodies are read before they are answered, in order among the reads', async () => {
     const { origin } = await start({ pets: 10 });

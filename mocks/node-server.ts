@@ -2,7 +2,7 @@
 // read only as far as the cap) and writes the core's answer with writeHead/end. No Web Request or
 // Response is built: the benchmark showed a Request adapter (@hono/node-server) costing a POST
 // five times the CPU of the rest of the mock, and its body streams holding memory under load.
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadSpec } from '../openapi/index.js';
 import {
@@ -31,7 +31,7 @@ import {
 import { answerSoon, createMock, type Mock } from './mock.js';
 import { endOpenAnswers, type OpenAnswers, openAnswers, write } from './node-write.js';
 import { DEFAULT_HOST, DEFAULT_PORT, type MockOptions, MockOptionsError } from './options.js';
-import type { Reply } from './responses.js';
+import { errorReply, type Reply } from './responses.js';
 import type { Awaitable } from './state.js';
 
 export type ServerOptions = {
@@ -305,11 +305,20 @@ class Outbox {
   }
 }
 
-/** The core answers its own failures with a 500; this is only a last resort. */
+/**
+ * The core answers its own failures with a 500; this is only a last resort, for an answer that could
+ * not be made or written: the Error body with its length and the CORS headers. The reason phrase is
+ * given, not left to node: a writeHead that threw has set the one of the status it was given.
+ */
 function failed(mock: Mock, outgoing: ServerResponse, error: unknown): void {
   mock.options.logger.error(`petkit mock: ${String(error)}`);
-  if (!outgoing.headersSent) outgoing.writeHead(500, { 'content-type': 'application/json' });
-  outgoing.end('{"code":"internal_error","message":"The mock failed.","status":500}');
+  const { status, headers, body } = errorReply('internal_error');
+  const text = typeof body === 'string' ? body : '';
+  if (!outgoing.headersSent) {
+    headers['content-length'] = String(Buffer.byteLength(text));
+    outgoing.writeHead(status, STATUS_CODES[status], headers);
+  }
+  outgoing.end(text);
 }
 
 function urlOf(target: string | undefined): RequestTarget {
