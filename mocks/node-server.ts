@@ -2,7 +2,7 @@
 // read only as far as the cap) and writes the core's answer with writeHead/end. No Web Request or
 // Response is built: the benchmark showed a Request adapter (@hono/node-server) costing a POST
 // five times the CPU of the rest of the mock, and its body streams holding memory under load.
-import { createServer, type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadSpec } from '../openapi/index.js';
 import {
@@ -154,17 +154,17 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     const refused = kind === 'control' ? guard?.check(call) : undefined;
     let answering: Awaitable<Reply>;
     try {
-      // Written at once when the core answered at once (the in-memory state, no delay).
+      // Made at once when nothing has to wait (the in-memory state, no delay): no promise.
       answering = refused ?? answerSoon(mock, call, kind);
     } catch (error) {
-      failed(mock, outgoing, error);
+      failed(mock, outgoing, open, error);
       return;
     }
     // An answer that waited (a body read, a delay, a shared state) joins the outbox when it is made.
     if (answering instanceof Promise)
       answering.then(
         (answer) => outbox.add(incoming, outgoing, answer),
-        (error: unknown) => failed(mock, outgoing, error),
+        (error: unknown) => failed(mock, outgoing, open, error),
       );
     else outbox.add(incoming, outgoing, answering);
   };
@@ -292,7 +292,7 @@ class Outbox {
         write(incoming[i] as IncomingMessage, response, replies[i] as Reply, this.open);
       } catch (error) {
         try {
-          failed(this.mock, response, error);
+          failed(this.mock, response, this.open, error);
         } catch {
           response.destroy();
         }
@@ -307,18 +307,14 @@ class Outbox {
 
 /**
  * The core answers its own failures with a 500; this is only a last resort, for an answer that could
- * not be made or written: the Error body with its length and the CORS headers. The reason phrase is
- * given, not left to node: a writeHead that threw has set the one of the status it was given.
+ * not be made or written: written as any answer is, the Error body with its length and the CORS
+ * headers (and nothing after a head already sent but the body's end).
  */
-function failed(mock: Mock, outgoing: ServerResponse, error: unknown): void {
+function failed(mock: Mock, outgoing: ServerResponse, open: OpenAnswers, error: unknown): void {
   mock.options.logger.error(`petkit mock: ${String(error)}`);
-  const { status, headers, body } = errorReply('internal_error');
-  const text = typeof body === 'string' ? body : '';
-  if (!outgoing.headersSent) {
-    headers['content-length'] = String(Buffer.byteLength(text));
-    outgoing.writeHead(status, STATUS_CODES[status], headers);
-  }
-  outgoing.end(text);
+  const reply = errorReply('internal_error');
+  if (outgoing.headersSent) outgoing.end(typeof reply.body === 'string' ? reply.body : undefined);
+  else write(outgoing.req, outgoing, reply, open);
 }
 
 function urlOf(target: string | undefined): RequestTarget {

@@ -2,7 +2,7 @@
 // event stream: written as its reader gives it, no faster than the client reads), or as a network
 // fault a rule asked for, each its own way on the socket. In process (`handle`, `petkit/msw`) every
 // fault is `Response.error()`; only here does a client meet the real thing.
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { NetworkFault } from './control-types.js';
 import type { Reply } from './responses.js';
@@ -26,6 +26,9 @@ export function endOpenAnswers(open: OpenAnswers): void {
   for (const end of open.streaming) end();
   open.streaming.clear();
 }
+
+// Every writeHead names its reason phrase: node keeps the one a writeHead that threw had set (a
+// last-resort 500 after a refused 200 went out as `500 OK`).
 
 /** Bytes that no HTTP client can read as a status line. */
 const NOT_HTTP = Buffer.from('\x00\xffpetkit: not HTTP\r\n\r\n', 'latin1');
@@ -54,7 +57,7 @@ export function write(
     headers.connection = 'close';
     outgoing.once('finish', () => incoming.socket.destroy());
   }
-  outgoing.writeHead(answer.status, headers);
+  outgoing.writeHead(answer.status, STATUS_CODES[answer.status], headers);
   outgoing.end(head || body === null ? undefined : body);
 }
 
@@ -103,7 +106,7 @@ function writeTruncated(incoming: IncomingMessage, outgoing: ServerResponse, ans
   // An empty body still claims a byte it never sends: the answer is cut either way.
   headers['content-length'] = String(Math.max(1, bytes.byteLength));
   headers.connection = 'close';
-  outgoing.writeHead(answer.status, headers);
+  outgoing.writeHead(answer.status, STATUS_CODES[answer.status], headers);
   const socket = incoming.socket as Socket;
   if (sent > 0) {
     outgoing.write(bytes.subarray(0, sent), () => socket.destroy());
@@ -127,7 +130,7 @@ function writeStream(
   open: OpenAnswers,
 ): void {
   const reader = stream.getReader();
-  outgoing.writeHead(answer.status, answer.headers);
+  outgoing.writeHead(answer.status, STATUS_CODES[answer.status], answer.headers);
   if (incoming.method === 'HEAD') {
     reader.cancel().catch(() => undefined);
     outgoing.end();
