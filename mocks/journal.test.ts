@@ -2,7 +2,14 @@
 // entries and bytes with the cuts shown, and GET /__petkit/requests filtered and paged, DELETE to clear.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createJournal, type Exchange, JOURNAL_MAX_BYTES, type JournalEntry, PATH_LIMIT } from './journal.js';
+import {
+  BODY_EXCERPT_LIMIT,
+  createJournal,
+  type Exchange,
+  JOURNAL_MAX_BYTES,
+  type JournalEntry,
+  PATH_LIMIT,
+} from './journal.js';
 import { createMock } from './mock.js';
 import { reply } from './responses.js';
 import { checkedRequest, withKey } from './test-helpers.js';
@@ -141,6 +148,48 @@ describe('journal entries', () => {
         bytes,
       });
       expect(entry.truncated).toEqual(['/response/body']);
+    }
+  });
+
+  it('keeps of any text body its first BODY_EXCERPT_LIMIT bytes of UTF-8 and counts them all, with or without Node’s Buffer', async () => {
+    // Short ASCII bodies are copied, longer ones written by Buffer, and an excerpt that would end
+    // inside a character (which Buffer does not write) encoded whole: every way, the same entry.
+    const utf8 = new TextEncoder();
+    const expected = (text: string) => {
+      const bytes = utf8.encode(text);
+      const cut = bytes.byteLength > BODY_EXCERPT_LIMIT;
+      return {
+        text: `${new TextDecoder().decode(bytes.subarray(0, BODY_EXCERPT_LIMIT))}${cut ? '…' : ''}`,
+        bytes: bytes.byteLength,
+      };
+    };
+    const piece = fc.oneof(
+      fc.string({ unit: 'grapheme', maxLength: 40 }),
+      fc.string({ unit: 'binary', maxLength: 8 }),
+      fc.constantFrom('a'.repeat(250), 'a'.repeat(1_021), 'é', '€', '😀', '\ud800'),
+    );
+    const body = fc.array(piece, { maxLength: 40 }).map((pieces) => pieces.join(''));
+    const withoutBuffer = async () => {
+      // The journal as a browser loads it: no Buffer when its module is read.
+      const buffer = globalThis.Buffer;
+      Reflect.deleteProperty(globalThis, 'Buffer');
+      try {
+        const url = './journal.js?no-buffer';
+        return await import(/* @vite-ignore */ url);
+      } finally {
+        globalThis.Buffer = buffer;
+      }
+    };
+    const browser = (await withoutBuffer()) as typeof import('./journal.js');
+    for (const create of [createJournal, browser.createJournal]) {
+      const journal = create(3);
+      fc.assert(
+        fc.property(body, (text) => {
+          const entry = journal.record(exchangeOf({ reply: reply(200, text) })).entry();
+          expect(entry.response.body).toEqual(expected(text));
+        }),
+        { numRuns: 400, seed: 31 },
+      );
     }
   });
 });
@@ -387,6 +436,78 @@ describe('the journal’s ring of bytes', () => {
     );
   });
 
+  it('reads every record kept back as it was written while the texts records repeat come and go', () => {
+    // A value seen again at its place in a header list is kept once and referred to; its room goes to
+    // another text only once no record kept refers to it. With room for one to four such texts, small
+    // limits and clears between records, every entry kept must be what a journal of its own shows.
+    const values = ['a', 'b', '127.0.0.1:4010', 'Bearer one', 'Basic two', 'x'.repeat(300)];
+    const request = fc.array(
+      fc.tuple(fc.constantFrom('host', 'Authorization', 'x-note', 'cookie'), fc.constantFrom(...values)),
+      { maxLength: 4 },
+    );
+    const replied = fc.array(
+      fc.tuple(fc.constantFrom('date', 'x-ratelimit-reset', 'content-type'), fc.constantFrom(...values)),
+      { maxLength: 3 },
+    );
+    const step = fc.oneof(
+      { arbitrary: fc.tuple(request, replied), weight: 9 },
+      { arbitrary: fc.constant('clear' as const), weight: 1 },
+    );
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 6 }),
+        fc.integer({ min: 1, max: 4 }),
+        fc.array(step, { minLength: 1, maxLength: 60 }),
+        (limit, recentSize, steps) => {
+          const journal = createJournal(limit, JOURNAL_MAX_BYTES, undefined, recentSize);
+          const expected = new Map<number, JournalEntry>();
+          for (const step of steps) {
+            if (step === 'clear') {
+              journal.clear();
+              continue;
+            }
+            const exchange = exchangeOf({
+              requestHeaders: step[0].flat(),
+              reply: { status: 200, body: '[]', headers: Object.fromEntries(step[1]) },
+            });
+            const kept = journal.record(exchange);
+            expected.set(kept.id, { ...entryOf(exchange), id: kept.id });
+            for (const record of journal.records()) expect(record.entry()).toEqual(expected.get(record.id));
+          }
+        },
+      ),
+      { numRuns: 300, seed: 23 },
+    );
+  });
+
+  it('keeps a value that comes again and again once: 1,000 requests with a long User-Agent take little room', () => {
+    const journal = createJournal();
+    const agent = `petkit-test/${'1.0 '.repeat(60)}`;
+    for (let n = 0; n < 1_000; n += 1)
+      journal.record(exchangeOf({ target: `/v1/pets/${n}`, requestHeaders: ['User-Agent', agent] }));
+    expect(journal.records()).toHaveLength(1_000);
+    expect(journal.records().at(-1)?.entry().request.headers).toEqual({ 'user-agent': agent });
+    // Copied into each record, the value alone would take 1,000 × 252 bytes.
+    expect(journal.reach).toBeLessThan(100_000);
+  });
+
+  it('keeps a credential of any length as its scheme only, so that no bound is passed (over the core too)', async () => {
+    // Three credentials of 300,000 characters, which no HTTP parser lets through but a test may send
+    // to the mock in process: the record is as small as any, and the answer the mock's own.
+    const long = `Bearer ${'k'.repeat(300_000)}`;
+    const mock = fresh();
+    const answer = await mock.request('/v1/pets?limit=1', {
+      headers: { authorization: long, 'proxy-authorization': long, cookie: `a=${'k'.repeat(300_000)}` },
+    });
+    expect(answer.status).toBe(401);
+    expect(mock.journal.at(-1)?.request.headers).toEqual({
+      authorization: 'Bearer [redacted]',
+      'proxy-authorization': 'Bearer [redacted]',
+      cookie: '[redacted]',
+    });
+    expect(JSON.stringify(mock.journal)).not.toContain('kkkk');
+  });
+
   it('writes over a stretch of its ring about as long as what it keeps, not the whole ring', () => {
     // 1,000 small records kept of 5,000: what they hold is a few hundred KB of a 2.25 MB ring. Sweeping
     // the whole ring left every write on memory the cache had long dropped.
@@ -414,7 +535,8 @@ describe('the journal’s ring of bytes', () => {
     const sized = (n: number, size: number): Exchange => {
       const headers: string[] = [];
       for (let left = size - 1_100, h = 0; left > 0 && h < 32; h += 1, left -= 270)
-        headers.push(`X-${h}`, 'v'.repeat(Math.min(250, left)));
+        // Each record's values its own: a value like the last record's is written as a reference.
+        headers.push(`X-${h}`, `${'v'.repeat(Math.min(250, left) - 1)}${n}`);
       return {
         time: NOW,
         method: 'GET',

@@ -4,8 +4,8 @@
 // Queried a page at a time (journal-query.ts), so one read of it is bounded too.
 //
 // Recording is on every request's path, reading is rare: a request is kept as it came (its header
-// list, its body's first bytes), cut to the bounds and with its credentials redacted, and the entry a
-// reader sees is built only when read. Building entries on the way (a header record per request,
+// list, its body's first bytes), cut to the bounds and with its credentials redacted as it is kept,
+// and the entry a reader sees is built only when read. Building entries on the way (a header record per request,
 // body excerpts decoded) cost more than the rest of the mock's answer together.
 import type { NetworkFault } from './control-types.js';
 import { keyLabel } from './key-label.js';
@@ -114,6 +114,8 @@ class Store {
   readonly refs: unknown[];
   /** The ring, and past its end (from `ringBytes`) the scratch area a record is encoded in. */
   readonly bytes: Uint8Array;
+  /** The texts its records repeat (see Recent). */
+  readonly recent: Recent;
   /** Where the next record's bytes go in the ring. */
   at = 0;
   /** The oldest record kept, and the next id: the records kept are oldestId … nextId - 1. */
@@ -123,10 +125,12 @@ class Store {
   constructor(
     readonly slots: number,
     readonly ringBytes: number,
+    recentSize: number,
   ) {
     this.numbers = new Float64Array(slots * NUMBERS);
     this.refs = new Array<unknown>(slots * REFS).fill(null);
     this.bytes = new Uint8Array(ringBytes + SCRATCH_BYTES);
+    this.recent = new Recent(recentSize);
   }
 
   /** Where the numbers of the record of this id begin (its references: `refsOf`). */
@@ -171,7 +175,7 @@ const KEY = 5;
 /**
  * A record as a reader holds it: its fields, copied out of the journal's slots when it was handed
  * out; the rest (path, headers, bodies, cuts) read from the journal's bytes only when entry() builds
- * the entry a reader sees (credentials redacted then), for as long as the journal keeps it.
+ * the entry a reader sees, for as long as the journal keeps it.
  */
 export class JournalRecord {
   readonly method: string;
@@ -223,14 +227,14 @@ export class JournalRecord {
   /** Path and query, as sent (cut at PATH_LIMIT). */
   get path(): string {
     if (this.gone) return '';
-    this.#path ??= new Reader(this.#store.bytes, this.#offset).text();
+    this.#path ??= new Reader(this.#store, this.#offset).text();
     return this.#path;
   }
 
   /** The entry a reader sees. */
   entry(): JournalEntry {
     const key = this.#key;
-    const shown = this.gone ? undefined : readExchange(this.#store.bytes, this.#offset);
+    const shown = this.gone ? undefined : readExchange(this.#store, this.#offset);
     return {
       id: this.id,
       time: this.time,
@@ -288,13 +292,15 @@ export function createJournal(
   maxBytes = JOURNAL_MAX_BYTES,
   /** The ring's size: by default what the estimate bounds and one record more; smaller in tests. */
   ringBytes = maxBytes + ENTRY_MAX_BYTES,
+  /** How many repeated texts it keeps by reference (Recent): smaller in tests. */
+  recentSize = RECENT_SIZE,
 ): Journal {
   // Slots for as many records as the bounds let it keep: each is estimated at ENTRY_BASE_ESTIMATE
   // bytes at least, so the byte bound holds a number of them; the newest is kept even if alone past it.
   const slots = limit === 0 ? 1 : Math.min(limit, Math.floor(maxBytes / ENTRY_BASE_ESTIMATE) + 1);
   // No ring for a journal that keeps nothing: its one record's bytes stay in the scratch area.
-  const store = new Store(slots, limit === 0 ? 0 : ringBytes);
-  const encoder = new Encoder(store.bytes, store.ringBytes);
+  const store = new Store(slots, limit === 0 ? 0 : ringBytes, recentSize);
+  const encoder = new Encoder(store);
   let bytes = 0;
   let dropped = 0;
   let reach = 0;
@@ -409,7 +415,8 @@ export function createJournal(
 /**
  * The most bytes one record can take in the ring, whatever came: everything in it is cut before it is
  * written. In UTF-8 (3 bytes a character at most): a path of 1,025 characters (3 KB); twice
- * HEADERS_LIMIT headers, name and value of 257 characters each (2 × 50 KB); two excerpts (2 KiB);
+ * HEADERS_LIMIT headers, name and value of 257 characters each (2 × 50 KB; a credential is kept as
+ * its scheme only, and was once the exception: three of 300,000 characters threw); two excerpts (2 KiB);
  * the pointers of what was cut, each naming a kept header name at most twice as long escaped
  * (2 × 32 × 532 characters: 102 KB); lengths and counts. About 210 KB.
  */
@@ -442,6 +449,19 @@ const BODY_ROOM_BYTES = 128 * 1024;
 /** The scratch area past the ring's end: room for the largest record, then the body room. */
 const SCRATCH_BYTES = ENTRY_MAX_BYTES + BODY_ROOM_BYTES;
 
+/** What the journal uses of Node's Buffer (the core runs in browsers too, without it). */
+interface NodeBufferView {
+  utf8Write(text: string, offset: number, length: number): number;
+}
+const nodeBuffer = (
+  globalThis as unknown as {
+    Buffer?: {
+      from(buffer: ArrayBufferLike, offset: number, length: number): NodeBufferView;
+      byteLength(text: string, encoding: 'utf8'): number;
+    };
+  }
+).Buffer;
+
 /**
  * Texts every answer repeats (header names, the mock's constant header values: CORS, content types),
  * each written once into this table and then by its index: a lookup instead of a copy. Never a
@@ -454,6 +474,53 @@ const TABLE_LIMIT = 1024;
 const TABLE_TEXT_LIMIT = 256;
 /** The high bit of a text's length: the rest is an index into the table. */
 const TABLED = 0x8000_0000;
+/** The next bit: the rest is an index into the journal's own texts it repeats (Recent). */
+const RECENT = 0x4000_0000;
+/** How many repeated texts a journal keeps by reference. */
+const RECENT_SIZE = 256;
+/** How many of them it looks at for one no record kept refers to, before it copies a text instead. */
+const RECENT_TRIES = 8;
+
+/**
+ * The texts a journal's records repeat that are not the mock's constants: a client's Host,
+ * Content-Type or User-Agent, a credential's scheme once redacted, a window's limit and reset, the
+ * Date of this second. A text is entered on its second sighting in a row at the same place in a
+ * header list, so a value that never repeats (a request id, a window's remaining count) is copied
+ * and never entered; a record refers to an entry by its index. Each journal has its own, bounded: an
+ * entry is given to another text only once no record kept refers to it (the newest that did is
+ * older than the oldest kept), so a record reads back what it was written with; when none is free
+ * among the few it looks at (a client repeating many texts), the text is copied.
+ */
+class Recent {
+  readonly texts: string[];
+  /**
+   * Per entry, side by side: the newest record that refers to it (0: none), and how many texts it
+   * has held (so that a place that remembers an entry knows whether it still holds its text).
+   */
+  readonly numbers: Float64Array;
+  #cursor = 0;
+
+  constructor(readonly size: number) {
+    this.texts = new Array<string>(size).fill('');
+    this.numbers = new Float64Array(2 * size);
+  }
+
+  /** Enters `text` for the record `id`; answers its index, or -1 when every entry looked at is still referred to. */
+  enter(text: string, id: number, oldestId: number): number {
+    const numbers = this.numbers;
+    for (let tries = 0; tries < RECENT_TRIES; tries += 1) {
+      const index = this.#cursor;
+      this.#cursor = index + 1 === this.size ? 0 : index + 1;
+      if ((numbers[2 * index] ?? 0) < oldestId) {
+        this.texts[index] = text;
+        numbers[2 * index] = id;
+        numbers[2 * index + 1] = (numbers[2 * index + 1] ?? 0) + 1;
+        return index;
+      }
+    }
+    return -1;
+  }
+}
 /** Reply headers whose values change from answer to answer: copied, never tabled. */
 const VARYING = new Set([
   'date',
@@ -485,7 +552,7 @@ interface NameInfo {
   readonly code: number;
   /** Cut: its list's pointer says so. */
   readonly cut: boolean;
-  /** A credential: its value is never cut (it is redacted when read). */
+  /** A credential: its value is kept redacted (its scheme only), never as sent. */
   readonly secret: boolean;
   /** Its values change from answer to answer: a reply's are copied, never tabled. */
   readonly varying: boolean;
@@ -504,12 +571,36 @@ function nameInfo(name: string): NameInfo {
   return info;
 }
 
-/** The last header list of a kind, position by position: names, what they are, and constant values' codes. */
+/** A value's code when it is copied: no table takes it. */
+const COPIED = -1;
+/** A value's code when it was seen once at its place: entered in the journal's Recent if seen again. */
+const ONCE = -2;
+
+/** What Seen keeps of a position, side by side in its numbers. */
+const SEEN_FIELDS = 4;
+/** The name's table code, or -1: written as text (Seen.shownNames). */
+const NAME_CODE = 0;
+/** What the name is: NAME_CUT, NAME_SECRET, NAME_VARYING. */
+const NAME_FLAGS = 1;
+/** The code the value was written with: a table's, COPIED or ONCE. */
+const VALUE_CODE = 2;
+/** When it is a Recent code: the generation of that entry then. */
+const GENERATION = 3;
+const NAME_CUT = 1;
+const NAME_SECRET = 2;
+const NAME_VARYING = 4;
+
+/**
+ * The last header list of a kind, position by position: each name and value as sent, and side by
+ * side in one array of numbers what the name is and the code the value was written with; a list like
+ * the last touches these two arrays and no object of its own.
+ */
 class Seen {
-  readonly names: (string | undefined)[] = [];
-  readonly infos: (NameInfo | undefined)[] = [];
-  readonly values: (string | undefined)[] = [];
-  readonly valueCodes: number[] = [];
+  /** Per position: the name as sent, then the value as sent. */
+  readonly texts: (string | undefined)[] = new Array<string | undefined>(2 * HEADERS_LIMIT).fill(undefined);
+  readonly numbers = new Float64Array(SEEN_FIELDS * HEADERS_LIMIT);
+  /** Per position: the name as kept (cut), and its length with the value's, for the estimate. */
+  readonly shownNames: string[] = new Array<string>(HEADERS_LIMIT).fill('');
   /** A reply's list: its constant values go by the table (a request's never do: a credential, a cookie). */
   constructor(readonly tables: boolean) {}
 }
@@ -536,15 +627,24 @@ class Encoder {
   path = '';
   readonly #truncated: string[] = [];
   readonly #bodyRoom: Uint8Array;
+  /** The same bytes as a Node Buffer, where there is one. */
+  readonly #nodeView: NodeBufferView | undefined;
+  /** The same bytes, for its numbers (little-endian). */
+  readonly #view: DataView;
   readonly #requestSeen = new Seen(false);
   readonly #replySeen = new Seen(true);
+  readonly #store: Store;
+  readonly bytes: Uint8Array;
+  /** Where the scratch area begins. */
+  readonly start: number;
 
-  constructor(
-    readonly bytes: Uint8Array,
-    /** Where the scratch area begins. */
-    readonly start: number,
-  ) {
-    this.#bodyRoom = bytes.subarray(start + ENTRY_MAX_BYTES);
+  constructor(store: Store) {
+    this.#store = store;
+    this.bytes = store.bytes;
+    this.start = store.ringBytes;
+    this.#bodyRoom = store.bytes.subarray(this.start + ENTRY_MAX_BYTES);
+    this.#view = new DataView(store.bytes.buffer, store.bytes.byteOffset, store.bytes.byteLength);
+    this.#nodeView = nodeBuffer?.from(store.bytes.buffer, store.bytes.byteOffset, store.bytes.byteLength);
   }
 
   /**
@@ -582,12 +682,8 @@ class Encoder {
   }
 
   u32(value: number): void {
-    const into = this.bytes;
     const at = this.#at;
-    into[at] = value & 0xff;
-    into[at + 1] = (value >>> 8) & 0xff;
-    into[at + 2] = (value >>> 16) & 0xff;
-    into[at + 3] = (value >>> 24) & 0xff;
+    this.#view.setUint32(at, value, true);
     this.#at = at + 4;
   }
 
@@ -605,58 +701,92 @@ class Encoder {
       at += 1;
     }
     if (i < length) at += encoder.encodeInto(text.slice(i), into.subarray(at)).written;
-    const bytes = at - start - 4;
-    into[start] = bytes & 0xff;
-    into[start + 1] = (bytes >>> 8) & 0xff;
-    into[start + 2] = (bytes >>> 16) & 0xff;
-    into[start + 3] = (bytes >>> 24) & 0xff;
+    this.#view.setUint32(start, at - start - 4, true);
     this.#at = at;
   }
 
   /**
-   * One header: its name (cut, and by the table), its value cut unless it is a credential (redacted
-   * when read); a reply's constant values by the table. What a name is (kept as, tabled as, secret,
-   * varying) is looked up once per name; `seen` remembers the last list's header at this position, so
-   * a list like the last (the mock's replies; a client's requests, the same names in the same order)
-   * costs a comparison per header, not a lookup.
+   * One header: its name (cut, and by the table), its value cut (a credential's redacted, and never
+   * cut: its scheme is short); a reply's constant values by the table, values that repeat by the
+   * journal's Recent. What a name is (kept as, tabled as, secret, varying) is looked up once per
+   * name; `seen` remembers the last list's header at this position and the code its value was
+   * written with, so a list like the last (the mock's replies; a client's requests, the same names
+   * in the same order, mostly the same values) costs a comparison per header, not a lookup or a copy.
    */
   header(name: string, value: string, pointer: string, seen: Seen, position: number): boolean {
-    let info = seen.infos[position];
-    if (info === undefined || seen.names[position] !== name) {
-      info = nameInfo(name);
-      seen.names[position] = name;
-      seen.infos[position] = info;
-      seen.values[position] = undefined;
+    const texts = seen.texts;
+    const numbers = seen.numbers;
+    const n = position * SEEN_FIELDS;
+    if (texts[2 * position] !== name) {
+      const info = nameInfo(name);
+      texts[2 * position] = name;
+      texts[2 * position + 1] = undefined;
+      seen.shownNames[position] = info.shown;
+      numbers[n + NAME_CODE] = info.code;
+      numbers[n + NAME_FLAGS] =
+        (info.cut ? NAME_CUT : 0) | (info.secret ? NAME_SECRET : 0) | (info.varying ? NAME_VARYING : 0);
     }
-    if (info.code < 0) this.text(info.shown);
-    else this.u32(info.code);
+    const nameCode = numbers[n + NAME_CODE] ?? -1;
+    const flags = numbers[n + NAME_FLAGS] ?? 0;
+    const shownName = seen.shownNames[position] ?? '';
+    if (nameCode < 0) this.text(shownName);
+    else this.u32(nameCode);
+    const secret = (flags & NAME_SECRET) !== 0;
     const length = value.length;
-    if (seen.tables && !info.varying) {
+    let code: number;
+    if (texts[2 * position + 1] === value) {
+      code = numbers[n + VALUE_CODE] ?? ONCE;
+      if (code >= RECENT && code < TABLED) code = this.#again(code, value, secret, seen, n);
+      else if (code === ONCE) code = this.#enter(secret ? redacted(value) : value, seen, n);
+    } else {
+      texts[2 * position + 1] = value;
       // A constant of the mock's own (≤ TABLE_TEXT_LIMIT characters, so never cut): by the table.
-      let code = seen.valueCodes[position] ?? -1;
-      if (seen.values[position] !== value) {
-        code = length <= HEADER_VALUE_LIMIT ? tableCode(value) : -1;
-        seen.values[position] = value;
-        seen.valueCodes[position] = code;
-      }
-      if (code >= 0) {
-        this.u32(code);
-        this.estimate += info.shown.length + length + 3;
-        return info.cut;
-      }
+      code =
+        seen.tables && (flags & NAME_VARYING) === 0 && length <= TABLE_TEXT_LIMIT ? tableCode(value) : ONCE;
+      numbers[n + VALUE_CODE] = code;
     }
-    const shown =
-      length <= HEADER_VALUE_LIMIT || info.secret
+    if (code >= 0) {
+      this.u32(code);
+      const shownLength = secret ? textOf(code, this.#store.recent.texts).length : length;
+      this.estimate += shownName.length + shownLength + 3;
+      return (flags & NAME_CUT) !== 0;
+    }
+    const shown = secret
+      ? redacted(value)
+      : length <= HEADER_VALUE_LIMIT
         ? value
         : cut(
             value,
             HEADER_VALUE_LIMIT,
-            `${pointer}/${escapePointer(info.shown.toLowerCase())}`,
+            `${pointer}/${escapePointer(shownName.toLowerCase())}`,
             this.#truncated,
           );
     this.text(shown);
-    this.estimate += info.shown.length + shown.length + 3;
-    return info.cut;
+    this.estimate += shownName.length + shown.length + 3;
+    return (flags & NAME_CUT) !== 0;
+  }
+
+  /** The Recent entry a position's value was written with, if it still holds it (else entered again), for this record too. */
+  #again(code: number, value: string, secret: boolean, seen: Seen, n: number): number {
+    const numbers = this.#store.recent.numbers;
+    const index = code - RECENT;
+    if (numbers[2 * index + 1] !== seen.numbers[n + GENERATION])
+      return this.#enter(secret ? redacted(value) : value, seen, n);
+    numbers[2 * index] = this.#store.nextId;
+    return code;
+  }
+
+  /** Enters a value seen again at its place (a credential's redacted) in Recent; COPIED if it is too long, ONCE if no entry is free. */
+  #enter(text: string, seen: Seen, n: number): number {
+    let code = COPIED;
+    if (text.length <= TABLE_TEXT_LIMIT) {
+      const store = this.#store;
+      const index = store.recent.enter(text, store.nextId, store.oldestId);
+      code = index < 0 ? ONCE : (RECENT | index) >>> 0;
+      if (index >= 0) seen.numbers[n + GENERATION] = store.recent.numbers[2 * index + 1] ?? 0;
+    }
+    seen.numbers[n + VALUE_CODE] = code;
+    return code;
   }
 
   /** A request's headers, names and values alternating (as Node's rawHeaders): at most HEADERS_LIMIT. */
@@ -708,19 +838,8 @@ class Encoder {
     const data = head + 9;
     let size: number;
     if (typeof body === 'string') {
-      // Its size in UTF-8 bytes, counted natively by encoding it in the body room (a loop over the
-      // characters cost as much as a list of 100 pets); the excerpt is copied from there.
-      const room = this.#bodyRoom;
-      const encoded = encoder.encodeInto(body, room);
-      if (encoded.read === body.length) {
-        size = encoded.written;
-        const roomAt = this.start + ENTRY_MAX_BYTES;
-        into.copyWithin(data, roomAt, roomAt + Math.min(size, BODY_EXCERPT_LIMIT));
-      } else {
-        const bytes = encoder.encode(body);
-        size = bytes.byteLength;
-        into.set(bytes.subarray(0, BODY_EXCERPT_LIMIT), data);
-      }
+      size = this.#native(body, data);
+      if (size < 0) size = this.#encoded(body, data);
     } else {
       size = body.byteLength;
       into.set(body.byteLength <= BODY_EXCERPT_LIMIT ? body : body.subarray(0, BODY_EXCERPT_LIMIT), data);
@@ -734,15 +853,50 @@ class Encoder {
     this.#at = data + kept;
     this.estimate += kept;
   }
+
+  /**
+   * With Node's Buffer: the excerpt written natively at `at` and the size counted, neither encoding
+   * the whole body. Its size, or -1 when the excerpt ends inside a character (Buffer writes whole
+   * characters only; the journal keeps a cut character's first bytes).
+   */
+  #native(body: string, at: number): number {
+    const view = this.#nodeView;
+    if (view === undefined || nodeBuffer === undefined) return -1;
+    const written = view.utf8Write(body, at, BODY_EXCERPT_LIMIT);
+    // Short of the limit by more than a character's bytes: the whole body was written.
+    if (written < BODY_EXCERPT_LIMIT - 3) return written;
+    const size = nodeBuffer.byteLength(body, 'utf8');
+    return written === BODY_EXCERPT_LIMIT || written === size ? size : -1;
+  }
+
+  /** Elsewhere: the body encoded in the body room (its size counted natively), the excerpt copied from there. */
+  #encoded(body: string, at: number): number {
+    const into = this.bytes;
+    const encoded = encoder.encodeInto(body, this.#bodyRoom);
+    if (encoded.read === body.length) {
+      const roomAt = this.start + ENTRY_MAX_BYTES;
+      into.copyWithin(at, roomAt, roomAt + Math.min(encoded.written, BODY_EXCERPT_LIMIT));
+      return encoded.written;
+    }
+    const bytes = encoder.encode(body);
+    into.set(bytes.subarray(0, BODY_EXCERPT_LIMIT), at);
+    return bytes.byteLength;
+  }
 }
 
-/** Reads a record's bytes back, in the order encodeExchange wrote them. */
+/** The text a table's code stands for: the mock's table, or the journal's Recent. */
+function textOf(code: number, recent: readonly string[]): string {
+  return (code >= TABLED ? tableTexts[code - TABLED] : recent[code - RECENT]) ?? '';
+}
+
+/** Reads a record's bytes back, in the order the Encoder wrote them. */
 class Reader {
   #at: number;
-  constructor(
-    readonly bytes: Uint8Array,
-    at: number,
-  ) {
+  readonly bytes: Uint8Array;
+  readonly #recent: readonly string[];
+  constructor(store: Store, at: number) {
+    this.bytes = store.bytes;
+    this.#recent = store.recent.texts;
     this.#at = at;
   }
   u32(): number {
@@ -755,7 +909,7 @@ class Reader {
   }
   text(): string {
     const length = this.u32();
-    if (length >= TABLED) return tableTexts[length - TABLED] ?? '';
+    if (length >= RECENT) return textOf(length, this.#recent);
     const at = this.#at;
     this.#at += length;
     return decoder.decode(this.bytes.subarray(at, at + length));
@@ -778,8 +932,8 @@ class Reader {
   }
 }
 
-function readExchange(bytes: Uint8Array, offset: number) {
-  const reader = new Reader(bytes, offset);
+function readExchange(store: Store, offset: number) {
+  const reader = new Reader(store, offset);
   const path = reader.text();
   const requestHeaders = reader.headers();
   const requestBody = reader.body();
@@ -804,7 +958,7 @@ function isSecret(name: string): boolean {
   }
 }
 
-/** `Bearer demo-free` → `Bearer [redacted]`: the scheme is kept, what follows never. */
+/** `Bearer demo-free` → `Bearer [redacted]`: the scheme is kept, what follows never (nor is it kept in the journal's bytes). */
 function redacted(value: string): string {
   const scheme = /^[A-Za-z][A-Za-z0-9._~+/-]{0,20}(?= )/.exec(value.trim());
   return scheme === null ? '[redacted]' : `${scheme[0]} [redacted]`;
@@ -815,10 +969,6 @@ const escapePointer = (name: string): string => name.replaceAll('~', '~0').repla
 /** Lower-case names, the later of two alike winning (as the entry always showed them). */
 function recordOf(list: readonly string[]): Record<string, string> {
   const record: Record<string, string> = {};
-  for (let i = 0; i + 1 < list.length; i += 2) {
-    const name = list[i] ?? '';
-    const value = list[i + 1] ?? '';
-    record[name.toLowerCase()] = isSecret(name) ? redacted(value) : value;
-  }
+  for (let i = 0; i + 1 < list.length; i += 2) record[(list[i] ?? '').toLowerCase()] = list[i + 1] ?? '';
   return record;
 }
