@@ -599,7 +599,7 @@ class Seen {
   /** Per position: the name as sent, then the value as sent. */
   readonly texts: (string | undefined)[] = new Array<string | undefined>(2 * HEADERS_LIMIT).fill(undefined);
   readonly numbers = new Float64Array(SEEN_FIELDS * HEADERS_LIMIT);
-  /** Per position: the name as kept (cut), and its length with the value's, for the estimate. */
+  /** Per position: the name as kept (cut). */
   readonly shownNames: string[] = new Array<string>(HEADERS_LIMIT).fill('');
   /** A reply's list: its constant values go by the table (a request's never do: a credential, a cookie). */
   constructor(readonly tables: boolean) {}
