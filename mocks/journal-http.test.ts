@@ -12,28 +12,31 @@ afterEach(async () => {
   server = undefined;
 });
 
-const SCHEMES = ['Bearer', 'Basic', 'Token', 'x'.repeat(30), ''];
+/** The credential schemes sent, and how the journal shows each: a scheme past 21 characters, or none, is not kept. */
+const SCHEMES: readonly (readonly [string, string])[] = [
+  ['Bearer', 'Bearer [redacted]'],
+  ['Basic', 'Basic [redacted]'],
+  ['Token', 'Token [redacted]'],
+  ['x'.repeat(30), '[redacted]'],
+  ['', '[redacted]'],
+];
 
 /** What request `i` sends: its own path, and headers whose values repeat for a few requests. */
-function requestOf(i: number): { path: string; headers: Record<string, string> } {
+function requestOf(i: number): {
+  path: string;
+  headers: Record<string, string>;
+  shown: Record<string, string>;
+} {
   const headers: Record<string, string> = {};
   for (let h = 0; h < 30; h += 1) {
     const value = h % 3 === 0 ? 'same' : `v${Math.floor(i / (2 + (h % 4)))}`;
     headers[`x-h${h}`] = `${value}-${h}-${'p'.repeat(h * 7)}`;
   }
-  headers.authorization = `${SCHEMES[i % SCHEMES.length]} secret-${i}`.trim();
+  const [scheme, authorization] = SCHEMES[i % SCHEMES.length] ?? ['', ''];
+  headers.authorization = `${scheme} secret-${i}`.trim();
   headers.cookie = `sid=${i % 3}`;
-  return { path: `/v1/pets/${(i % 40) + 1}?n=${i}`, headers };
-}
-
-/** The entry's headers as the journal shows them: credentials as their scheme only. */
-function shown(headers: Record<string, string>): Record<string, string> {
-  const scheme = /^[A-Za-z][A-Za-z0-9._~+/-]{0,20}(?= )/.exec(headers.authorization ?? '')?.[0];
-  return {
-    ...headers,
-    authorization: scheme === undefined ? '[redacted]' : `${scheme} [redacted]`,
-    cookie: '[redacted]',
-  };
+  const shown = { ...headers, authorization, cookie: '[redacted]' };
+  return { path: `/v1/pets/${(i % 40) + 1}?n=${i}`, headers, shown };
 }
 
 describe('the journal, pressed over HTTP', () => {
@@ -60,8 +63,8 @@ describe('the journal, pressed over HTTP', () => {
       for (let round = 0; round < 30; round += 1) {
         const batch: Promise<string>[] = [];
         for (let k = 0; k < 40; k += 1) {
-          const { path, headers } = requestOf(round * 40 + k);
-          sent.set(path, headers);
+          const { path, headers, shown } = requestOf(round * 40 + k);
+          sent.set(path, shown);
           batch.push(send('GET', path, headers));
         }
         await Promise.all(batch);
@@ -70,9 +73,9 @@ describe('the journal, pressed over HTTP', () => {
         };
         expect(page.entries).toHaveLength(40);
         for (const entry of page.entries) {
-          const headers = sent.get(entry.path);
-          expect(headers, entry.path).toBeDefined();
-          expect(entry.request.headers, entry.path).toMatchObject(shown(headers ?? {}));
+          const shown = sent.get(entry.path);
+          expect(shown, entry.path).toBeDefined();
+          expect(entry.request.headers, entry.path).toMatchObject(shown ?? {});
           expect(JSON.stringify(entry)).not.toContain('secret-');
           checked += 1;
         }

@@ -308,7 +308,7 @@ class Outbox {
 /**
  * The core answers its own failures with a 500; this is only a last resort, for an answer that could
  * not be made or written: written as any answer is, the Error body with its length and the CORS
- * headers (and nothing after a head already sent but the body's end).
+ * headers; after a head already sent, the Error body ends what was sent.
  */
 function failed(mock: Mock, outgoing: ServerResponse, open: OpenAnswers, error: unknown): void {
   mock.options.logger.error(`petkit mock: ${String(error)}`);

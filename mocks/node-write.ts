@@ -27,8 +27,13 @@ export function endOpenAnswers(open: OpenAnswers): void {
   open.streaming.clear();
 }
 
-// Every writeHead names its reason phrase: node keeps the one a writeHead that threw had set (a
-// last-resort 500 after a refused 200 went out as `500 OK`).
+/**
+ * The answer's head, with its own reason phrase always: node keeps the one a writeHead that threw had
+ * set (a last-resort 500 after a refused 200 went out as `500 OK`).
+ */
+function writeHead(outgoing: ServerResponse, status: number, headers: Reply['headers']): void {
+  outgoing.writeHead(status, STATUS_CODES[status], headers);
+}
 
 /** Bytes that no HTTP client can read as a status line. */
 const NOT_HTTP = Buffer.from('\x00\xffpetkit: not HTTP\r\n\r\n', 'latin1');
@@ -57,7 +62,7 @@ export function write(
     headers.connection = 'close';
     outgoing.once('finish', () => incoming.socket.destroy());
   }
-  outgoing.writeHead(answer.status, STATUS_CODES[answer.status], headers);
+  writeHead(outgoing, answer.status, headers);
   outgoing.end(head || body === null ? undefined : body);
 }
 
@@ -106,7 +111,7 @@ function writeTruncated(incoming: IncomingMessage, outgoing: ServerResponse, ans
   // An empty body still claims a byte it never sends: the answer is cut either way.
   headers['content-length'] = String(Math.max(1, bytes.byteLength));
   headers.connection = 'close';
-  outgoing.writeHead(answer.status, STATUS_CODES[answer.status], headers);
+  writeHead(outgoing, answer.status, headers);
   const socket = incoming.socket as Socket;
   if (sent > 0) {
     outgoing.write(bytes.subarray(0, sent), () => socket.destroy());
@@ -130,7 +135,7 @@ function writeStream(
   open: OpenAnswers,
 ): void {
   const reader = stream.getReader();
-  outgoing.writeHead(answer.status, STATUS_CODES[answer.status], answer.headers);
+  writeHead(outgoing, answer.status, answer.headers);
   if (incoming.method === 'HEAD') {
     reader.cancel().catch(() => undefined);
     outgoing.end();
