@@ -459,7 +459,7 @@ describe('the journal’s ring of bytes', () => {
         fc.integer({ min: 1, max: 4 }),
         fc.array(step, { minLength: 1, maxLength: 60 }),
         (limit, recentSize, steps) => {
-          const journal = createJournal(limit, JOURNAL_MAX_BYTES, undefined, recentSize);
+          const journal = createJournal(limit, JOURNAL_MAX_BYTES, undefined, recentSize, recentSize);
           const expected = new Map<number, JournalEntry>();
           for (const step of steps) {
             if (step === 'clear') {
@@ -478,6 +478,106 @@ describe('the journal’s ring of bytes', () => {
       ),
       { numRuns: 300, seed: 23 },
     );
+  });
+
+  it('reads every record kept back as it was written while the header lists records repeat come and go', () => {
+    // A header list like the last (the same names, most values the same) becomes a template kept once,
+    // and records of lists like it write which values differ from it. A few lists of each kind,
+    // repeated with some values changed (to texts of the same length too), with room for one to four
+    // templates and texts, small limits and clears: every entry kept is what a journal of its own shows.
+    const values = ['a', 'b', 'c', 'Bearer one', 'Bearer two', 'x'.repeat(300)];
+    const list = (names: readonly string[]) =>
+      fc.array(fc.tuple(fc.constantFrom(...names), fc.constantFrom(...values)), { maxLength: 5 });
+    const requests = fc.array(list(['host', 'Authorization', 'x-note', 'cookie', 'accept']), {
+      minLength: 1,
+      maxLength: 3,
+    });
+    const replies = fc.array(
+      list(['date', 'x-ratelimit-remaining', 'content-type', 'location', 'x-custom']),
+      {
+        minLength: 1,
+        maxLength: 3,
+      },
+    );
+    const changes = fc.array(fc.tuple(fc.nat(4), fc.constantFrom(...values)), { maxLength: 2 });
+    const step = fc.oneof(
+      { arbitrary: fc.tuple(fc.nat(2), changes, fc.nat(2), changes), weight: 12 },
+      { arbitrary: fc.constant('clear' as const), weight: 1 },
+    );
+    const changed = (base: readonly [string, string][], edits: readonly [number, string][]) => {
+      const copy = base.map(([name, value]): [string, string] => [name, value]);
+      for (const [position, value] of edits) {
+        const header = copy[position % Math.max(copy.length, 1)];
+        if (header !== undefined) header[1] = value;
+      }
+      return copy;
+    };
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 8 }),
+        fc.integer({ min: 1, max: 4 }),
+        requests,
+        replies,
+        fc.array(step, { minLength: 1, maxLength: 80 }),
+        (limit, size, requestLists, replyLists, steps) => {
+          const journal = createJournal(limit, JOURNAL_MAX_BYTES, undefined, size, size);
+          const expected = new Map<number, JournalEntry>();
+          for (const step of steps) {
+            if (step === 'clear') {
+              journal.clear();
+              continue;
+            }
+            const [request, requestEdits, replied, replyEdits] = step;
+            const exchange = exchangeOf({
+              requestHeaders: changed(requestLists[request % requestLists.length] ?? [], requestEdits).flat(),
+              reply: {
+                status: 200,
+                body: '[]',
+                headers: Object.fromEntries(
+                  changed(replyLists[replied % replyLists.length] ?? [], replyEdits),
+                ),
+              },
+            });
+            const kept = journal.record(exchange);
+            expected.set(kept.id, { ...entryOf(exchange), id: kept.id });
+            for (const record of journal.records()) expect(record.entry()).toEqual(expected.get(record.id));
+          }
+        },
+      ),
+      { numRuns: 300, seed: 29 },
+    );
+  });
+
+  it('keeps a header list that comes again and again once: 1,000 answers like the last take little room', () => {
+    const journal = createJournal();
+    const headers = [
+      'Host',
+      '127.0.0.1:4010',
+      'Authorization',
+      'Bearer demo-free',
+      'Accept',
+      'application/json',
+    ];
+    const replied = reply(200, '[]', { 'x-ratelimit-limit': '60', 'x-ratelimit-reset': '1893499260' });
+    for (let n = 0; n < 1_000; n += 1) {
+      journal.record(
+        exchangeOf({
+          requestHeaders: headers,
+          reply: { ...replied, headers: { ...replied.headers, 'x-ratelimit-remaining': String(1_000 - n) } },
+        }),
+      );
+    }
+    const last = journal.records().at(-1)?.entry();
+    expect(last?.request.headers).toEqual({
+      host: '127.0.0.1:4010',
+      authorization: 'Bearer [redacted]',
+      accept: 'application/json',
+    });
+    expect(last?.response.headers['x-ratelimit-remaining']).toBe('1');
+    expect(last?.response.headers['x-ratelimit-limit']).toBe('60');
+    // Header by header (a name's code and a value's code or text each), a record takes 119 bytes; by
+    // its lists' templates (an index and a mask each, and the one value that changes), 67.
+    expect(journal.reach).toBeLessThan(1_000 * 80);
   });
 
   it('keeps a value that comes again and again once: 1,000 requests with a long User-Agent take little room', () => {

@@ -104,8 +104,9 @@ const ENTRY_BASE_ESTIMATE = 400;
  *   record of id n is in slot (n - 1) mod the slots' count: the records kept are always the latest
  *   ids in a row.
  * - The rest (path, headers, bodies, the pointers of what was cut) as bytes in one ring, written in
- *   order. Each record's bytes are encoded first in a scratch area past the ring's end (in the same
- *   buffer, where they stay in the cache), then moved to their place in it.
+ *   order. Each record's bytes are encoded after the last record's, and moved only when place()
+ *   puts them elsewhere (back at the ring's start); a record of a journal that keeps none is encoded
+ *   in a scratch area past the ring's end.
  */
 class Store {
   /** Per slot: time, durationMs, delayMs, status, forced (0 or 1), offset, length, size. */
@@ -115,7 +116,9 @@ class Store {
   /** The ring, and past its end (from `ringBytes`) the scratch area a record is encoded in. */
   readonly bytes: Uint8Array;
   /** The texts its records repeat (see Recent). */
-  readonly recent: Recent;
+  readonly recent: Recent<string>;
+  /** The header lists its records repeat, each kept once (see Template). */
+  readonly lists: Recent<HeaderList>;
   /** Where the next record's bytes go in the ring. */
   at = 0;
   /** The oldest record kept, and the next id: the records kept are oldestId … nextId - 1. */
@@ -126,11 +129,13 @@ class Store {
     readonly slots: number,
     readonly ringBytes: number,
     recentSize: number,
+    listsSize: number,
   ) {
     this.numbers = new Float64Array(slots * NUMBERS);
     this.refs = new Array<unknown>(slots * REFS).fill(null);
     this.bytes = new Uint8Array(ringBytes + SCRATCH_BYTES);
-    this.recent = new Recent(recentSize);
+    this.recent = new Recent(recentSize, '');
+    this.lists = new Recent<HeaderList>(listsSize, NO_LIST);
   }
 
   /** Where the numbers of the record of this id begin (its references: `refsOf`). */
@@ -294,12 +299,14 @@ export function createJournal(
   ringBytes = maxBytes + ENTRY_MAX_BYTES,
   /** How many repeated texts it keeps by reference (Recent): smaller in tests. */
   recentSize = RECENT_SIZE,
+  /** How many repeated header lists it keeps by reference (Template): smaller in tests. */
+  listsSize = LISTS_SIZE,
 ): Journal {
   // Slots for as many records as the bounds let it keep: each is estimated at ENTRY_BASE_ESTIMATE
   // bytes at least, so the byte bound holds a number of them; the newest is kept even if alone past it.
   const slots = limit === 0 ? 1 : Math.min(limit, Math.floor(maxBytes / ENTRY_BASE_ESTIMATE) + 1);
   // No ring for a journal that keeps nothing: its one record's bytes stay in the scratch area.
-  const store = new Store(slots, limit === 0 ? 0 : ringBytes, recentSize);
+  const store = new Store(slots, limit === 0 ? 0 : ringBytes, recentSize, listsSize);
   const encoder = new Encoder(store);
   let bytes = 0;
   let dropped = 0;
@@ -350,9 +357,12 @@ export function createJournal(
   return {
     record(exchange, entry = true) {
       const id = store.nextId;
-      const length = encoder.encode(exchange, limit !== 0 || entry);
+      // Encoded where it will most likely stay: after the last record's bytes (over those of records
+      // that place() then drops), or in the scratch area past the ring's end for a journal of none.
+      const start = limit === 0 ? store.ringBytes : store.at;
+      const length = encoder.encode(exchange, limit !== 0 || entry, start);
       const size = encoder.estimate;
-      let offset = store.ringBytes;
+      let offset = start;
       if (limit === 0) {
         // Kept nowhere: its bytes stay in the scratch area until the next record's, for the caller
         // that needs them now (the log line, listeners); it is the only record "kept" meanwhile.
@@ -361,7 +371,8 @@ export function createJournal(
       } else {
         if (store.nextId - store.oldestId >= slots) drop();
         offset = place(length);
-        store.bytes.copyWithin(offset, store.ringBytes, store.ringBytes + length);
+        // Placed elsewhere (back at the ring's start, or past its end): moved there.
+        if (offset !== start) store.bytes.copyWithin(offset, start, start + length);
       }
       const { reply } = exchange;
       const body = reply.body;
@@ -480,6 +491,35 @@ const RECENT = 0x4000_0000;
 const RECENT_SIZE = 256;
 /** How many of them it looks at for one no record kept refers to, before it copies a text instead. */
 const RECENT_TRIES = 8;
+/** How many repeated header lists a journal keeps by reference (Template). */
+const LISTS_SIZE = 32;
+/** The high bit of a header list's count: the list is written by its template. */
+const TEMPLATED = 0x8000_0000;
+
+/** A header list kept once in a journal's lists, as its records show it: names as kept, values as kept (credentials redacted). */
+interface HeaderList {
+  readonly names: readonly string[];
+  readonly values: readonly string[];
+}
+const NO_LIST: HeaderList = { names: [], values: [] };
+
+/**
+ * A header list an encoder has seen come again (the mock's replies of one kind; a client's requests):
+ * kept once in the journal's lists, so that a record of a list like it writes its index and which
+ * values differ (a mask of positions, then those values), not every name and value. An encoder keeps
+ * one per length of list and kind; it stands only while its entry in the lists is still its own.
+ */
+interface Template {
+  /** Its entry in the journal's lists, and that entry's generation when it was made. */
+  readonly index: number;
+  readonly generation: number;
+  /** Names and values as sent: what a list is compared with. */
+  readonly names: readonly string[];
+  readonly values: readonly string[];
+  /** Per position, what its header adds to an entry's estimate; and all of them. */
+  readonly sizes: readonly number[];
+  readonly estimate: number;
+}
 
 /**
  * The texts a journal's records repeat that are not the mock's constants: a client's Host,
@@ -491,8 +531,9 @@ const RECENT_TRIES = 8;
  * older than the oldest kept), so a record reads back what it was written with; when none is free
  * among the few it looks at (a client repeating many texts), the text is copied.
  */
-class Recent {
-  readonly texts: string[];
+class Recent<T> {
+  /** The texts (or lists) entered, by index. */
+  readonly texts: T[];
   /**
    * Per entry, side by side: the newest record that refers to it (0: none), and how many texts it
    * has held (so that a place that remembers an entry knows whether it still holds its text).
@@ -500,25 +541,38 @@ class Recent {
   readonly numbers: Float64Array;
   #cursor = 0;
 
-  constructor(readonly size: number) {
-    this.texts = new Array<string>(size).fill('');
+  constructor(
+    readonly size: number,
+    empty: T,
+  ) {
+    this.texts = new Array<T>(size).fill(empty);
     this.numbers = new Float64Array(2 * size);
   }
 
   /** Enters `text` for the record `id`; answers its index, or -1 when every entry looked at is still referred to. */
-  enter(text: string, id: number, oldestId: number): number {
+  enter(text: T, id: number, oldestId: number): number {
+    const index = this.vacancy(oldestId);
+    if (index >= 0) this.fill(index, text, id);
+    return index;
+  }
+
+  /** An entry no record kept refers to, among the few it looks at; -1: none. */
+  vacancy(oldestId: number): number {
     const numbers = this.numbers;
     for (let tries = 0; tries < RECENT_TRIES; tries += 1) {
       const index = this.#cursor;
       this.#cursor = index + 1 === this.size ? 0 : index + 1;
-      if ((numbers[2 * index] ?? 0) < oldestId) {
-        this.texts[index] = text;
-        numbers[2 * index] = id;
-        numbers[2 * index + 1] = (numbers[2 * index + 1] ?? 0) + 1;
-        return index;
-      }
+      if ((numbers[2 * index] ?? 0) < oldestId) return index;
     }
     return -1;
+  }
+
+  /** Gives the entry at `index` (a vacancy) to `text`, for the record `id`. */
+  fill(index: number, text: T, id: number): void {
+    const numbers = this.numbers;
+    this.texts[index] = text;
+    numbers[2 * index] = id;
+    numbers[2 * index + 1] = (numbers[2 * index + 1] ?? 0) + 1;
   }
 }
 /** Reply headers whose values change from answer to answer: copied, never tabled. */
@@ -601,8 +655,30 @@ class Seen {
   readonly numbers = new Float64Array(SEEN_FIELDS * HEADERS_LIMIT);
   /** Per position: the name as kept (cut). */
   readonly shownNames: string[] = new Array<string>(HEADERS_LIMIT).fill('');
+  /** How many headers the last list had. */
+  count = -1;
+  /** Per length of list, the template lists of this kind are written by (see Template). */
+  readonly templates: (Template | undefined)[] = new Array<Template | undefined>(HEADERS_LIMIT + 1).fill(
+    undefined,
+  );
+  /** While a list is written by its template: whether a value differing from it was the last list's again. */
+  settled = false;
   /** A reply's list: its constant values go by the table (a request's never do: a credential, a cookie). */
   constructor(readonly tables: boolean) {}
+}
+
+/** The first `count` names of a list of names and values alternating (as Node's rawHeaders). */
+function listNames(list: readonly string[], count: number): string[] {
+  const names: string[] = [];
+  for (let i = 0; i < count; i += 1) names.push(list[2 * i] ?? '');
+  return names;
+}
+
+/** The first `count` values of a list of names and values alternating. */
+function listValues(list: readonly string[], count: number): string[] {
+  const values: string[] = [];
+  for (let i = 0; i < count; i += 1) values.push(list[2 * i + 1] ?? '');
+  return values;
 }
 
 /** Cuts `text` at `limit` characters, noting `pointer` in `truncated` when it does. */
@@ -648,15 +724,17 @@ class Encoder {
   }
 
   /**
-   * Encodes the exchange at the scratch area's start; answers its length in bytes. Not `whole`: its
-   * headers and bodies are left out (a record whose bytes nobody will read; its entry shows its path
-   * and what was cut of it).
+   * Encodes the exchange at `start` (in the ring, or the scratch area's start); answers its length in
+   * bytes, at most ENTRY_MAX_BYTES (so it never reaches the body room). Not `whole`: its headers and
+   * bodies are left out (a record whose bytes nobody will read; its entry shows its path and what was
+   * cut of it).
    */
-  encode(exchange: Exchange, whole = true): number {
-    this.#at = this.start;
+  encode(exchange: Exchange, whole: boolean, start: number): number {
+    this.#at = start;
     this.estimate = ENTRY_BASE_ESTIMATE;
     const truncated = this.#truncated;
-    truncated.length = 0;
+    // (Setting an array's length is a call into the runtime: only when there is something to forget.)
+    if (truncated.length !== 0) truncated.length = 0;
     if (exchange.method.length > METHOD_LIMIT) truncated.push('/method');
     const path = cut(exchange.target, PATH_LIMIT, '/path', truncated);
     this.path = path;
@@ -675,9 +753,10 @@ class Encoder {
     }
     this.u32(truncated.length);
     for (const pointer of truncated) this.text(pointer);
-    const length = this.#at - this.start;
-    // Past the buffer's end a typed array drops what is written: the bound above was wrong.
-    if (this.#at > this.bytes.length) throw new RangeError(`a journal record of ${length} bytes`);
+    const length = this.#at - start;
+    // Past its room a record is written over the body room, and past the buffer's end a typed array
+    // drops what is written: the bound above was wrong.
+    if (length > ENTRY_MAX_BYTES) throw new RangeError(`a journal record of ${length} bytes`);
     return length;
   }
 
@@ -706,31 +785,45 @@ class Encoder {
   }
 
   /**
-   * One header: its name (cut, and by the table), its value cut (a credential's redacted, and never
-   * cut: its scheme is short); a reply's constant values by the table, values that repeat by the
-   * journal's Recent. What a name is (kept as, tabled as, secret, varying) is looked up once per
-   * name; `seen` remembers the last list's header at this position and the code its value was
-   * written with, so a list like the last (the mock's replies; a client's requests, the same names
-   * in the same order, mostly the same values) costs a comparison per header, not a lookup or a copy.
+   * One header: its name (cut, and by the table), then its value (see #value). What a name is (kept
+   * as, tabled as, secret, varying) is looked up once per name; `seen` remembers the last list's
+   * header at this position and the code its value was written with, so a list like the last (the
+   * mock's replies; a client's requests, the same names in the same order, mostly the same values)
+   * costs a comparison per header, not a lookup or a copy. Answers whether the name was cut.
    */
   header(name: string, value: string, pointer: string, seen: Seen, position: number): boolean {
+    if (seen.texts[2 * position] !== name) this.#name(name, seen, position);
+    const n = position * SEEN_FIELDS;
+    const nameCode = seen.numbers[n + NAME_CODE] ?? -1;
+    if (nameCode < 0) this.text(seen.shownNames[position] ?? '');
+    else this.u32(nameCode);
+    this.#value(value, pointer, seen, position);
+    return ((seen.numbers[n + NAME_FLAGS] ?? 0) & NAME_CUT) !== 0;
+  }
+
+  /** Remembers the name now at this position and what it is; its value is not yet seen. */
+  #name(name: string, seen: Seen, position: number): void {
+    const info = nameInfo(name);
+    const n = position * SEEN_FIELDS;
+    seen.texts[2 * position] = name;
+    seen.texts[2 * position + 1] = undefined;
+    seen.shownNames[position] = info.shown;
+    seen.numbers[n + NAME_CODE] = info.code;
+    seen.numbers[n + NAME_FLAGS] =
+      (info.cut ? NAME_CUT : 0) | (info.secret ? NAME_SECRET : 0) | (info.varying ? NAME_VARYING : 0);
+  }
+
+  /**
+   * A header's value, its name already remembered at this position: cut (a credential's redacted,
+   * and never cut: its scheme is short); a reply's constant values by the table, values that repeat
+   * by the journal's Recent.
+   */
+  #value(value: string, pointer: string, seen: Seen, position: number): void {
     const texts = seen.texts;
     const numbers = seen.numbers;
     const n = position * SEEN_FIELDS;
-    if (texts[2 * position] !== name) {
-      const info = nameInfo(name);
-      texts[2 * position] = name;
-      texts[2 * position + 1] = undefined;
-      seen.shownNames[position] = info.shown;
-      numbers[n + NAME_CODE] = info.code;
-      numbers[n + NAME_FLAGS] =
-        (info.cut ? NAME_CUT : 0) | (info.secret ? NAME_SECRET : 0) | (info.varying ? NAME_VARYING : 0);
-    }
-    const nameCode = numbers[n + NAME_CODE] ?? -1;
     const flags = numbers[n + NAME_FLAGS] ?? 0;
     const shownName = seen.shownNames[position] ?? '';
-    if (nameCode < 0) this.text(shownName);
-    else this.u32(nameCode);
     const secret = (flags & NAME_SECRET) !== 0;
     const length = value.length;
     let code: number;
@@ -749,7 +842,7 @@ class Encoder {
       this.u32(code);
       const shownLength = secret ? textOf(code, this.#store.recent.texts).length : length;
       this.estimate += shownName.length + shownLength + 3;
-      return (flags & NAME_CUT) !== 0;
+      return;
     }
     const shown = secret
       ? redacted(value)
@@ -763,7 +856,6 @@ class Encoder {
           );
     this.text(shown);
     this.estimate += shownName.length + shown.length + 3;
-    return (flags & NAME_CUT) !== 0;
   }
 
   /** The Recent entry a position's value was written with, if it still holds it (else entered again), for this record too. */
@@ -789,38 +881,202 @@ class Encoder {
     return code;
   }
 
+  /** The template for a list of `count` headers of this kind, if there is one and its entry is still its own. */
+  #template(seen: Seen, count: number): Template | undefined {
+    const template = seen.templates[count];
+    if (template === undefined) return undefined;
+    const lists = this.#store.lists;
+    if (lists.numbers[2 * template.index + 1] === template.generation) return template;
+    seen.templates[count] = undefined;
+    return undefined;
+  }
+
+  /**
+   * Begins a list written by its template: the count (flagged), the template's index, room for the
+   * mask. Answers where the mask goes.
+   */
+  #openTemplated(template: Template, count: number): number {
+    this.u32((TEMPLATED | count) >>> 0);
+    this.u32(template.index);
+    const maskAt = this.#at;
+    this.#at = maskAt + 4;
+    this.estimate += template.estimate;
+    return maskAt;
+  }
+
+  /**
+   * A header of a list written by its template, at this position: nothing when its value is the
+   * template's, else the value (its name is the template's). Answers the position's bit for the
+   * mask (0: the template's value), and notes in `seen.settled` a value that differs from the
+   * template's but is the last list's again (the template is out of date).
+   */
+  #differing(
+    template: Template,
+    name: string,
+    value: string,
+    pointer: string,
+    seen: Seen,
+    position: number,
+  ): number {
+    if (value === template.values[position]) return 0;
+    if (seen.texts[2 * position] !== name) this.#name(name, seen, position);
+    else if (seen.texts[2 * position + 1] === value) seen.settled = true;
+    this.estimate -= template.sizes[position] ?? 0;
+    this.#value(value, pointer, seen, position);
+    return 1 << position;
+  }
+
+  /** Ends a list written by its template: the mask, and its entry kept for this record too. */
+  #closeTemplated(template: Template, maskAt: number, mask: number): void {
+    this.#view.setUint32(maskAt, mask >>> 0, true);
+    const store = this.#store;
+    store.lists.numbers[2 * template.index] = store.nextId;
+  }
+
+  /**
+   * After a list written header by header: when it was the last list again name for name (and no
+   * name or value was cut), or after one written by an out-of-date template, it becomes the
+   * template for lists of its length, if the journal has room for it.
+   */
+  #retemplate(seen: Seen, count: number, names: readonly string[], values: readonly string[]): void {
+    const store = this.#store;
+    const index = store.lists.vacancy(store.oldestId);
+    if (index < 0) return;
+    const shownNames: string[] = [];
+    const shownValues: string[] = [];
+    const sizes: number[] = [];
+    let estimate = 0;
+    for (let position = 0; position < count; position += 1) {
+      // What each name is, from the name itself: `seen` is not the list's at the positions a
+      // template wrote (only those that differed from it were remembered).
+      const info = nameInfo(names[position] ?? '');
+      const value = values[position] ?? '';
+      if (info.cut) return;
+      const shown = info.secret ? redacted(value) : value;
+      if (shown.length > HEADER_VALUE_LIMIT) return;
+      const shownName = info.shown;
+      shownNames.push(shownName);
+      shownValues.push(shown);
+      const size = shownName.length + shown.length + 3;
+      sizes.push(size);
+      estimate += size;
+    }
+    store.lists.fill(index, { names: shownNames, values: shownValues }, store.nextId);
+    const generation = store.lists.numbers[2 * index + 1] ?? 0;
+    seen.templates[count] = { index, generation, names, values, sizes, estimate };
+  }
+
   /** A request's headers, names and values alternating (as Node's rawHeaders): at most HEADERS_LIMIT. */
   requestHeaders(list: readonly string[]): void {
     const count = Math.min(list.length >> 1, HEADERS_LIMIT);
+    const seen = this.#requestSeen;
+    const over = list.length >> 1 > HEADERS_LIMIT;
+    const template = over ? undefined : this.#template(seen, count);
+    if (template !== undefined) {
+      const at = this.#at;
+      const estimate = this.estimate;
+      const truncated = this.#truncated.length;
+      const maskAt = this.#openTemplated(template, count);
+      seen.settled = false;
+      let mask = 0;
+      let position = 0;
+      for (; position < count; position += 1) {
+        const name = list[2 * position] ?? '';
+        if (name !== template.names[position]) break;
+        mask |= this.#differing(
+          template,
+          name,
+          list[2 * position + 1] ?? '',
+          '/request/headers',
+          seen,
+          position,
+        );
+      }
+      if (position === count) {
+        this.#closeTemplated(template, maskAt, mask);
+        if (seen.settled) this.#retemplate(seen, count, listNames(list, count), listValues(list, count));
+        return;
+      }
+      // A name not the template's: this list is written header by header after all.
+      this.#at = at;
+      this.estimate = estimate;
+      this.#truncated.length = truncated;
+    }
     this.u32(count);
     let namesCut = false;
-    const seen = this.#requestSeen;
+    let again = count === seen.count;
+    let same = 0;
     for (let i = 0; i < count; i += 1) {
-      if (this.header(list[2 * i] ?? '', list[2 * i + 1] ?? '', '/request/headers', seen, i)) namesCut = true;
+      const name = list[2 * i] ?? '';
+      const value = list[2 * i + 1] ?? '';
+      if (seen.texts[2 * i] !== name) again = false;
+      else if (seen.texts[2 * i + 1] === value) same += 1;
+      if (this.header(name, value, '/request/headers', seen, i)) namesCut = true;
     }
-    if (namesCut || list.length >> 1 > HEADERS_LIMIT) this.#truncated.push('/request/headers');
+    seen.count = count;
+    if (namesCut || over) this.#truncated.push('/request/headers');
+    else if (again && 2 * same >= count && count > 0)
+      this.#retemplate(seen, count, listNames(list, count), listValues(list, count));
   }
 
-  /** A reply's headers, the mock's constant values by the table: at most HEADERS_LIMIT. */
+  /**
+   * A reply's headers, the mock's constant values by the table: at most HEADERS_LIMIT. By the
+   * template of the last reply's length when it has as many headers and the same names (most
+   * replies are the last one's kind).
+   */
   replyHeaders(headers: Readonly<Record<string, string>>): void {
+    const seen = this.#replySeen;
+    const last = seen.count;
+    const template = last < 0 ? undefined : this.#template(seen, last);
+    if (template !== undefined) {
+      const at = this.#at;
+      const estimate = this.estimate;
+      const truncated = this.#truncated.length;
+      const maskAt = this.#openTemplated(template, last);
+      seen.settled = false;
+      let mask = 0;
+      let position = 0;
+      let alike = true;
+      for (const name in headers) {
+        if (position === last || name !== template.names[position]) {
+          alike = false;
+          break;
+        }
+        mask |= this.#differing(template, name, headers[name] ?? '', '/response/headers', seen, position);
+        position += 1;
+      }
+      if (alike && position === last) {
+        this.#closeTemplated(template, maskAt, mask);
+        if (seen.settled) this.#retemplate(seen, last, Object.keys(headers), Object.values(headers));
+        return;
+      }
+      // Not the template's names: this list is written header by header after all.
+      this.#at = at;
+      this.estimate = estimate;
+      this.#truncated.length = truncated;
+    }
     const countAt = this.#at;
     this.#at += 4;
     let count = 0;
     let cut = false;
-    const seen = this.#replySeen;
+    let alike = true;
+    let same = 0;
     for (const name in headers) {
       if (count === HEADERS_LIMIT) {
         cut = true;
         break;
       }
-      if (this.header(name, headers[name] ?? '', '/response/headers', seen, count)) cut = true;
+      const value = headers[name] ?? '';
+      if (seen.texts[2 * count] !== name) alike = false;
+      else if (seen.texts[2 * count + 1] === value) same += 1;
+      if (this.header(name, value, '/response/headers', seen, count)) cut = true;
       count += 1;
     }
-    const at = this.#at;
-    this.#at = countAt;
-    this.u32(count);
-    this.#at = at;
+    this.#view.setUint32(countAt, count, true);
+    seen.count = count;
     if (cut) this.#truncated.push('/response/headers');
+    else if (alike && count === last && 2 * same >= count && count > 0)
+      this.#retemplate(seen, count, Object.keys(headers), Object.values(headers));
   }
 
   /**
@@ -894,9 +1150,11 @@ class Reader {
   #at: number;
   readonly bytes: Uint8Array;
   readonly #recent: readonly string[];
+  readonly #lists: readonly HeaderList[];
   constructor(store: Store, at: number) {
     this.bytes = store.bytes;
     this.#recent = store.recent.texts;
+    this.#lists = store.lists.texts;
     this.#at = at;
   }
   u32(): number {
@@ -916,7 +1174,18 @@ class Reader {
   }
   headers(): string[] {
     const list: string[] = [];
-    for (let count = this.u32(); count > 0; count -= 1) list.push(this.text(), this.text());
+    const count = this.u32();
+    if (count >= TEMPLATED) {
+      // By its template: the template's names, and its values but where the mask says otherwise.
+      const template = this.#lists[this.u32()] ?? NO_LIST;
+      const mask = this.u32();
+      for (let position = 0; position < count - TEMPLATED; position += 1) {
+        const differs = ((mask >>> position) & 1) === 1;
+        list.push(template.names[position] ?? '', differs ? this.text() : (template.values[position] ?? ''));
+      }
+      return list;
+    }
+    for (let left = count; left > 0; left -= 1) list.push(this.text(), this.text());
     return list;
   }
   body(): BodyExcerpt | null {
