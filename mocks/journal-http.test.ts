@@ -86,4 +86,65 @@ describe('the journal, pressed over HTTP', () => {
     }
     expect(checked).toBe(30 * 40);
   });
+
+  it('shows each answer with the headers the mock made, not those only the wire carries, however many came in together', async () => {
+    // Answers that come in together are journaled in one batch after they are written; the node:http
+    // adapter adds Content-Length (and Connection) on the wire only. Every entry's reply headers are
+    // then what its client received but those.
+    server = await startServer({ port: 0, host: '127.0.0.1', journalLimit: 200 });
+    const { origin } = server;
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 16 });
+    const wireOnly = new Set(['content-length', 'connection', 'keep-alive', 'transfer-encoding']);
+    const send = (n: number) =>
+      new Promise<{ path: string; headers: Record<string, string> }>((resolve, reject) => {
+        const post = n % 3 === 0;
+        const path = post ? `/v1/pets?n=${n}` : n % 3 === 1 ? `/v1/pets/1?n=${n}` : `/v1/pets?limit=2&n=${n}`;
+        const headers: Record<string, string> = {
+          authorization: n % 5 === 0 ? 'Bearer nope' : 'Bearer demo-free',
+        };
+        if (post) headers['content-type'] = 'application/json';
+        const request = http.request(
+          `${origin}${path}`,
+          { method: post ? 'POST' : 'GET', headers, agent },
+          (response) => {
+            response.resume();
+            response.on('end', () => {
+              const shown: Record<string, string> = {};
+              for (const [name, value] of Object.entries(response.headers))
+                if (!wireOnly.has(name) && typeof value === 'string') shown[name] = value;
+              resolve({ path, headers: shown });
+            });
+          },
+        );
+        request.on('error', reject);
+        request.end(post ? (n % 2 === 0 ? '{"name":"Rex","categoryId":1}' : '{"name":""}') : undefined);
+      });
+    try {
+      const received = await Promise.all(Array.from({ length: 120 }, (_, n) => send(n)));
+      const page = await new Promise<string>((resolve, reject) => {
+        http
+          .get(`${origin}/__petkit/requests?limit=200`, { agent }, (response) => {
+            let body = '';
+            response.setEncoding('utf8');
+            response.on('data', (chunk: string) => {
+              body += chunk;
+            });
+            response.on('end', () => resolve(body));
+          })
+          .on('error', reject);
+      });
+      const entries = (
+        JSON.parse(page) as { entries: { path: string; response: { headers: Record<string, string> } }[] }
+      ).entries;
+      expect(entries).toHaveLength(120);
+      const byPath = new Map(entries.map((entry) => [entry.path, entry.response.headers]));
+      for (const { path, headers } of received) {
+        expect(byPath.get(path), path).toEqual(headers);
+      }
+      expect([...byPath.values()].some((headers) => 'www-authenticate' in headers)).toBe(true);
+      expect([...byPath.values()].some((headers) => 'location' in headers)).toBe(true);
+    } finally {
+      agent.destroy();
+    }
+  });
 });

@@ -548,6 +548,93 @@ describe('the journal’s ring of bytes', () => {
     );
   });
 
+  it('reads back records whose bytes waited for a batch as if each had been written at once', () => {
+    // With nobody reading an entry as it is made (no listener: the recorder passes entry = false),
+    // a record's bytes wait for the next flush: a batch of BATCH, the end of this turn of the event
+    // loop, or the first read. Runs of such records, records read at once, reads and clears, small
+    // limits and ring: the same records kept as by a journal that writes each at once, each entry as
+    // that journal showed it when made, and `dropped` counting the same.
+    const values = ['a', 'b', 'Bearer one', 'x'.repeat(300)];
+    const exchange = fc.record({
+      path: fc.constantFrom('/v1/pets', '/v1/pets/1', `/${'p'.repeat(1_100)}`),
+      request: fc.array(
+        fc.tuple(fc.constantFrom('host', 'authorization', 'x-note'), fc.constantFrom(...values)),
+        {
+          maxLength: 3,
+        },
+      ),
+      value: fc.constantFrom(...values),
+      body: fc.option(fc.constantFrom('[]', 'é'.repeat(700)), { nil: null }),
+    });
+    const step = fc.oneof(
+      {
+        arbitrary: fc.tuple(fc.constant('later' as const), fc.integer({ min: 1, max: 150 }), exchange),
+        weight: 6,
+      },
+      { arbitrary: fc.tuple(fc.constant('now' as const), fc.constant(1), exchange), weight: 2 },
+      { arbitrary: fc.constantFrom('read' as const, 'clear' as const, 'dropped' as const), weight: 2 },
+    );
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 200 }),
+        fc.option(fc.integer({ min: 8_192, max: 40_000 }), { nil: undefined }),
+        fc.array(step, { minLength: 1, maxLength: 12 }),
+        (limit, ringBytes, steps) => {
+          const journal = createJournal(limit, JOURNAL_MAX_BYTES, ringBytes);
+          const model = createJournal(limit, JOURNAL_MAX_BYTES, ringBytes);
+          const expected = new Map<number, JournalEntry>();
+          let n = 0;
+          for (const step of steps) {
+            if (step === 'read') {
+              expect(journal.records().map((record) => record.entry())).toEqual(
+                model.records().map((record) => expected.get(record.id)),
+              );
+              continue;
+            }
+            if (step === 'clear') {
+              expect(journal.clear()).toBe(model.clear());
+              continue;
+            }
+            if (step === 'dropped') {
+              expect(journal.dropped).toBe(model.dropped);
+              continue;
+            }
+            const [when, count, made] = step;
+            for (let k = 0; k < count; k += 1) {
+              n += 1;
+              const recorded = exchangeOf({
+                target: `${made.path}?n=${n}`,
+                requestHeaders: made.request.flat(),
+                reply: reply(200, made.body, { 'x-ratelimit-remaining': String(n), 'x-note': made.value }),
+              });
+              const kept = journal.record(recorded, when === 'now');
+              const shown = model.record(recorded).entry();
+              expect(shown.id).toBe(kept.id);
+              expect(kept.path).toBe(shown.path);
+              expected.set(kept.id, shown);
+            }
+          }
+          expect(journal.records().map((record) => record.entry())).toEqual(
+            model.records().map((record) => expected.get(record.id)),
+          );
+          expect(journal.dropped).toBe(model.dropped);
+        },
+      ),
+      { numRuns: 100, seed: 31 },
+    );
+  });
+
+  it('writes a batch’s bytes by itself once the turn’s work is done, holding no exchange past it', async () => {
+    const journal = createJournal();
+    const exchange = exchangeOf({ reply: reply(200, '[]', { 'x-note': 'as answered' }) });
+    const kept = journal.record(exchange, false);
+    await new Promise((resolve) => setImmediate(resolve));
+    // Changed after the turn: the journal wrote its bytes already, and no longer holds it.
+    exchange.reply.headers['x-note'] = 'changed later';
+    exchange.reply.headers['x-later'] = 'added later';
+    expect(kept.entry().response.headers).toEqual({ ...reply(200, '[]').headers, 'x-note': 'as answered' });
+  });
+
   it('keeps a header list that comes again and again once: 1,000 answers like the last take little room', () => {
     const journal = createJournal();
     const headers = [

@@ -121,9 +121,14 @@ class Store {
   readonly lists: Recent<HeaderList>;
   /** Where the next record's bytes go in the ring. */
   at = 0;
-  /** The oldest record kept, and the next id: the records kept are oldestId … nextId - 1. */
+  /**
+   * The oldest record kept, and the next id to keep: the records kept are oldestId … nextId - 1.
+   * Records handed out whose bytes wait for the next flush come after.
+   */
   oldestId = 1;
   nextId = 1;
+  /** Writes the bytes of the records waiting for them (createJournal sets it). */
+  flush: () => void = () => undefined;
 
   constructor(
     readonly slots: number,
@@ -192,7 +197,6 @@ export class JournalRecord {
   readonly time: number;
   readonly durationMs: number;
   readonly #store: Store;
-  readonly #offset: number;
   readonly #operationId: string | null;
   readonly #delayMs: number;
   readonly #key: Exchange['key'];
@@ -213,7 +217,6 @@ export class JournalRecord {
     this.#delayMs = numbers[n + DELAY] ?? 0;
     this.status = numbers[n + STATUS] ?? 0;
     this.forced = numbers[n + FORCED] === 1;
-    this.#offset = numbers[n + OFFSET] ?? 0;
     const r = store.refsOf(id);
     const refs = store.refs;
     this.method = refs[r + METHOD] as string;
@@ -226,11 +229,19 @@ export class JournalRecord {
 
   /** Its bytes were written over, or the journal cleared: only its fields are left. */
   get gone(): boolean {
+    this.#store.flush();
     return !this.#store.holds(this.id);
+  }
+
+  /** Where its bytes are in the ring, while it is kept. */
+  get #offset(): number {
+    return this.#store.numbers[this.#store.numbersOf(this.id) + OFFSET] ?? 0;
   }
 
   /** Path and query, as sent (cut at PATH_LIMIT). */
   get path(): string {
+    // Known already (the record just made, its bytes perhaps still waiting): no flush for the log line.
+    if (this.#path !== undefined && this.id >= this.#store.oldestId) return this.#path;
     if (this.gone) return '';
     this.#path ??= new Reader(this.#store, this.#offset).text();
     return this.#path;
@@ -281,6 +292,34 @@ export interface Journal {
   readonly reach: number;
 }
 
+/** Most records whose bytes wait for the next flush. */
+const BATCH = 64;
+/** A body longer than this (bytes, or characters) is written at once, not held until the flush. */
+const HELD_BODY_LIMIT = 64 * 1024;
+
+/** Whether an exchange may wait for the flush: its bodies are short (a long one is not held). */
+function held(exchange: Exchange): boolean {
+  const request = exchange.requestBody;
+  const reply = exchange.reply.body;
+  return (
+    (request === undefined || request.byteLength <= HELD_BODY_LIMIT) &&
+    (reply === null || (typeof reply === 'string' ? reply.length : reply.byteLength) <= HELD_BODY_LIMIT)
+  );
+}
+
+/**
+ * Runs a task once the work at hand is done: in Node after the event loop's I/O (every answer that
+ * came in together is journaled in one batch), elsewhere (a browser) after the current task.
+ */
+const soon: (task: () => void) => void = (() => {
+  const immediate = (globalThis as { setImmediate?: (task: () => void) => unknown }).setImmediate;
+  return immediate === undefined ? queueMicrotask : (task: () => void) => void immediate(task);
+})();
+
+/** The path as a record keeps it: cut at PATH_LIMIT. */
+const pathOf = (target: string): string =>
+  target.length <= PATH_LIMIT ? target : `${target.slice(0, PATH_LIMIT)}…`;
+
 /** Methods as parsers give them, each kept once (a record holds no method string of its own). */
 const METHODS = new Map<string, string>();
 
@@ -305,8 +344,14 @@ export function createJournal(
   // Slots for as many records as the bounds let it keep: each is estimated at ENTRY_BASE_ESTIMATE
   // bytes at least, so the byte bound holds a number of them; the newest is kept even if alone past it.
   const slots = limit === 0 ? 1 : Math.min(limit, Math.floor(maxBytes / ENTRY_BASE_ESTIMATE) + 1);
-  // No ring for a journal that keeps nothing: its one record's bytes stay in the scratch area.
-  const store = new Store(slots, limit === 0 ? 0 : ringBytes, recentSize, listsSize);
+  // No ring for a journal that keeps nothing: its one record's bytes stay in the scratch area. Room
+  // past the slots kept for the records whose bytes wait for the flush (at most BATCH).
+  const store = new Store(
+    limit === 0 ? slots : slots + BATCH,
+    limit === 0 ? 0 : ringBytes,
+    recentSize,
+    listsSize,
+  );
   const encoder = new Encoder(store);
   let bytes = 0;
   let dropped = 0;
@@ -348,7 +393,51 @@ export function createJournal(
     store.at = end;
     return at;
   };
+  /** The next id to hand out: ids from store.nextId up to it wait for their bytes. */
+  let assigned = store.nextId;
+  /** The exchanges whose bytes are written at the next flush, in the order of their ids. */
+  const waiting: Exchange[] = [];
+  let scheduled = false;
+  /** Writes the bytes of the record store.nextId (its fields are in its slot): encoded, placed, bounds kept. */
+  const keep = (exchange: Exchange, whole: boolean): void => {
+    const id = store.nextId;
+    // Encoded where it will most likely stay: after the last record's bytes (over those of records
+    // that place() then drops), or in the scratch area past the ring's end for a journal of none.
+    const start = limit === 0 ? store.ringBytes : store.at;
+    const length = encoder.encode(exchange, whole, start);
+    const size = encoder.estimate;
+    let offset = start;
+    if (limit === 0) {
+      // Kept nowhere: its bytes stay in the scratch area until the next record's, for the caller
+      // that needs them now (the log line, listeners); it is the only record "kept" meanwhile.
+      store.oldestId = id;
+      dropped += 1;
+    } else {
+      if (store.nextId - store.oldestId >= slots) drop();
+      offset = place(length);
+      // Placed elsewhere (back at the ring's start, or past its end): moved there.
+      if (offset !== start) store.bytes.copyWithin(offset, start, start + length);
+    }
+    const n = store.numbersOf(id);
+    numbers[n + OFFSET] = offset;
+    numbers[n + LENGTH] = length;
+    numbers[n + SIZE] = size;
+    store.nextId = id + 1;
+    if (limit !== 0) {
+      bytes += size;
+      while (store.nextId - store.oldestId > limit || (bytes > maxBytes && store.nextId - store.oldestId > 1))
+        drop();
+    }
+  };
+  const flush = (): void => {
+    scheduled = false;
+    if (waiting.length === 0) return;
+    for (const exchange of waiting) keep(exchange, true);
+    waiting.length = 0;
+  };
+  store.flush = flush;
   const records = (): JournalRecord[] => {
+    flush();
     const kept: JournalRecord[] = [];
     if (limit === 0) return kept;
     for (let id = store.oldestId; id < store.nextId; id += 1) kept.push(new JournalRecord(id, store));
@@ -356,24 +445,8 @@ export function createJournal(
   };
   return {
     record(exchange, entry = true) {
-      const id = store.nextId;
-      // Encoded where it will most likely stay: after the last record's bytes (over those of records
-      // that place() then drops), or in the scratch area past the ring's end for a journal of none.
-      const start = limit === 0 ? store.ringBytes : store.at;
-      const length = encoder.encode(exchange, limit !== 0 || entry, start);
-      const size = encoder.estimate;
-      let offset = start;
-      if (limit === 0) {
-        // Kept nowhere: its bytes stay in the scratch area until the next record's, for the caller
-        // that needs them now (the log line, listeners); it is the only record "kept" meanwhile.
-        store.oldestId = id;
-        dropped += 1;
-      } else {
-        if (store.nextId - store.oldestId >= slots) drop();
-        offset = place(length);
-        // Placed elsewhere (back at the ring's start, or past its end): moved there.
-        if (offset !== start) store.bytes.copyWithin(offset, start, start + length);
-      }
+      const id = assigned;
+      assigned = id + 1;
       const { reply } = exchange;
       const body = reply.body;
       const n = store.numbersOf(id);
@@ -382,9 +455,6 @@ export function createJournal(
       numbers[n + DELAY] = exchange.delayMs;
       numbers[n + STATUS] = reply.status;
       numbers[n + FORCED] = reply.headers['preference-applied']?.includes('code=') === true ? 1 : 0;
-      numbers[n + OFFSET] = offset;
-      numbers[n + LENGTH] = length;
-      numbers[n + SIZE] = size;
       const r = store.refsOf(id);
       refs[r + METHOD] = methodOf(exchange.method);
       refs[r + CODE] = reply.status >= 400 && typeof body === 'string' ? codeOf(body) : null;
@@ -392,26 +462,33 @@ export function createJournal(
       refs[r + FAULT] = reply.fault ?? null;
       refs[r + OPERATION] = exchange.operationId;
       refs[r + KEY] = exchange.key;
-      store.nextId = id + 1;
-      if (limit !== 0) {
-        bytes += size;
-        while (
-          store.nextId - store.oldestId > limit ||
-          (bytes > maxBytes && store.nextId - store.oldestId > 1)
-        )
-          drop();
+      if (limit !== 0 && !entry && held(exchange)) {
+        // Nobody reads it now: its bytes are written with the others' once the work at hand is done
+        // (a batch: the journal's code and tables warm once for many), or by the first read.
+        waiting.push(exchange);
+        if (waiting.length === BATCH) flush();
+        else if (!scheduled) {
+          scheduled = true;
+          soon(flush);
+        }
+        return new JournalRecord(id, store, pathOf(exchange.target));
       }
+      flush();
+      keep(exchange, limit !== 0 || entry);
       return new JournalRecord(id, store, encoder.path);
     },
     records,
     entries: () => records().map((kept) => kept.entry()),
     get dropped() {
+      flush();
       return dropped;
     },
     get reach() {
+      flush();
       return reach;
     },
     clear() {
+      flush();
       const held = limit === 0 ? 0 : store.nextId - store.oldestId;
       store.oldestId = store.nextId;
       bytes = 0;

@@ -29,10 +29,33 @@ export function endOpenAnswers(open: OpenAnswers): void {
 
 /**
  * The answer's head, with its own reason phrase always: node keeps the one a writeHead that threw had
- * set (a last-resort 500 after a refused 200 went out as `500 OK`).
+ * set (a last-resort 500 after a refused 200 went out as `500 OK`). `length` and `close` go on the
+ * wire only: the reply's headers are the core's, which its journal reads after (a batch at a time),
+ * so they are lent to writeHead with them and given back as they were (the last added taken off
+ * first, which leaves the object as fast as it came).
  */
-function writeHead(outgoing: ServerResponse, status: number, headers: Reply['headers']): void {
-  outgoing.writeHead(status, STATUS_CODES[status], headers);
+function writeHead(
+  outgoing: ServerResponse,
+  status: number,
+  headers: Reply['headers'],
+  length: string | undefined,
+  close: boolean,
+): void {
+  const length0 = headers['content-length'];
+  const connection0 = headers.connection;
+  if (length !== undefined) headers['content-length'] = length;
+  if (close) headers.connection = 'close';
+  try {
+    outgoing.writeHead(status, STATUS_CODES[status], headers);
+  } finally {
+    if (close) giveBack(headers, 'connection', connection0);
+    if (length !== undefined) giveBack(headers, 'content-length', length0);
+  }
+}
+
+function giveBack(headers: Reply['headers'], name: string, value: string | undefined): void {
+  if (value === undefined) delete headers[name];
+  else headers[name] = value;
 }
 
 /** Bytes that no HTTP client can read as a status line. */
@@ -54,15 +77,13 @@ export function write(
   }
   const { body, headers } = answer;
   const head = incoming.method === 'HEAD';
-  if (body !== null)
-    headers['content-length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
+  const length =
+    body === null ? undefined : String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
   // A body refused part-read leaves the rest on the wire: this connection cannot carry another
   // request. Say so, and close it rather than drain the rest.
-  if (!incoming.complete && (answer.status === 413 || headers.connection === 'close')) {
-    headers.connection = 'close';
-    outgoing.once('finish', () => incoming.socket.destroy());
-  }
-  writeHead(outgoing, answer.status, headers);
+  const close = !incoming.complete && (answer.status === 413 || headers.connection === 'close');
+  if (close) outgoing.once('finish', () => incoming.socket.destroy());
+  writeHead(outgoing, answer.status, headers, length, close);
   outgoing.end(head || body === null ? undefined : body);
 }
 
@@ -109,9 +130,7 @@ function writeTruncated(incoming: IncomingMessage, outgoing: ServerResponse, ans
   const bytes = body === null ? new Uint8Array(0) : typeof body === 'string' ? Buffer.from(body) : body;
   const sent = incoming.method === 'HEAD' ? 0 : Math.floor(bytes.byteLength / 2);
   // An empty body still claims a byte it never sends: the answer is cut either way.
-  headers['content-length'] = String(Math.max(1, bytes.byteLength));
-  headers.connection = 'close';
-  writeHead(outgoing, answer.status, headers);
+  writeHead(outgoing, answer.status, headers, String(Math.max(1, bytes.byteLength)), true);
   const socket = incoming.socket as Socket;
   if (sent > 0) {
     outgoing.write(bytes.subarray(0, sent), () => socket.destroy());
@@ -135,7 +154,7 @@ function writeStream(
   open: OpenAnswers,
 ): void {
   const reader = stream.getReader();
-  writeHead(outgoing, answer.status, answer.headers);
+  writeHead(outgoing, answer.status, answer.headers, undefined, false);
   if (incoming.method === 'HEAD') {
     reader.cancel().catch(() => undefined);
     outgoing.end();
