@@ -1071,6 +1071,7 @@ class Encoder {
       }
       if (position === count) {
         this.#closeTemplated(template, maskAt, mask);
+        seen.count = count;
         if (seen.settled) this.#retemplate(seen, count, listNames(list, count), listValues(list, count));
         return;
       }
@@ -1098,33 +1099,34 @@ class Encoder {
 
   /**
    * A reply's headers, the mock's constant values by the table: at most HEADERS_LIMIT. By the
-   * template of the last reply's length when it has as many headers and the same names (most
-   * replies are the last one's kind).
+   * template of its length when it has one with the same names (counting them first costs less than
+   * walking a template of another kind of reply, as the mock's answers to different operations
+   * alternate).
    */
   replyHeaders(headers: Readonly<Record<string, string>>): void {
     const seen = this.#replySeen;
+    let all = 0;
+    for (const _name in headers) all += 1;
     const last = seen.count;
-    const template = last < 0 ? undefined : this.#template(seen, last);
+    const template = all > HEADERS_LIMIT ? undefined : this.#template(seen, all);
     if (template !== undefined) {
+      const count = all;
       const at = this.#at;
       const estimate = this.estimate;
       const truncated = this.#truncated.length;
-      const maskAt = this.#openTemplated(template, last);
+      const maskAt = this.#openTemplated(template, count);
       seen.settled = false;
       let mask = 0;
       let position = 0;
-      let alike = true;
       for (const name in headers) {
-        if (position === last || name !== template.names[position]) {
-          alike = false;
-          break;
-        }
+        if (name !== template.names[position]) break;
         mask |= this.#differing(template, name, headers[name] ?? '', '/response/headers', seen, position);
         position += 1;
       }
-      if (alike && position === last) {
+      if (position === count) {
         this.#closeTemplated(template, maskAt, mask);
-        if (seen.settled) this.#retemplate(seen, last, Object.keys(headers), Object.values(headers));
+        seen.count = count;
+        if (seen.settled) this.#retemplate(seen, count, Object.keys(headers), Object.values(headers));
         return;
       }
       // Not the template's names: this list is written header by header after all.
@@ -1152,7 +1154,9 @@ class Encoder {
     this.#view.setUint32(countAt, count, true);
     seen.count = count;
     if (cut) this.#truncated.push('/response/headers');
-    else if (alike && count === last && 2 * same >= count && count > 0)
+    // The mock's replies of one kind are alike: the first of a length with no template becomes its
+    // template (another kind of the same length is then written header by header), or one like the last.
+    else if (count > 0 && (template === undefined || (alike && count === last && 2 * same >= count)))
       this.#retemplate(seen, count, Object.keys(headers), Object.values(headers));
   }
 
