@@ -968,11 +968,20 @@ class Encoder {
     return undefined;
   }
 
+  /** Where a list written by its template began, to go back there when its names turn out not the template's. */
+  #listAt = 0;
+  #listEstimate = 0;
+  #listTruncated = 0;
+
   /**
    * Begins a list written by its template: the count (flagged), the template's index, room for the
    * mask. Answers where the mask goes.
    */
-  #openTemplated(template: Template, count: number): number {
+  #openTemplated(template: Template, count: number, seen: Seen): number {
+    this.#listAt = this.#at;
+    this.#listEstimate = this.estimate;
+    this.#listTruncated = this.#truncated.length;
+    seen.settled = false;
     this.u32((TEMPLATED | count) >>> 0);
     this.u32(template.index);
     const maskAt = this.#at;
@@ -1001,6 +1010,13 @@ class Encoder {
     this.estimate -= template.sizes[position] ?? 0;
     this.#value(value, pointer, seen, position);
     return 1 << position;
+  }
+
+  /** Forgets a list begun by its template: back to where it began. */
+  #rewind(): void {
+    this.#at = this.#listAt;
+    this.estimate = this.#listEstimate;
+    this.#truncated.length = this.#listTruncated;
   }
 
   /** Ends a list written by its template: the mask, and its entry kept for this record too. */
@@ -1050,11 +1066,7 @@ class Encoder {
     const over = list.length >> 1 > HEADERS_LIMIT;
     const template = over ? undefined : this.#template(seen, count);
     if (template !== undefined) {
-      const at = this.#at;
-      const estimate = this.estimate;
-      const truncated = this.#truncated.length;
-      const maskAt = this.#openTemplated(template, count);
-      seen.settled = false;
+      const maskAt = this.#openTemplated(template, count, seen);
       let mask = 0;
       let position = 0;
       for (; position < count; position += 1) {
@@ -1076,9 +1088,7 @@ class Encoder {
         return;
       }
       // A name not the template's: this list is written header by header after all.
-      this.#at = at;
-      this.estimate = estimate;
-      this.#truncated.length = truncated;
+      this.#rewind();
     }
     this.u32(count);
     let namesCut = false;
@@ -1111,11 +1121,7 @@ class Encoder {
     const template = all > HEADERS_LIMIT ? undefined : this.#template(seen, all);
     if (template !== undefined) {
       const count = all;
-      const at = this.#at;
-      const estimate = this.estimate;
-      const truncated = this.#truncated.length;
-      const maskAt = this.#openTemplated(template, count);
-      seen.settled = false;
+      const maskAt = this.#openTemplated(template, count, seen);
       let mask = 0;
       let position = 0;
       for (const name in headers) {
@@ -1130,9 +1136,7 @@ class Encoder {
         return;
       }
       // Not the template's names: this list is written header by header after all.
-      this.#at = at;
-      this.estimate = estimate;
-      this.#truncated.length = truncated;
+      this.#rewind();
     }
     const countAt = this.#at;
     this.#at += 4;
