@@ -276,8 +276,11 @@ describe('two petkit mock processes while PostgreSQL goes away under traffic', (
       (answer) => !(answer.status === 200 || answer.status === 201 || answer.status === 503),
     );
     expect(unexpected).toEqual([]);
+    // Each 503 is the documented one. Whether there was any depends on the test: a stopped database
+    // always gives one (the stop test waits for it), a cut connection may not (the pool reconnects
+    // between two queries), and answering every request through the cut is the better outcome.
     const unavailable = traffic.answers.filter((answer) => answer.status === 503);
-    expect(new Set(unavailable.map((answer) => answer.code))).toEqual(new Set(['state_unavailable']));
+    expect(unavailable.filter((answer) => answer.code !== 'state_unavailable')).toEqual([]);
 
     const rows = await admin<{ id: string; json: string }>(`SELECT id, json FROM ${schema}.petkit_pets`);
     const stored = new Map<string, string[]>();
