@@ -590,9 +590,13 @@ interface Template {
   /** Its entry in the journal's lists, and that entry's generation when it was made. */
   readonly index: number;
   readonly generation: number;
-  /** Names and values as sent: what a list is compared with. */
+  /**
+   * Names and values as sent: what a list is compared with. A credential's value is not kept here
+   * (undefined: always written as a differing value, which the encoder's last list and Recent keep
+   * to one redacted text), so a template holds no credential however long it lives.
+   */
   readonly names: readonly string[];
-  readonly values: readonly string[];
+  readonly values: readonly (string | undefined)[];
   /** Per position, what its header adds to an entry's estimate; and all of them. */
   readonly sizes: readonly number[];
   readonly estimate: number;
@@ -813,7 +817,8 @@ class Encoder {
     // (Setting an array's length is a call into the runtime: only when there is something to forget.)
     if (truncated.length !== 0) truncated.length = 0;
     if (exchange.method.length > METHOD_LIMIT) truncated.push('/method');
-    const path = cut(exchange.target, PATH_LIMIT, '/path', truncated);
+    const path = pathOf(exchange.target);
+    if (path !== exchange.target) truncated.push('/path');
     this.path = path;
     this.text(path);
     this.estimate += path.length;
@@ -1004,9 +1009,10 @@ class Encoder {
     seen: Seen,
     position: number,
   ): number {
-    if (value === template.values[position]) return 0;
+    const expected = template.values[position];
+    if (value === expected) return 0;
     if (seen.texts[2 * position] !== name) this.#name(name, seen, position);
-    else if (seen.texts[2 * position + 1] === value) seen.settled = true;
+    else if (expected !== undefined && seen.texts[2 * position + 1] === value) seen.settled = true;
     this.estimate -= template.sizes[position] ?? 0;
     this.#value(value, pointer, seen, position);
     return 1 << position;
@@ -1037,6 +1043,7 @@ class Encoder {
     if (index < 0) return;
     const shownNames: string[] = [];
     const shownValues: string[] = [];
+    const compared: (string | undefined)[] = [];
     const sizes: number[] = [];
     let estimate = 0;
     for (let position = 0; position < count; position += 1) {
@@ -1050,13 +1057,14 @@ class Encoder {
       const shownName = info.shown;
       shownNames.push(shownName);
       shownValues.push(shown);
+      compared.push(info.secret ? undefined : value);
       const size = shownName.length + shown.length + 3;
       sizes.push(size);
       estimate += size;
     }
     store.lists.fill(index, { names: shownNames, values: shownValues }, store.nextId);
     const generation = store.lists.numbers[2 * index + 1] ?? 0;
-    seen.templates[count] = { index, generation, names, values, sizes, estimate };
+    seen.templates[count] = { index, generation, names, values: compared, sizes, estimate };
   }
 
   /** A request's headers, names and values alternating (as Node's rawHeaders): at most HEADERS_LIMIT. */
