@@ -792,14 +792,14 @@ class Encoder {
   readonly #replySeen = new Seen(true);
   readonly #store: Store;
   readonly bytes: Uint8Array;
-  /** Where the scratch area begins. */
-  readonly start: number;
+  /** Where the body room begins: past the ring and the room for the largest record. */
+  readonly #roomAt: number;
 
   constructor(store: Store) {
     this.#store = store;
     this.bytes = store.bytes;
-    this.start = store.ringBytes;
-    this.#bodyRoom = store.bytes.subarray(this.start + ENTRY_MAX_BYTES);
+    this.#roomAt = store.ringBytes + ENTRY_MAX_BYTES;
+    this.#bodyRoom = store.bytes.subarray(this.#roomAt);
     this.#view = new DataView(store.bytes.buffer, store.bytes.byteOffset, store.bytes.byteLength);
     this.#nodeView = nodeBuffer?.from(store.bytes.buffer, store.bytes.byteOffset, store.bytes.byteLength);
   }
@@ -1223,7 +1223,7 @@ class Encoder {
     const into = this.bytes;
     const encoded = encoder.encodeInto(body, this.#bodyRoom);
     if (encoded.read === body.length) {
-      const roomAt = this.start + ENTRY_MAX_BYTES;
+      const roomAt = this.#roomAt;
       into.copyWithin(at, roomAt, roomAt + Math.min(encoded.written, BODY_EXCERPT_LIMIT));
       return encoded.written;
     }
