@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { targetOf } from './call.js';
+import { targetOf, targetText } from './call.js';
 
 describe('targetOf', () => {
   it('splits an origin-form target into path, query string and parsed query', () => {
@@ -14,5 +14,15 @@ describe('targetOf', () => {
   it('keeps the path as sent, percent-encoding and dot segments included', () => {
     expect(targetOf('/v1/pets/%31').pathname).toBe('/v1/pets/%31');
     expect(targetOf('/v1/./pets').pathname).toBe('/v1/./pets');
+  });
+});
+
+describe('targetText', () => {
+  it('gives path and query as the journal shows them, from a target as sent or a URL alike', () => {
+    for (const sent of ['/v1/pets?limit=2&status=sold', '/v1/pets', '/v1/pets?', '/v1/pets/%31?a=%20']) {
+      const url = new URL(`http://x${sent}`);
+      expect(targetText(targetOf(sent))).toBe(url.pathname + url.search);
+      expect(targetText(url)).toBe(url.pathname + url.search);
+    }
   });
 });

@@ -30,8 +30,11 @@ export interface RequestTarget {
 class OriginFormTarget implements RequestTarget {
   readonly pathname: string;
   readonly search: string;
+  /** The target as sent, path and query. */
+  readonly target: string;
   #params: URLSearchParams | undefined;
-  constructor(pathname: string, search: string) {
+  constructor(target: string, pathname: string, search: string) {
+    this.target = target;
     this.pathname = pathname;
     this.search = search;
   }
@@ -43,8 +46,18 @@ class OriginFormTarget implements RequestTarget {
 
 export function targetOf(target: string): RequestTarget {
   const mark = target.indexOf('?');
-  if (mark < 0) return new OriginFormTarget(target, '');
-  return new OriginFormTarget(target.slice(0, mark), mark === target.length - 1 ? '' : target.slice(mark));
+  if (mark < 0) return new OriginFormTarget(target, target, '');
+  if (mark === target.length - 1)
+    return new OriginFormTarget(target.slice(0, mark), target.slice(0, mark), '');
+  return new OriginFormTarget(target, target.slice(0, mark), target.slice(mark));
+}
+
+/**
+ * Path and query: the target as sent when it came as one (not put together again: a string joined
+ * per request is copied flat again when the journal reads it character by character).
+ */
+export function targetText(url: RequestTarget): string {
+  return url instanceof OriginFormTarget ? url.target : url.pathname + url.search;
 }
 
 export interface MockCall {

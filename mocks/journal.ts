@@ -119,6 +119,8 @@ class Store {
   readonly recent: Recent<string>;
   /** The header lists its records repeat, each kept once (see Template). */
   readonly lists: Recent<HeaderList>;
+  /** The excerpts of the reply bodies its records repeat, each kept once as text (see Encoder.replyBody). */
+  readonly excerpts: Recent<string>;
   /** Where the next record's bytes go in the ring. */
   at = 0;
   /**
@@ -135,12 +137,14 @@ class Store {
     readonly ringBytes: number,
     recentSize: number,
     listsSize: number,
+    excerptsSize: number,
   ) {
     this.numbers = new Float64Array(slots * NUMBERS);
     this.refs = new Array<unknown>(slots * REFS).fill(null);
     this.bytes = new Uint8Array(ringBytes + SCRATCH_BYTES);
     this.recent = new Recent(recentSize, '');
     this.lists = new Recent<HeaderList>(listsSize, NO_LIST);
+    this.excerpts = new Recent(excerptsSize, '');
   }
 
   /** Where the numbers of the record of this id begin (its references: `refsOf`). */
@@ -340,6 +344,8 @@ export function createJournal(
   recentSize = RECENT_SIZE,
   /** How many repeated header lists it keeps by reference (Template): smaller in tests. */
   listsSize = LISTS_SIZE,
+  /** How many repeated reply bodies' excerpts it keeps by reference: smaller in tests. */
+  excerptsSize = EXCERPTS_SIZE,
 ): Journal {
   // Slots for as many records as the bounds let it keep: each is estimated at ENTRY_BASE_ESTIMATE
   // bytes at least, so the byte bound holds a number of them; the newest is kept even if alone past it.
@@ -351,6 +357,7 @@ export function createJournal(
     limit === 0 ? 0 : ringBytes,
     recentSize,
     listsSize,
+    excerptsSize,
   );
   const encoder = new Encoder(store);
   let bytes = 0;
@@ -515,7 +522,23 @@ const ERROR_CODE = /^\{"code":"([a-z_]{1,40})"/;
 /** Error codes as read from bodies, each kept once (not a string per answer). */
 const CODES = new Map<string, string>();
 
+/** The last Error bodies read and their codes: the mock's answers of one kind repeat their body. */
+const LAST_BODIES = ['', '', '', ''];
+const LAST_CODES: (string | null)[] = [null, null, null, null];
+let lastBody = 0;
+
 function codeOf(body: string): string | null {
+  for (let i = 0; i < LAST_BODIES.length; i += 1) if (LAST_BODIES[i] === body) return LAST_CODES[i] ?? null;
+  const code = readCode(body);
+  if (body.length <= 1024) {
+    LAST_BODIES[lastBody] = body;
+    LAST_CODES[lastBody] = code;
+    lastBody = (lastBody + 1) % LAST_BODIES.length;
+  }
+  return code;
+}
+
+function readCode(body: string): string | null {
   const found = ERROR_CODE.exec(body)?.[1];
   if (found === undefined) return null;
   let code = CODES.get(found);
@@ -572,6 +595,20 @@ const RECENT_TRIES = 8;
 const LISTS_SIZE = 32;
 /** The high bit of a header list's count: the list is written by its template. */
 const TEMPLATED = 0x8000_0000;
+/** How many repeated reply bodies' excerpts a journal keeps by reference. */
+const EXCERPTS_SIZE = 16;
+/** How many reply bodies of bytes an encoder knows by identity, to tell one it has seen before. */
+const BODIES_SEEN = 8;
+/**
+ * The largest reply body of bytes an encoder knows by identity (it holds the last BODIES_SEEN of
+ * them: at most 128 KiB of bodies the mock let go, none of them a request's); larger ones are copied.
+ */
+const BODY_SEEN_LIMIT = 16 * 1024;
+/** A body's flag in a record: none, whole, cut, or its excerpt by reference (whole or cut: its sizes tell). */
+const NO_BODY = 0;
+const WHOLE_BODY = 1;
+const CUT_BODY = 2;
+const SAME_BODY = 3;
 
 /** A header list kept once in a journal's lists, as its records show it: names as kept, values as kept (credentials redacted). */
 interface HeaderList {
@@ -600,7 +637,15 @@ interface Template {
   /** Per position, what its header adds to an entry's estimate; and all of them. */
   readonly sizes: readonly number[];
   readonly estimate: number;
+  /**
+   * How many lists in a row it wrote with a differing value that was the last list's again: at
+   * SETTLED of them it is out of date and made again. Not at the first: a client whose requests of
+   * two kinds alternate (two bodies' Content-Lengths) would have it made again every few lists.
+   */
+  settled: number;
 }
+/** Lists in a row whose differing values settled before their template is made again (see Template.settled). */
+const SETTLED = 4;
 
 /**
  * The texts a journal's records repeat that are not the mock's constants: a client's Host,
@@ -738,10 +783,12 @@ class Seen {
   readonly shownNames: string[] = new Array<string>(HEADERS_LIMIT).fill('');
   /** How many headers the last list had. */
   count = -1;
-  /** Per length of list, the template lists of this kind are written by (see Template). */
-  readonly templates: (Template | undefined)[] = new Array<Template | undefined>(HEADERS_LIMIT + 1).fill(
-    undefined,
-  );
+  /**
+   * The templates lists of this kind are written by (see Template), by key: a request's by its length
+   * of list, a reply's by its status and length (the mock's answers of two kinds alternate, and two
+   * kinds of the same length, a 201 and a 401, seldom share a status).
+   */
+  readonly templates = new Map<number, Template>();
   /** While a list is written by its template: whether a value differing from it was the last list's again. */
   settled = false;
   /** A reply's list: its constant values go by the table (a request's never do: a credential, a cookie). */
@@ -762,13 +809,6 @@ function listValues(list: readonly string[], count: number): string[] {
   return values;
 }
 
-/** Cuts `text` at `limit` characters, noting `pointer` in `truncated` when it does. */
-function cut(text: string, limit: number, pointer: string, truncated: string[]): string {
-  if (text.length <= limit) return text;
-  truncated.push(pointer);
-  return `${text.slice(0, limit)}…`;
-}
-
 /**
  * Writes what an exchange keeps beyond its record's fields into the scratch area: path, request
  * headers, request body, reply headers, reply body, then the pointers of the fields cut. Each number
@@ -782,7 +822,12 @@ class Encoder {
   estimate = 0;
   /** The path as the last record kept it (cut). */
   path = '';
+  /**
+   * The pointers of the fields this record cut, the first `#cuts` of them (written over from the
+   * start for each record: no array's length set per record, which is a call into the runtime).
+   */
   readonly #truncated: string[] = [];
+  #cuts = 0;
   readonly #bodyRoom: Uint8Array;
   /** The same bytes as a Node Buffer, where there is one. */
   readonly #nodeView: NodeBufferView | undefined;
@@ -813,33 +858,45 @@ class Encoder {
   encode(exchange: Exchange, whole: boolean, start: number): number {
     this.#at = start;
     this.estimate = ENTRY_BASE_ESTIMATE;
-    const truncated = this.#truncated;
-    // (Setting an array's length is a call into the runtime: only when there is something to forget.)
-    if (truncated.length !== 0) truncated.length = 0;
-    if (exchange.method.length > METHOD_LIMIT) truncated.push('/method');
+    this.#cuts = 0;
+    if (exchange.method.length > METHOD_LIMIT) this.#note('/method');
     const path = pathOf(exchange.target);
-    if (path !== exchange.target) truncated.push('/path');
+    if (path !== exchange.target) this.#note('/path');
     this.path = path;
     this.text(path);
     this.estimate += path.length;
     if (whole) {
       this.requestHeaders(exchange.requestHeaders);
       this.body(exchange.requestBody, '/request/body');
-      this.replyHeaders(exchange.reply.headers);
-      this.body(exchange.reply.body, '/response/body');
+      this.replyHeaders(exchange.reply.headers, exchange.reply.status);
+      this.replyBody(exchange.reply.body);
     } else {
       this.requestHeaders([]);
       this.body(undefined, '');
-      this.replyHeaders({});
+      this.replyHeaders({}, 0);
       this.body(undefined, '');
     }
-    this.u32(truncated.length);
-    for (const pointer of truncated) this.text(pointer);
+    const cuts = this.#cuts;
+    this.u32(cuts);
+    for (let i = 0; i < cuts; i += 1) this.text(this.#truncated[i] ?? '');
     const length = this.#at - start;
     // Past its room a record is written over the body room, and past the buffer's end a typed array
     // drops what is written: the bound above was wrong.
     if (length > ENTRY_MAX_BYTES) throw new RangeError(`a journal record of ${length} bytes`);
     return length;
+  }
+
+  /** Notes a field this record cut. */
+  #note(pointer: string): void {
+    this.#truncated[this.#cuts] = pointer;
+    this.#cuts += 1;
+  }
+
+  /** Cuts `text` at `limit` characters, noting `pointer` when it does. */
+  #cut(text: string, limit: number, pointer: string): string {
+    if (text.length <= limit) return text;
+    this.#note(pointer);
+    return `${text.slice(0, limit)}…`;
   }
 
   u32(value: number): void {
@@ -930,12 +987,7 @@ class Encoder {
       ? redacted(value)
       : length <= HEADER_VALUE_LIMIT
         ? value
-        : cut(
-            value,
-            HEADER_VALUE_LIMIT,
-            `${pointer}/${escapePointer(shownName.toLowerCase())}`,
-            this.#truncated,
-          );
+        : this.#cut(value, HEADER_VALUE_LIMIT, `${pointer}/${escapePointer(shownName.toLowerCase())}`);
     this.text(shown);
     this.estimate += shownName.length + shown.length + 3;
   }
@@ -964,19 +1016,19 @@ class Encoder {
   }
 
   /** The template for a list of `count` headers of this kind, if there is one and its entry is still its own. */
-  #template(seen: Seen, count: number): Template | undefined {
-    const template = seen.templates[count];
+  #template(seen: Seen, key: number): Template | undefined {
+    const template = seen.templates.get(key);
     if (template === undefined) return undefined;
     const lists = this.#store.lists;
     if (lists.numbers[2 * template.index + 1] === template.generation) return template;
-    seen.templates[count] = undefined;
+    seen.templates.delete(key);
     return undefined;
   }
 
   /** Where a list written by its template began, to go back there when its names turn out not the template's. */
   #listAt = 0;
   #listEstimate = 0;
-  #listTruncated = 0;
+  #listCuts = 0;
 
   /**
    * Begins a list written by its template: the count (flagged), the template's index, room for the
@@ -985,7 +1037,7 @@ class Encoder {
   #openTemplated(template: Template, count: number, seen: Seen): number {
     this.#listAt = this.#at;
     this.#listEstimate = this.estimate;
-    this.#listTruncated = this.#truncated.length;
+    this.#listCuts = this.#cuts;
     seen.settled = false;
     this.u32((TEMPLATED | count) >>> 0);
     this.u32(template.index);
@@ -1018,11 +1070,21 @@ class Encoder {
     return 1 << position;
   }
 
+  /** After a list written by its template: whether the template is out of date (see Template.settled). */
+  #outOfDate(seen: Seen, template: Template): boolean {
+    if (!seen.settled) {
+      template.settled = 0;
+      return false;
+    }
+    template.settled += 1;
+    return template.settled >= SETTLED;
+  }
+
   /** Forgets a list begun by its template: back to where it began. */
   #rewind(): void {
     this.#at = this.#listAt;
     this.estimate = this.#listEstimate;
-    this.#truncated.length = this.#listTruncated;
+    this.#cuts = this.#listCuts;
   }
 
   /** Ends a list written by its template: the mask, and its entry kept for this record too. */
@@ -1035,9 +1097,15 @@ class Encoder {
   /**
    * After a list written header by header: when it was the last list again name for name (and no
    * name or value was cut), or after one written by an out-of-date template, it becomes the
-   * template for lists of its length, if the journal has room for it.
+   * template for lists of its key, if the journal has room for it.
    */
-  #retemplate(seen: Seen, count: number, names: readonly string[], values: readonly string[]): void {
+  #retemplate(
+    seen: Seen,
+    key: number,
+    count: number,
+    names: readonly string[],
+    values: readonly string[],
+  ): void {
     const store = this.#store;
     const index = store.lists.vacancy(store.oldestId);
     if (index < 0) return;
@@ -1064,7 +1132,7 @@ class Encoder {
     }
     store.lists.fill(index, { names: shownNames, values: shownValues }, store.nextId);
     const generation = store.lists.numbers[2 * index + 1] ?? 0;
-    seen.templates[count] = { index, generation, names, values: compared, sizes, estimate };
+    seen.templates.set(key, { index, generation, names, values: compared, sizes, estimate, settled: 0 });
   }
 
   /** A request's headers, names and values alternating (as Node's rawHeaders): at most HEADERS_LIMIT. */
@@ -1092,7 +1160,8 @@ class Encoder {
       if (position === count) {
         this.#closeTemplated(template, maskAt, mask);
         seen.count = count;
-        if (seen.settled) this.#retemplate(seen, count, listNames(list, count), listValues(list, count));
+        if (this.#outOfDate(seen, template))
+          this.#retemplate(seen, count, count, listNames(list, count), listValues(list, count));
         return;
       }
       // A name not the template's: this list is written header by header after all.
@@ -1110,23 +1179,24 @@ class Encoder {
       if (this.header(name, value, '/request/headers', seen, i)) namesCut = true;
     }
     seen.count = count;
-    if (namesCut || over) this.#truncated.push('/request/headers');
+    if (namesCut || over) this.#note('/request/headers');
     else if (again && 2 * same >= count && count > 0)
-      this.#retemplate(seen, count, listNames(list, count), listValues(list, count));
+      this.#retemplate(seen, count, count, listNames(list, count), listValues(list, count));
   }
 
   /**
    * A reply's headers, the mock's constant values by the table: at most HEADERS_LIMIT. By the
-   * template of its length when it has one with the same names (counting them first costs less than
-   * walking a template of another kind of reply, as the mock's answers to different operations
-   * alternate).
+   * template of its status and length when it has one with the same names (counting them first
+   * costs less than walking a template of another kind of reply, as the mock's answers to different
+   * operations alternate).
    */
-  replyHeaders(headers: Readonly<Record<string, string>>): void {
+  replyHeaders(headers: Readonly<Record<string, string>>, status: number): void {
     const seen = this.#replySeen;
     let all = 0;
     for (const _name in headers) all += 1;
     const last = seen.count;
-    const template = all > HEADERS_LIMIT ? undefined : this.#template(seen, all);
+    const key = (status & 0x3ff) * (HEADERS_LIMIT + 1) + all;
+    const template = all > HEADERS_LIMIT ? undefined : this.#template(seen, key);
     if (template !== undefined) {
       const count = all;
       const maskAt = this.#openTemplated(template, count, seen);
@@ -1140,7 +1210,8 @@ class Encoder {
       if (position === count) {
         this.#closeTemplated(template, maskAt, mask);
         seen.count = count;
-        if (seen.settled) this.#retemplate(seen, count, Object.keys(headers), Object.values(headers));
+        if (this.#outOfDate(seen, template))
+          this.#retemplate(seen, key, count, Object.keys(headers), Object.values(headers));
         return;
       }
       // Not the template's names: this list is written header by header after all.
@@ -1165,11 +1236,11 @@ class Encoder {
     }
     this.#view.setUint32(countAt, count, true);
     seen.count = count;
-    if (cut) this.#truncated.push('/response/headers');
-    // The mock's replies of one kind are alike: the first of a length with no template becomes its
-    // template (another kind of the same length is then written header by header), or one like the last.
+    if (cut) this.#note('/response/headers');
+    // The mock's replies of one kind are alike: the first of a status and length with no template
+    // becomes its template (another kind of the same is then written header by header), or one like the last.
     else if (count > 0 && (template === undefined || (alike && count === last && 2 * same >= count)))
-      this.#retemplate(seen, count, Object.keys(headers), Object.values(headers));
+      this.#retemplate(seen, key, count, Object.keys(headers), Object.values(headers));
   }
 
   /**
@@ -1179,7 +1250,7 @@ class Encoder {
   body(body: string | Uint8Array | null | undefined, pointer: string): void {
     const into = this.bytes;
     if (body === null || body === undefined || (typeof body !== 'string' && body.byteLength === 0)) {
-      into[this.#at] = 0;
+      into[this.#at] = NO_BODY;
       this.#at += 1;
       return;
     }
@@ -1194,13 +1265,76 @@ class Encoder {
       into.set(body.byteLength <= BODY_EXCERPT_LIMIT ? body : body.subarray(0, BODY_EXCERPT_LIMIT), data);
     }
     const kept = Math.min(size, BODY_EXCERPT_LIMIT);
-    if (kept < size) this.#truncated.push(pointer);
-    into[head] = kept < size ? 2 : 1;
+    if (kept < size) this.#note(pointer);
+    into[head] = kept < size ? CUT_BODY : WHOLE_BODY;
     this.#at = head + 1;
     this.u32(size);
     this.u32(kept);
     this.#at = data + kept;
     this.estimate += kept;
+  }
+
+  /** Reply bodies of bytes seen lately, by identity (the store's cached list pages come again and again). */
+  readonly #bodies = new Array<Uint8Array | undefined>(BODIES_SEEN).fill(undefined);
+  /** Per body seen: the excerpt entry it was written with (ONCE: seen once, copied), and that entry's generation then. */
+  readonly #bodyCodes = new Float64Array(2 * BODIES_SEEN);
+  #bodyCursor = 0;
+
+  /**
+   * A reply's body: as body() writes it, but a body of bytes seen before (the same object: the store
+   * answers a list page it has not changed with the same bytes) by reference to its excerpt, kept
+   * once as text in the journal's excerpts, not 1 KiB copied per record.
+   */
+  replyBody(body: string | Uint8Array | null): void {
+    const index =
+      typeof body === 'string' || body === null || body.byteLength > BODY_SEEN_LIMIT || body.byteLength === 0
+        ? -1
+        : this.#excerptOf(body);
+    if (index < 0 || typeof body === 'string' || body === null) {
+      this.body(body, '/response/body');
+      return;
+    }
+    const size = body.byteLength;
+    const kept = Math.min(size, BODY_EXCERPT_LIMIT);
+    if (kept < size) this.#note('/response/body');
+    this.bytes[this.#at] = SAME_BODY;
+    this.#at += 1;
+    this.u32(size);
+    this.u32(kept);
+    this.u32(index);
+    this.estimate += kept;
+  }
+
+  /**
+   * The excerpts entry of a body seen before, entered on its second sighting (a body seen once is only
+   * remembered); -1: copy it (seen once, or no entry free).
+   */
+  #excerptOf(body: Uint8Array): number {
+    const seen = this.#bodies;
+    const codes = this.#bodyCodes;
+    let i = 0;
+    while (i < BODIES_SEEN && seen[i] !== body) i += 1;
+    if (i === BODIES_SEEN) {
+      i = this.#bodyCursor;
+      this.#bodyCursor = i + 1 === BODIES_SEEN ? 0 : i + 1;
+      seen[i] = body;
+      codes[2 * i] = ONCE;
+      return -1;
+    }
+    const store = this.#store;
+    const excerpts = store.excerpts;
+    const known = codes[2 * i] ?? ONCE;
+    if (known >= 0 && excerpts.numbers[2 * known + 1] === codes[2 * i + 1]) {
+      excerpts.numbers[2 * known] = store.nextId;
+      return known;
+    }
+    const text = decoder.decode(
+      body.byteLength <= BODY_EXCERPT_LIMIT ? body : body.subarray(0, BODY_EXCERPT_LIMIT),
+    );
+    const index = excerpts.enter(text, store.nextId, store.oldestId);
+    codes[2 * i] = index < 0 ? ONCE : index;
+    codes[2 * i + 1] = index < 0 ? 0 : (excerpts.numbers[2 * index + 1] ?? 0);
+    return index;
   }
 
   /**
@@ -1244,10 +1378,12 @@ class Reader {
   readonly bytes: Uint8Array;
   readonly #recent: readonly string[];
   readonly #lists: readonly HeaderList[];
+  readonly #excerpts: readonly string[];
   constructor(store: Store, at: number) {
     this.bytes = store.bytes;
     this.#recent = store.recent.texts;
     this.#lists = store.lists.texts;
+    this.#excerpts = store.excerpts.texts;
     this.#at = at;
   }
   u32(): number {
@@ -1282,15 +1418,19 @@ class Reader {
     return list;
   }
   body(): BodyExcerpt | null {
-    const flag = this.bytes[this.#at] ?? 0;
+    const flag = this.bytes[this.#at] ?? NO_BODY;
     this.#at += 1;
-    if (flag === 0) return null;
+    if (flag === NO_BODY) return null;
     const size = this.u32();
     const kept = this.u32();
+    if (flag === SAME_BODY) {
+      const text = this.#excerpts[this.u32()] ?? '';
+      return { text: kept < size ? `${text}…` : text, bytes: size };
+    }
     const at = this.#at;
     this.#at += kept;
     const text = decoder.decode(this.bytes.subarray(at, at + kept));
-    return { text: flag === 2 ? `${text}…` : text, bytes: size };
+    return { text: flag === CUT_BODY ? `${text}…` : text, bytes: size };
   }
 }
 

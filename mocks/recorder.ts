@@ -1,6 +1,6 @@
 // What is kept of each API call once answered: its journal entry, its log line, and the listeners
 // told of it (a HAR writer, the page's live view). Never the key: the journal shows its label.
-import type { MockCall } from './call.js';
+import { type MockCall, targetText } from './call.js';
 import type { NetworkFault } from './control-types.js';
 import type { Journal, JournalEntry } from './journal.js';
 import type { ResolvedKey } from './keys.js';
@@ -74,7 +74,7 @@ export function createRecorder(c: { journal: Journal; logger: Logger; real: () =
         {
           time: now,
           method: call.method,
-          target: call.url.pathname + call.url.search,
+          target: targetText(call.url),
           operationId: answered.operationId,
           key: answered.key,
           requestHeaders: call.rawHeaders(),
