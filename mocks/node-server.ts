@@ -110,19 +110,26 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const open = openAnswers();
   // Filled in once listening: the control API answers only a Host that names this address.
   let guard: ControlGuard | undefined;
-  /** Requests read on each connection and not yet answered, in order, and what runs after them. */
+  /**
+   * Requests read on each connection and not yet answered, in order, and what runs after them. A list,
+   * not a Set: a Set hashes each request by identity, which gives every request object a hash of its
+   * own to store (a connection seldom has more than one request pending).
+   */
   const pending = new WeakMap<
     RawSocket,
-    { requests: Set<IncomingMessage>; afterwards?: (() => void) | undefined }
+    { requests: IncomingMessage[]; afterwards?: (() => void) | undefined }
   >();
   /** A response is over: its request is no longer pending on its socket (one function for all: no closure per request). */
   function answered(this: ServerResponse): void {
     const incoming = this.req;
     const entry = pending.get(incoming.socket);
     if (entry === undefined) return;
-    entry.requests.delete(incoming);
+    const { requests } = entry;
+    const at = requests.indexOf(incoming);
+    if (at === 0) requests.shift();
+    else if (at > 0) requests.splice(at, 1);
     const then = entry.afterwards;
-    if (entry.requests.size === 0 && then !== undefined) {
+    if (requests.length === 0 && then !== undefined) {
       entry.afterwards = undefined;
       then();
     }
@@ -131,10 +138,10 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     const { socket } = incoming;
     let entry = pending.get(socket);
     if (entry === undefined) {
-      entry = { requests: new Set() };
+      entry = { requests: [] };
       pending.set(socket, entry);
     }
-    entry.requests.add(incoming);
+    entry.requests.push(incoming);
     // 'close' comes once per response.
     outgoing.on('close', answered);
   };
@@ -191,12 +198,12 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     requestTimeoutMs: timeouts.requestMs,
     lingering,
     pendingOn(socket) {
-      const requests = pending.get(socket)?.requests ?? new Set<IncomingMessage>();
-      return { count: requests.size, allComplete: [...requests].every((request) => request.complete) };
+      const requests = pending.get(socket)?.requests ?? [];
+      return { count: requests.length, allComplete: requests.every((request) => request.complete) };
     },
     afterPending(socket, then) {
       const entry = pending.get(socket);
-      if (entry === undefined || entry.requests.size === 0) then();
+      if (entry === undefined || entry.requests.length === 0) then();
       else entry.afterwards = then;
     },
   };

@@ -1,6 +1,6 @@
 // How the node:http adapter writes an answer: Content-Length (and Connection: close when the
 // connection cannot carry another request) go on the wire, and the reply's headers, the core's own
-// (its journal reads them after, a batch at a time), are given back as they were.
+// (its journal reads them after, a batch at a time), are left as they were.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -44,7 +44,7 @@ async function served(answer: () => Reply, body?: string) {
 }
 
 describe('writing an answer over node:http', () => {
-  it('sends Content-Length and gives the reply its headers back as they were', async () => {
+  it('sends Content-Length and leaves the reply its headers as they were', async () => {
     const { received, before, after } = await served(() =>
       reply(200, '{"ok":"é"}', { 'x-ratelimit-limit': '60' }),
     );
@@ -64,7 +64,7 @@ describe('writing an answer over node:http', () => {
     expect(after).toEqual(before);
   });
 
-  it('writes its own length over one the core set, and gives the core its value back', async () => {
+  it('writes its own length over one the core set, and leaves the core its value', async () => {
     const { received, before, after } = await served(() => reply(200, '[]', { 'content-length': '99' }));
     expect(received['content-length']).toBe('2');
     expect(after).toEqual(before);

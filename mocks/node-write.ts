@@ -31,8 +31,9 @@ export function endOpenAnswers(open: OpenAnswers): void {
  * The answer's head, with its own reason phrase always: node keeps the one a writeHead that threw had
  * set (a last-resort 500 after a refused 200 went out as `500 OK`). `length` and `close` go on the
  * wire only: the reply's headers are the core's, which its journal reads after (a batch at a time),
- * so they are lent to writeHead with them and given back as they were (the last added taken off
- * first, which leaves the object as fast as it came).
+ * so they are left as they are, and written as a list of names and values with these in place of
+ * any the core set (a list node writes as it comes: no own-property check per name, and no
+ * property added to the core's object then taken off).
  */
 function writeHead(
   outgoing: ServerResponse,
@@ -41,21 +42,14 @@ function writeHead(
   length: string | undefined,
   close: boolean,
 ): void {
-  const length0 = headers['content-length'];
-  const connection0 = headers.connection;
-  if (length !== undefined) headers['content-length'] = length;
-  if (close) headers.connection = 'close';
-  try {
-    outgoing.writeHead(status, STATUS_CODES[status], headers);
-  } finally {
-    if (close) giveBack(headers, 'connection', connection0);
-    if (length !== undefined) giveBack(headers, 'content-length', length0);
+  const list: string[] = [];
+  for (const name in headers) {
+    if ((length !== undefined && name === 'content-length') || (close && name === 'connection')) continue;
+    list.push(name, headers[name] ?? '');
   }
-}
-
-function giveBack(headers: Reply['headers'], name: string, value: string | undefined): void {
-  if (value === undefined) delete headers[name];
-  else headers[name] = value;
+  if (length !== undefined) list.push('content-length', length);
+  if (close) list.push('connection', 'close');
+  outgoing.writeHead(status, STATUS_CODES[status], list);
 }
 
 /** Bytes that no HTTP client can read as a status line. */
