@@ -16,7 +16,7 @@ cluster.setupPrimary({
   exec: fileURLToPath(new URL('../cli/main.js', import.meta.url)),
   args: ['mock', ...args],
   // As petkit's shebang runs it.
-  execArgv: ['--max-semi-space-size=8'],
+  execArgv: ['--max-semi-space-size=8', '--heap-growing-percent=50'],
   silent: false,
 });
 for (let i = 0; i < replicas; i += 1) cluster.fork();

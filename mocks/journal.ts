@@ -1132,7 +1132,14 @@ class Encoder {
     }
     store.lists.fill(index, { names: shownNames, values: shownValues }, store.nextId);
     const generation = store.lists.numbers[2 * index + 1] ?? 0;
-    seen.templates.set(key, { index, generation, names, values: compared, sizes, estimate, settled: 0 });
+    // No more templates than the journal's lists hold (those past it have lost their entry): the
+    // oldest made goes (a mock answering with many statuses, each of a few lengths).
+    const templates = seen.templates;
+    if (templates.size >= store.lists.size && !templates.has(key)) {
+      const oldest = templates.keys().next();
+      if (oldest.done !== true) templates.delete(oldest.value);
+    }
+    templates.set(key, { index, generation, names, values: compared, sizes, estimate, settled: 0 });
   }
 
   /** A request's headers, names and values alternating (as Node's rawHeaders): at most HEADERS_LIMIT. */
