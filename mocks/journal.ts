@@ -1187,7 +1187,10 @@ class Encoder {
     }
     seen.count = count;
     if (namesCut || over) this.#note('/request/headers');
-    else if (again && 2 * same >= count && count > 0)
+    // A client's requests of one kind are alike: the first of a length with no template becomes its
+    // template (a client whose requests of two kinds alternate, with and without a body, has one for
+    // each), or one like the last.
+    else if (count > 0 && (template === undefined || (again && 2 * same >= count)))
       this.#retemplate(seen, count, count, listNames(list, count), listValues(list, count));
   }
 
