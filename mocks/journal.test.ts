@@ -7,6 +7,7 @@ import {
   createJournal,
   type Exchange,
   JOURNAL_MAX_BYTES,
+  type Journal,
   type JournalEntry,
   PATH_LIMIT,
 } from './journal.js';
@@ -40,6 +41,27 @@ const exchangeOf = (overrides: Partial<Exchange> = {}): Exchange => ({
 });
 /** One exchange through a journal of its own, as a reader then sees it. */
 const entryOf = (exchange: Exchange): JournalEntry => createJournal().record(exchange).entry();
+/**
+ * Records an exchange per step (or clears), and after each reads every record kept back: each must
+ * be what a journal of its own showed of its exchange.
+ */
+function readsBackAsWritten<Step>(
+  journal: Journal,
+  steps: readonly (Step | 'clear')[],
+  exchangeFor: (step: Step) => Exchange,
+): void {
+  const expected = new Map<number, JournalEntry>();
+  for (const step of steps) {
+    if (step === 'clear') {
+      journal.clear();
+      continue;
+    }
+    const exchange = exchangeFor(step);
+    const kept = journal.record(exchange);
+    expected.set(kept.id, { ...entryOf(exchange), id: kept.id });
+    for (const record of journal.records()) expect(record.entry()).toEqual(expected.get(record.id));
+  }
+}
 const page = async (mock: ReturnType<typeof createMock>, query = '') =>
   (await checkedRequest(mock, `/__petkit/requests${query}`)).json as Page;
 
@@ -460,20 +482,12 @@ describe('the journal’s ring of bytes', () => {
         fc.array(step, { minLength: 1, maxLength: 60 }),
         (limit, recentSize, steps) => {
           const journal = createJournal(limit, JOURNAL_MAX_BYTES, undefined, recentSize, recentSize);
-          const expected = new Map<number, JournalEntry>();
-          for (const step of steps) {
-            if (step === 'clear') {
-              journal.clear();
-              continue;
-            }
-            const exchange = exchangeOf({
-              requestHeaders: step[0].flat(),
-              reply: { status: 200, body: '[]', headers: Object.fromEntries(step[1]) },
-            });
-            const kept = journal.record(exchange);
-            expected.set(kept.id, { ...entryOf(exchange), id: kept.id });
-            for (const record of journal.records()) expect(record.entry()).toEqual(expected.get(record.id));
-          }
+          readsBackAsWritten(journal, steps, ([request, replied]) =>
+            exchangeOf({
+              requestHeaders: request.flat(),
+              reply: { status: 200, body: '[]', headers: Object.fromEntries(replied) },
+            }),
+          );
         },
       ),
       { numRuns: 300, seed: 23 },
@@ -525,14 +539,8 @@ describe('the journal’s ring of bytes', () => {
         fc.array(step, { minLength: 1, maxLength: 80 }),
         (limit, size, requestLists, replyLists, steps) => {
           const journal = createJournal(limit, JOURNAL_MAX_BYTES, undefined, size, size);
-          const expected = new Map<number, JournalEntry>();
-          for (const step of steps) {
-            if (step === 'clear') {
-              journal.clear();
-              continue;
-            }
-            const [request, requestEdits, replied, replyEdits, status] = step;
-            const exchange = exchangeOf({
+          readsBackAsWritten(journal, steps, ([request, requestEdits, replied, replyEdits, status]) =>
+            exchangeOf({
               requestHeaders: changed(requestLists[request % requestLists.length] ?? [], requestEdits).flat(),
               reply: {
                 status,
@@ -541,11 +549,8 @@ describe('the journal’s ring of bytes', () => {
                   changed(replyLists[replied % replyLists.length] ?? [], replyEdits),
                 ),
               },
-            });
-            const kept = journal.record(exchange);
-            expected.set(kept.id, { ...entryOf(exchange), id: kept.id });
-            for (const record of journal.records()) expect(record.entry()).toEqual(expected.get(record.id));
-          }
+            }),
+          );
         },
       ),
       { numRuns: 300, seed: 29 },
@@ -585,23 +590,15 @@ describe('the journal’s ring of bytes', () => {
         fc.array(step, { minLength: 1, maxLength: 80 }),
         (limit, size, steps) => {
           const journal = createJournal(limit, JOURNAL_MAX_BYTES, undefined, undefined, undefined, size);
-          const expected = new Map<number, JournalEntry>();
-          for (const step of steps) {
-            if (step === 'clear') {
-              journal.clear();
-              continue;
-            }
+          readsBackAsWritten(journal, steps, (step) => {
             const sent =
               step === null || typeof step === 'string'
                 ? step
                 : 'shared' in step
                   ? (pool[step.shared] ?? null)
                   : (pool[step.copy]?.slice() ?? null);
-            const exchange = exchangeOf({ reply: { status: 200, body: sent, headers: {} } });
-            const kept = journal.record(exchange);
-            expected.set(kept.id, { ...entryOf(exchange), id: kept.id });
-            for (const record of journal.records()) expect(record.entry()).toEqual(expected.get(record.id));
-          }
+            return exchangeOf({ reply: { status: 200, body: sent, headers: {} } });
+          });
         },
       ),
       { numRuns: 300, seed: 37 },
