@@ -39,6 +39,9 @@ const exchangeOf = (overrides: Partial<Exchange> = {}): Exchange => ({
   durationMs: 0,
   ...overrides,
 });
+/** Steps of `arbitrary`, weighted, with a clear of the journal now and then. */
+const orClear = <Step>(arbitrary: fc.Arbitrary<Step>, weight: number) =>
+  fc.oneof({ arbitrary, weight }, { arbitrary: fc.constant('clear' as const), weight: 1 });
 /** One exchange through a journal of its own, as a reader then sees it. */
 const entryOf = (exchange: Exchange): JournalEntry => createJournal().record(exchange).entry();
 /**
@@ -471,10 +474,7 @@ describe('the journal’s ring of bytes', () => {
       fc.tuple(fc.constantFrom('date', 'x-ratelimit-reset', 'content-type'), fc.constantFrom(...values)),
       { maxLength: 3 },
     );
-    const step = fc.oneof(
-      { arbitrary: fc.tuple(request, replied), weight: 9 },
-      { arbitrary: fc.constant('clear' as const), weight: 1 },
-    );
+    const step = orClear(fc.tuple(request, replied), 9);
     fc.assert(
       fc.property(
         fc.integer({ min: 1, max: 6 }),
@@ -515,12 +515,9 @@ describe('the journal’s ring of bytes', () => {
     );
     const changes = fc.array(fc.tuple(fc.nat(4), fc.constantFrom(...values)), { maxLength: 2 });
     // A reply's template is kept by its status and length: lists of one status, and of two.
-    const step = fc.oneof(
-      {
-        arbitrary: fc.tuple(fc.nat(2), changes, fc.nat(2), changes, fc.constantFrom(200, 200, 201, 401)),
-        weight: 12,
-      },
-      { arbitrary: fc.constant('clear' as const), weight: 1 },
+    const step = orClear(
+      fc.tuple(fc.nat(2), changes, fc.nat(2), changes, fc.constantFrom(200, 200, 201, 401)),
+      12,
     );
     const changed = (base: readonly [string, string][], edits: readonly [number, string][]) => {
       const copy = base.map(([name, value]): [string, string] => [name, value]);
@@ -579,10 +576,7 @@ describe('the journal’s ring of bytes', () => {
       { arbitrary: fc.nat(pool.length - 1).map((i) => ({ copy: i })), weight: 1 },
       { arbitrary: fc.constantFrom('{"code":"not_found"}', null), weight: 1 },
     );
-    const step = fc.oneof(
-      { arbitrary: body, weight: 12 },
-      { arbitrary: fc.constant('clear' as const), weight: 1 },
-    );
+    const step = orClear(body, 12);
     fc.assert(
       fc.property(
         fc.integer({ min: 1, max: 8 }),

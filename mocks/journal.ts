@@ -1296,15 +1296,15 @@ class Encoder {
    * once as text in the journal's excerpts, not 1 KiB copied per record.
    */
   replyBody(body: string | Uint8Array | null): void {
+    const size = typeof body === 'string' || body === null ? 0 : body.byteLength;
     const index =
-      typeof body === 'string' || body === null || body.byteLength > BODY_SEEN_LIMIT || body.byteLength === 0
+      typeof body === 'string' || body === null || size === 0 || size > BODY_SEEN_LIMIT
         ? -1
         : this.#excerptOf(body);
-    if (index < 0 || typeof body === 'string' || body === null) {
+    if (index < 0) {
       this.body(body, '/response/body');
       return;
     }
-    const size = body.byteLength;
     const kept = Math.min(size, BODY_EXCERPT_LIMIT);
     if (kept < size) this.#note('/response/body');
     this.bytes[this.#at] = SAME_BODY;
