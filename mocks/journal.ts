@@ -464,7 +464,7 @@ export function createJournal(
       numbers[n + FORCED] = reply.headers['preference-applied']?.includes('code=') === true ? 1 : 0;
       const r = store.refsOf(id);
       refs[r + METHOD] = methodOf(exchange.method);
-      refs[r + CODE] = reply.status >= 400 && typeof body === 'string' ? codeOf(body) : null;
+      refs[r + CODE] = reply.status >= 400 && body !== null ? codeOf(body) : null;
       refs[r + RULE] = exchange.rule ?? null;
       refs[r + FAULT] = reply.fault ?? null;
       refs[r + OPERATION] = exchange.operationId;
@@ -523,14 +523,18 @@ const ERROR_CODE = /^\{"code":"([a-z_]{1,40})"/;
 const CODES = new Map<string, string>();
 
 /** The last Error bodies read and their codes: the mock's answers of one kind repeat their body. */
-const LAST_BODIES = ['', '', '', ''];
+const LAST_BODIES: (string | Uint8Array)[] = ['', '', '', ''];
 const LAST_CODES: (string | null)[] = [null, null, null, null];
 let lastBody = 0;
+/** Bytes of a body enough to hold its code: `{"code":"` and 40 characters, and the closing quote. */
+const CODE_BYTES = 64;
 
-function codeOf(body: string): string | null {
+/** An Error body's code: a text's, or the first bytes' of a body of bytes (the mock's constant Error bodies). */
+function codeOf(body: string | Uint8Array): string | null {
   for (let i = 0; i < LAST_BODIES.length; i += 1) if (LAST_BODIES[i] === body) return LAST_CODES[i] ?? null;
-  const code = readCode(body);
-  if (body.length <= 1024) {
+  const text = typeof body === 'string' ? body : decoder.decode(body.subarray(0, CODE_BYTES));
+  const code = readCode(text);
+  if ((typeof body === 'string' ? body.length : body.byteLength) <= 1024) {
     LAST_BODIES[lastBody] = body;
     LAST_CODES[lastBody] = code;
     lastBody = (lastBody + 1) % LAST_BODIES.length;

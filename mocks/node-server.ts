@@ -320,7 +320,7 @@ class Outbox {
 function failed(mock: Mock, outgoing: ServerResponse, open: OpenAnswers, error: unknown): void {
   mock.options.logger.error(`petkit mock: ${String(error)}`);
   const reply = errorReply('internal_error');
-  if (outgoing.headersSent) outgoing.end(typeof reply.body === 'string' ? reply.body : undefined);
+  if (outgoing.headersSent) outgoing.end(reply.body ?? undefined);
   else write(outgoing.req, outgoing, reply, open);
 }
 

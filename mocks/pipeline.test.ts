@@ -331,7 +331,9 @@ describe('answering at once', () => {
     });
     const reply = await answerSoon(mock, call('/v1/pets/1', withKey(FREE)));
     expect(reply.status).toBe(503);
-    expect(reply.body).toContain('"code":"state_unavailable"');
+    const text =
+      typeof reply.body === 'string' ? reply.body : new TextDecoder().decode(reply.body ?? undefined);
+    expect(JSON.parse(text)).toMatchObject({ code: 'state_unavailable', status: 503 });
     expect(mock.inFlight).toBe(0);
     expect(mock.journal.at(-1)?.status).toBe(503);
   });

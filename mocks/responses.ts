@@ -53,12 +53,33 @@ export function reply(
   return { status, body, headers };
 }
 
+/**
+ * The Error bodies that never vary (a code's own message, no details), each encoded once and answered
+ * as the same bytes, as a cached list page is: node:http writes them as they are and the journal
+ * keeps them by reference, where a string was encoded again for every answer (the 401 of each
+ * request without a key). At most one per error code.
+ */
+const CONSTANT_ERRORS = new Map<
+  ErrorCode,
+  { readonly status: number; readonly bytes: Uint8Array<ArrayBuffer> }
+>();
+const UTF8 = new TextEncoder();
+
 export function errorReply(
   code: ErrorCode,
   message?: string,
   details?: readonly ErrorDetail[],
   extra?: Record<string, string>,
 ): Reply {
+  if (message === undefined && (details === undefined || details.length === 0)) {
+    let constant = CONSTANT_ERRORS.get(code);
+    if (constant === undefined) {
+      const body = errorBody(code);
+      constant = { status: body.status, bytes: UTF8.encode(errorJson(body)) };
+      CONSTANT_ERRORS.set(code, constant);
+    }
+    return reply(constant.status, constant.bytes, extra);
+  }
   const body = errorBody(code, message, details);
   return reply(body.status, errorJson(body), extra);
 }
