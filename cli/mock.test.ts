@@ -137,7 +137,8 @@ describe('petkit mock', () => {
     const origin = new URL(url).origin;
     const journal = await (await fetch(`${origin}/__petkit/requests`)).text();
     expect(journal).toContain('"key":{"name":"sk_li…","plan":"pro"}');
-    await new Promise((resolve) => setTimeout(resolve, 50)); // the log line's batch
+    // The request's log line (written in a batch), then: no part of the key in the log or the journal.
+    await expect.poll(output, { timeout: 2_000, interval: 10 }).toMatch(/ GET \/v1\/pets 200 \d+ms$/m);
     expect(output() + journal).not.toContain('4f9a8b7c6d5e');
   });
   it('turns the control API off with --no-control, and refuses it with --control-origin', async () => {

@@ -31,6 +31,7 @@ import type { Logger } from '../mocks/options.js';
 import type { SharedState } from '../mocks/postgres/index.js';
 import { loadRulesFile } from '../mocks/rules-file.js';
 import { checkedArgv, integerFlag, UsageError } from './flags.js';
+import { batchedLog } from './log-writer.js';
 import { harFileFault, recordHar } from './mock-har.js';
 import { startedByNpx, watchParent } from './parent-watch.js';
 
@@ -202,8 +203,10 @@ export async function run(argv: string[]): Promise<number> {
     process.stdout.write(HELP);
     return 0;
   }
-  const logger = {
-    info: batchedWriter(process.stdout),
+  const log = batchedLog(process.stdout);
+  const logger: Logger = {
+    info: log.info,
+    request: log.request,
     error: (line: string) => process.stderr.write(`${new Date().toISOString()} ${line}\n`),
   };
   let shared: SharedState | undefined;
@@ -281,11 +284,14 @@ export async function run(argv: string[]): Promise<number> {
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
       unwatch?.();
+      // The log's lines waiting go first, and those of the requests still in flight before it exits.
+      log.flush();
       process.stdout.write(
         `petkit mock: ${why}, finishing ${server.mock.inFlight} in-flight request(s) and stopping.\n`,
       );
       server
         .close()
+        .then(() => log.flush())
         .then(() => shared?.close())
         .then(() => (urlFile === undefined ? undefined : rm(urlFile, { force: true })))
         .then(async () => {
@@ -297,6 +303,7 @@ export async function run(argv: string[]): Promise<number> {
         .then(
           () => resolve(0),
           (error: unknown) => {
+            log.flush();
             process.stderr.write(`petkit mock: stopping failed: ${String(error)}\n`);
             resolve(1);
           },
@@ -322,29 +329,4 @@ async function writeAtomically(file: string, text: string): Promise<void> {
   const partial = `${file}.${process.pid}.partial`;
   await writeFile(partial, text);
   await rename(partial, file);
-}
-
-/**
- * One request log line each, written in one batch per turn of the event loop: stdout to a file or a
- * pipe is a synchronous write, and one per request was 6% of a request's CPU under load.
- */
-function batchedWriter(stream: NodeJS.WritableStream): (line: string) => void {
-  let pending = '';
-  // The timestamp is formatted once per millisecond, not once per line.
-  let stampedAt = Number.NaN;
-  let stamp = '';
-  const flush = () => {
-    const text = pending;
-    pending = '';
-    stream.write(text);
-  };
-  return (line) => {
-    if (pending === '') setImmediate(flush);
-    const now = Date.now();
-    if (now !== stampedAt) {
-      stampedAt = now;
-      stamp = new Date(now).toISOString();
-    }
-    pending += `${stamp} ${line}\n`;
-  };
 }

@@ -1,0 +1,179 @@
+// `petkit mock`'s log on stdout: one line per request, `<ISO time> <requestLogLine>`. A request's line
+// is written as bytes straight from what it says (`Logger.request`), never made as text (the text,
+// joined piece by piece, was flattened and encoded again at the write), into a batch that is written
+// at once when the mock is not busy, and at most every LOG_FLUSH_MS when it is: each write of a batch
+// costs the same whatever it holds (a system call, node's stream machinery), and written once per
+// turn of the event loop, a handful of lines each under load, it was 3 % of an answer's CPU
+// (docs/performance.md). A property test holds the bytes equal to `requestLogLine`'s text.
+import type { NetworkFault } from '../mocks/control-types.js';
+import type { LoggedRequest, Logger } from '../mocks/options.js';
+import { requestLogLine } from '../mocks/recorder.js';
+
+/** Bytes a batch holds; a line that would overflow it has the batch written first. */
+export const LOG_BATCH_BYTES = 64 * 1024;
+/**
+ * A batch is written at the end of the turn of the event loop its first line came in, unless the last
+ * was written less than this long ago: then this long after it. A line is on stdout at most this long
+ * after its request was answered, at once when requests come slower than that.
+ */
+export const LOG_FLUSH_MS = 100;
+
+export interface LogStream {
+  write(chunk: Uint8Array | string): unknown;
+}
+
+/** What the room for a line counts besides its texts' characters (3 bytes each at most): separators, numbers, words. */
+const LINE_EXTRA_BYTES = 128;
+
+/** When a batch is written: at the end of this turn of the event loop, or `ms` from now. */
+export interface LogSchedule {
+  soon(task: () => void): void;
+  after(task: () => void, ms: number): void;
+}
+
+/** Node's: the end of the turn (setImmediate), or a timer that does not keep the process alive. */
+const NODE_SCHEDULE: LogSchedule = {
+  soon: (task) => void setImmediate(task),
+  after: (task, ms) => void setTimeout(task, ms).unref(),
+};
+
+export interface BatchedLog extends Required<Pick<Logger, 'info' | 'request'>> {
+  /** Writes the lines waiting now (before the mock writes anything else to the stream, and before it exits). */
+  flush(): void;
+}
+
+/**
+ * The log's `info` and `request`, in order, to `stream`. `now` is the real clock (a line says when
+ * it was written, and the batches are timed by it).
+ */
+export function batchedLog(
+  stream: LogStream,
+  now: () => number = Date.now,
+  schedule: LogSchedule = NODE_SCHEDULE,
+): BatchedLog {
+  const buffer = new Uint8Array(LOG_BATCH_BYTES);
+  let used = 0;
+  let scheduled = false;
+  let flushedAt = Number.NEGATIVE_INFINITY;
+  // The time is formatted once per millisecond, not once per line.
+  let stampedAt = Number.NaN;
+  let stamp = '';
+
+  const flush = () => {
+    scheduled = false;
+    if (used === 0) return;
+    flushedAt = now();
+    // A copy: a stream may hold what it was given to write later (a full pipe), and the next batch
+    // is written over this one.
+    const bytes = buffer.slice(0, used);
+    used = 0;
+    stream.write(bytes);
+  };
+
+  /** Room for a line of `chars` characters of text; false: none even in an empty batch. */
+  const room = (chars: number): boolean => {
+    const stampNow = now();
+    if (stampNow !== stampedAt) {
+      stampedAt = stampNow;
+      stamp = new Date(stampNow).toISOString();
+    }
+    const most = stamp.length + 3 * chars + LINE_EXTRA_BYTES;
+    if (used + most > LOG_BATCH_BYTES) flush();
+    if (most > LOG_BATCH_BYTES) return false;
+    if (!scheduled) {
+      scheduled = true;
+      const wait = flushedAt + LOG_FLUSH_MS - stampNow;
+      if (wait > 0) schedule.after(flush, wait);
+      else schedule.soon(flush);
+    }
+    return true;
+  };
+
+  /** A text's UTF-8 bytes: ASCII a character at a time, the rest (from its first other character) encoded. */
+  const text = (piece: string) => {
+    let at = used;
+    const length = piece.length;
+    let i = 0;
+    for (; i < length; i += 1) {
+      const c = piece.charCodeAt(i);
+      if (c >= 0x80) break;
+      buffer[at] = c;
+      at += 1;
+    }
+    if (i < length) at += UTF8.encodeInto(piece.slice(i), buffer.subarray(at)).written;
+    used = at;
+  };
+
+  /** A number as `String(value)` writes it: a whole one digit by digit. */
+  const number = (value: number) => {
+    if (!Number.isSafeInteger(value) || value < 0) {
+      text(String(value));
+      return;
+    }
+    let digits = 1;
+    for (let rest = value; rest >= 10; rest = Math.floor(rest / 10)) digits += 1;
+    let at = used + digits;
+    used = at;
+    let rest = value;
+    do {
+      at -= 1;
+      buffer[at] = 0x30 + (rest % 10);
+      rest = Math.floor(rest / 10);
+    } while (rest > 0);
+  };
+
+  const byte = (value: number) => {
+    buffer[used] = value;
+    used += 1;
+  };
+
+  return {
+    flush,
+    info(line) {
+      if (!room(line.length)) {
+        stream.write(`${stamp} ${line}\n`);
+        return;
+      }
+      text(stamp);
+      byte(SPACE);
+      text(line);
+      byte(NEWLINE);
+    },
+    request(request: LoggedRequest, fault: NetworkFault | undefined, rule: string | undefined) {
+      const { method, path, code } = request;
+      const chars = method.length + path.length + (code?.length ?? 0) + (rule?.length ?? 0);
+      if (!room(chars)) {
+        stream.write(`${stamp} ${requestLogLine(request, fault, rule)}\n`);
+        return;
+      }
+      text(stamp);
+      byte(SPACE);
+      text(method);
+      byte(SPACE);
+      text(path);
+      byte(SPACE);
+      number(request.status);
+      if (code !== null) {
+        byte(SPACE);
+        text(code);
+      }
+      if (fault !== undefined) {
+        text(' fault ');
+        text(fault);
+      }
+      if (rule !== undefined) {
+        text(' (rule ');
+        text(rule);
+        byte(CLOSE);
+      } else if (request.forced) text(' (forced)');
+      byte(SPACE);
+      number(request.durationMs);
+      text('ms\n');
+    },
+  };
+}
+
+const UTF8 = new TextEncoder();
+const SPACE = 0x20;
+const NEWLINE = 0x0a;
+const CLOSE = 0x29;
