@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { computeRatios } from './ratios.js';
+import { computeRatios, journalCost } from './ratios.js';
 import type { ScenarioResult, ServerResult } from './report.js';
 import type { ScenarioId } from './scenarios.js';
 import type { ServerId } from './servers.js';
@@ -108,5 +108,40 @@ describe('computeRatios', () => {
     expect(row?.overBaseline).toBeCloseTo(30_000 / 31_500);
     expect(row?.cpuOverBaseline).toBe(0.95);
     expect(computeRatios([servers[0] as ServerResult], ['get'])[0]).not.toHaveProperty('overBaseline');
+  });
+});
+
+describe('journalCost', () => {
+  const withSlices = (cpu: number, slices: (number | undefined)[]) =>
+    figures('mixed', 40_000, {
+      cpuUsPerRequest: cpu,
+      slices: slices.map((cpuUsPerRequest) => ({ rps: 40_000, cpuUsPerRequest })),
+    });
+  it("divides petkit's CPU per answer by --journal-limit 0's, whole and slice by slice", () => {
+    const cost = journalCost(withSlices(21, [20, 22, 21, 30]), withSlices(20, [20, 20, 20, 20]));
+    expect(cost?.ratio).toBeCloseTo(1.05, 10);
+    // Pairs 1.00, 1.10, 1.05, 1.50: the median of four is the mean of the middle two.
+    expect(cost?.slices?.median).toBeCloseTo(1.075, 10);
+    expect(cost?.slices?.min).toBeCloseTo(1, 10);
+    expect(cost?.slices?.max).toBeCloseTo(1.5, 10);
+    expect(
+      journalCost(withSlices(21, [20, 22, 30]), withSlices(20, [20, 20, 20]))?.slices?.median,
+    ).toBeCloseTo(1.1, 10);
+  });
+  it('pairs only the slices both have a CPU figure for, and gives none without both servers', () => {
+    const cost = journalCost(withSlices(21, [20, undefined, 22]), withSlices(20, [20, 20, undefined]));
+    expect(cost?.slices).toEqual({ median: 1, min: 1, max: 1 });
+    expect(journalCost(figures('mixed', 1, { cpuUsPerRequest: 21 }), figures('mixed', 1))).toEqual({
+      ratio: 21 / 40,
+    });
+    expect(journalCost(withSlices(21, [20]), undefined)).toBeUndefined();
+  });
+  it('is on each ratio row when petkit and --journal-limit 0 both ran', () => {
+    const rows = computeRatios(
+      [server('petkit', [withSlices(21, [21])]), server('petkit-no-journal', [withSlices(20, [20])])],
+      ['mixed'],
+    );
+    expect(rows[0]?.journal?.ratio).toBeCloseTo(1.05, 10);
+    expect(computeRatios([server('petkit', [withSlices(21, [21])])], ['mixed'])[0]?.journal).toBeUndefined();
   });
 });

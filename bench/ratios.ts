@@ -1,5 +1,5 @@
 // petkit's figures over the other servers', scenario by scenario: the ratio columns of the table.
-import type { RatioRow, ScenarioResult, ServerResult } from './report.js';
+import type { JournalCost, RatioRow, ScenarioResult, ServerResult } from './report.js';
 import type { ScenarioId } from './scenarios.js';
 import type { ServerId } from './servers.js';
 
@@ -21,6 +21,30 @@ function cpuRatio(a: ScenarioResult | undefined, b: ScenarioResult | undefined):
   return theirs / mine;
 }
 
+/** petkit's CPU per answer over `--journal-limit 0`'s, whole and slice by slice; undefined without both. */
+export function journalCost(
+  petkit: ScenarioResult | undefined,
+  none: ScenarioResult | undefined,
+): JournalCost | undefined {
+  const ratio = cpuRatio(none, petkit);
+  if (ratio === undefined) return undefined;
+  const pairs: number[] = [];
+  const theirs = none?.slices ?? [];
+  (petkit?.slices ?? []).forEach((slice, i) => {
+    const mine = slice.cpuUsPerRequest;
+    const other = theirs[i]?.cpuUsPerRequest;
+    if (mine !== undefined && other !== undefined && other > 0) pairs.push(mine / other);
+  });
+  if (pairs.length === 0) return { ratio };
+  pairs.sort((a, b) => a - b);
+  const middle = pairs.length >> 1;
+  const median =
+    pairs.length % 2 === 1
+      ? (pairs[middle] as number)
+      : ((pairs[middle - 1] as number) + (pairs[middle] as number)) / 2;
+  return { ratio, slices: { median, min: pairs[0] as number, max: pairs[pairs.length - 1] as number } };
+}
+
 /** petkit's req/s over Prism-silent's and over each ceiling's, scenario by scenario. */
 export function computeRatios(
   servers: readonly ServerResult[],
@@ -31,6 +55,7 @@ export function computeRatios(
   const ceiling = scenariosOf(servers, 'ceiling-work');
   const precomputed = scenariosOf(servers, 'ceiling');
   const baseline = scenariosOf(servers, 'petkit-baseline');
+  const none = scenariosOf(servers, 'petkit-no-journal');
   const find = (list: readonly ScenarioResult[] | undefined, id: ScenarioId) =>
     list?.find((s) => s.scenario === id);
   return scenarios.map((id) => ({
@@ -41,6 +66,7 @@ export function computeRatios(
     cpuOverCeiling: cpuRatio(find(petkit, id), find(ceiling, id)),
     overPrecomputed: ratio(find(petkit, id), find(precomputed, id)),
     cpuOverPrecomputed: cpuRatio(find(petkit, id), find(precomputed, id)),
+    journal: journalCost(find(petkit, id), find(none, id)),
     ...(baseline === undefined
       ? {}
       : {

@@ -62,6 +62,19 @@ export interface RatioRow {
   readonly overBaseline?: number | undefined;
   /** The baseline build's CPU per answer over petkit's. */
   readonly cpuOverBaseline?: number | undefined;
+  /** What the journal costs: petkit's CPU per answer over `--journal-limit 0`'s, when both ran. */
+  readonly journal?: JournalCost | undefined;
+}
+
+/**
+ * petkit's CPU per answer over `--journal-limit 0`'s: over the whole scenario, and slice by slice
+ * (the two take their turns seconds apart, so a slice's ratio is a pair; their median is the figure
+ * one slow slice does not move, their range how far a slice's can stray).
+ */
+export interface JournalCost {
+  readonly ratio: number;
+  /** Absent when the results hold no slices that both have CPU figures for. */
+  readonly slices?: { readonly median: number; readonly min: number; readonly max: number } | undefined;
 }
 
 export interface BenchReport {

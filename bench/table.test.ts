@@ -41,19 +41,30 @@ const report: BenchReport = {
       cpuOverCeiling: 0.6,
       overPrecomputed: 0.5,
       cpuOverPrecomputed: 0.45,
+      journal: { ratio: 1.034, slices: { median: 1.028, min: 1.006, max: 1.061 } },
     },
   ],
   contract: { ran: false, reason: 'stub' },
 };
 
 describe('the bench tables', () => {
+  it("shows the journal's cost whole, or with its slices' range and median when the results have them", () => {
+    const row = (journal: NonNullable<BenchReport['ratios'][number]['journal']> | undefined) =>
+      loadTable({ ...report, ratios: report.ratios.map((r) => ({ ...r, journal })) })
+        .split('\n')[2]
+        ?.split(' | ')
+        .at(-1);
+    expect(row({ ratio: 1.052 })).toBe('1.05× |');
+    expect(row(undefined)).toBe('– |');
+  });
+
   it('draws a Markdown table with a header rule', () => {
     expect(markdownTable(['a', 'b'], [['1', '2']])).toBe('| a | b |\n| --- | --- |\n| 1 | 2 |');
   });
 
   it('puts req/s, latency, memory and the ratios on petkit’s row, and skips servers that did not run', () => {
     expect(loadTable(report).split('\n')[2]).toBe(
-      '| list-20 | petkit mock | 25,000 | 1 | 4 | 42 | 65 | 0 | 0 | 200: 250,000 | 10.4× (CPU 7.5×) | 0.63× (CPU 0.60×) | 0.50× (CPU 0.45×) |',
+      '| list-20 | petkit mock | 25,000 | 1 | 4 | 42 | 65 | 0 | 0 | 200: 250,000 | 10.4× (CPU 7.5×) | 0.63× (CPU 0.60×) | 0.50× (CPU 0.45×) | 1.03× (slices 1.01× to 1.06×, median 1.03×) |',
     );
     expect(loadTable(report).split('\n')).toHaveLength(3);
   });
@@ -70,8 +81,12 @@ describe('the bench tables', () => {
       ratios: report.ratios.map((row) => ({ ...row, overBaseline: 0.98, cpuOverBaseline: 1.02 })),
     };
     const lines = loadTable(withBaseline).split('\n');
-    expect(lines[0]).toMatch(/\| petkit\/ceiling \(precomputed\) \| petkit\/baseline \|$/);
-    expect(lines[2]).toMatch(/\| 0\.50× \(CPU 0\.45×\) \| 0\.98× \(CPU 1\.02×\) \|$/);
-    expect(lines[3]).toMatch(/^\| list-20 \| petkit mock, baseline build \| .* \| {2}\| {2}\| {2}\| {2}\|$/);
+    expect(lines[0]).toMatch(
+      /\| petkit\/ceiling \(precomputed\) \| journal \(CPU over --journal-limit 0\) \| petkit\/baseline \|$/,
+    );
+    expect(lines[2]).toMatch(/\| 0\.50× \(CPU 0\.45×\) \| 1\.03× \(slices .*\) \| 0\.98× \(CPU 1\.02×\) \|$/);
+    expect(lines[3]).toMatch(
+      /^\| list-20 \| petkit mock, baseline build \| .* \| {2}\| {2}\| {2}\| {2}\| {2}\|$/,
+    );
   });
 });

@@ -26,8 +26,19 @@ function ratioCells(row: RatioRow | undefined, baseline: boolean): string[] {
     `${times(row?.overPrismSilent, 1)}${cpu(row?.cpuOverPrismSilent, 1)}`,
     `${times(row?.overCeiling, 2)}${cpu(row?.cpuOverCeiling, 2)}`,
     `${times(row?.overPrecomputed, 2)}${cpu(row?.cpuOverPrecomputed, 2)}`,
+    journalCell(row),
     ...(baseline ? [`${times(row?.overBaseline, 2)}${cpu(row?.cpuOverBaseline, 2)}`] : []),
   ];
+}
+
+/** `1.03× (slices 1.01× to 1.06×, median 1.03×)`: what the journal costs, and how far its slices stray. */
+function journalCell(row: RatioRow | undefined): string {
+  const journal = row?.journal;
+  if (journal === undefined) return '–';
+  const { slices } = journal;
+  return slices === undefined
+    ? times(journal.ratio, 2)
+    : `${times(journal.ratio, 2)} (slices ${times(slices.min, 2)} to ${times(slices.max, 2)}, median ${times(slices.median, 2)})`;
 }
 
 /** One row per scenario and server, ratios on petkit's rows. */
@@ -35,7 +46,7 @@ export function loadTable(report: BenchReport): string {
   const rows: string[][] = [];
   // A column petkit/baseline only when a baseline build ran (--baseline DIR).
   const baseline = report.servers.some((server) => server.server === 'petkit-baseline' && server.ran);
-  const empty = baseline ? ['', '', '', ''] : ['', '', ''];
+  const empty = baseline ? ['', '', '', '', ''] : ['', '', '', ''];
   for (const scenario of SCENARIOS) {
     for (const server of report.servers) {
       if (!server.ran) continue;
@@ -72,6 +83,7 @@ export function loadTable(report: BenchReport): string {
       'petkit/Prism-silent',
       'petkit/ceiling (work-matched)',
       'petkit/ceiling (precomputed)',
+      'journal (CPU over --journal-limit 0)',
       ...(baseline ? ['petkit/baseline'] : []),
     ],
     rows,
