@@ -171,4 +171,14 @@ describe('the mock log on stdout', () => {
     log.info('d');
     expect(tasks).toHaveLength(1);
   });
+
+  it('keeps one write waiting at a time, however many batches filled before it', () => {
+    const { log, chunks, tasks, timers, runBatches, written } = recorded();
+    const line = 'x'.repeat(1_000);
+    for (let i = 0; i < 300; i += 1) log.info(line);
+    expect(chunks.length).toBeGreaterThan(2);
+    expect(tasks.length + timers.length).toBe(1);
+    runBatches();
+    expect(written().toString()).toBe(`${new Date(T0).toISOString()} ${line}\n`.repeat(300));
+  });
 });

@@ -60,7 +60,6 @@ export function batchedLog(
   let stamp = '';
 
   const flush = () => {
-    scheduled = false;
     if (used === 0) return;
     flushedAt = now();
     // A copy: a stream may hold what it was given to write later (a full pipe), and the next batch
@@ -68,6 +67,12 @@ export function batchedLog(
     const bytes = buffer.slice(0, used);
     used = 0;
     stream.write(bytes);
+  };
+
+  /** The scheduled write: one waits at a time, whatever wrote a batch in between (a full one, the stop). */
+  const flushLater = () => {
+    scheduled = false;
+    flush();
   };
 
   /** Room for a line of `chars` characters of text; false: none even in an empty batch. */
@@ -83,8 +88,8 @@ export function batchedLog(
     if (!scheduled) {
       scheduled = true;
       const wait = flushedAt + LOG_FLUSH_MS - stampNow;
-      if (wait > 0) schedule.after(flush, wait);
-      else schedule.soon(flush);
+      if (wait > 0) schedule.after(flushLater, wait);
+      else schedule.soon(flushLater);
     }
     return true;
   };

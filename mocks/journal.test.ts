@@ -1,7 +1,7 @@
 // The journal as a user reads it: what an entry says of a request (never the key), its bounds in
 // entries and bytes with the cuts shown, and GET /__petkit/requests filtered and paged, DELETE to clear.
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   BODY_EXCERPT_LIMIT,
   createJournal,
@@ -368,6 +368,42 @@ describe('GET /__petkit/requests', () => {
     expect((await page(mock)).entries).toEqual([]);
     // The pets are untouched: DELETE clears the journal only.
     expect((await checkedRequest(mock, '/__petkit/health')).json).toMatchObject({ pets: 50 });
+  });
+});
+
+describe('the journal’s batches', () => {
+  it('keeps one flush waiting at a time, however many records come before the event loop turns', () => {
+    vi.useFakeTimers({ toFake: ['setImmediate'] });
+    try {
+      const journal = createJournal();
+      for (let i = 0; i < 1_000; i += 1) {
+        journal.record(
+          {
+            time: NOW,
+            method: 'GET',
+            target: `/v1/pets/${i}`,
+            operationId: 'getPet',
+            key: undefined,
+            requestHeaders: ['Host', 'petkit.test'],
+            requestBody: undefined,
+            reply: reply(200, null),
+            delayMs: 0,
+            durationMs: 0,
+            rule: undefined,
+          },
+          false,
+        );
+      }
+      // Full batches were written as they filled; one task waits for the rest.
+      expect(vi.getTimerCount()).toBe(1);
+      vi.runAllTimers();
+      expect(vi.getTimerCount()).toBe(0);
+      expect(journal.entries().map((entry) => entry.path)).toEqual(
+        Array.from({ length: 1_000 }, (_, i) => `/v1/pets/${i}`),
+      );
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 

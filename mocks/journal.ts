@@ -315,10 +315,12 @@ function held(exchange: Exchange): boolean {
  * Runs a task once the work at hand is done: in Node after the event loop's I/O (every answer that
  * came in together is journaled in one batch), elsewhere (a browser) after the current task.
  */
-const soon: (task: () => void) => void = (() => {
+const soon = (task: () => void): void => {
+  // Looked up when called (once a batch), not when loaded: a test's fake timers stand in for it.
   const immediate = (globalThis as { setImmediate?: (task: () => void) => unknown }).setImmediate;
-  return immediate === undefined ? queueMicrotask : (task: () => void) => void immediate(task);
-})();
+  if (immediate === undefined) queueMicrotask(task);
+  else immediate(task);
+};
 
 /** The path as a record keeps it: cut at PATH_LIMIT. */
 const pathOf = (target: string): string =>
@@ -437,10 +439,18 @@ export function createJournal(
     }
   };
   const flush = (): void => {
-    scheduled = false;
     if (waiting.length === 0) return;
     for (const exchange of waiting) keep(exchange, true);
     waiting.length = 0;
+  };
+  /**
+   * The flush at the end of the work at hand: one waits at a time, whatever flushed the records in
+   * between (a full batch, a read). A caller that never lets the event loop turn (in-process requests
+   * awaited one after another) had one more task queued every BATCH records.
+   */
+  const flushSoon = (): void => {
+    scheduled = false;
+    flush();
   };
   store.flush = flush;
   const records = (): JournalRecord[] => {
@@ -476,7 +486,7 @@ export function createJournal(
         if (waiting.length === BATCH) flush();
         else if (!scheduled) {
           scheduled = true;
-          soon(flush);
+          soon(flushSoon);
         }
         return new JournalRecord(id, store, pathOf(exchange.target));
       }
