@@ -8,6 +8,7 @@
 import type { NetworkFault } from '../mocks/control-types.js';
 import type { LoggedRequest, Logger } from '../mocks/options.js';
 import { requestLogLine } from '../mocks/recorder.js';
+import { writeUtf8 } from '../mocks/utf8.js';
 
 /** Bytes a batch holds; a line that would overflow it has the batch written first. */
 export const LOG_BATCH_BYTES = 64 * 1024;
@@ -96,17 +97,7 @@ export function batchedLog(
 
   /** A text's UTF-8 bytes: ASCII a character at a time, the rest (from its first other character) encoded. */
   const text = (piece: string) => {
-    let at = used;
-    const length = piece.length;
-    let i = 0;
-    for (; i < length; i += 1) {
-      const c = piece.charCodeAt(i);
-      if (c >= 0x80) break;
-      buffer[at] = c;
-      at += 1;
-    }
-    if (i < length) at += UTF8.encodeInto(piece.slice(i), buffer.subarray(at)).written;
-    used = at;
+    used = writeUtf8(piece, buffer, used);
   };
 
   /** A number as `String(value)` writes it: a whole one digit by digit. */
@@ -178,7 +169,6 @@ export function batchedLog(
   };
 }
 
-const UTF8 = new TextEncoder();
 const SPACE = 0x20;
 const NEWLINE = 0x0a;
 const CLOSE = 0x29;

@@ -10,6 +10,7 @@
 import type { NetworkFault } from './control-types.js';
 import { keyLabel } from './key-label.js';
 import type { Reply } from './responses.js';
+import { writeUtf8 } from './utf8.js';
 
 /** Most entries kept. */
 export const JOURNAL_LIMIT = 1000;
@@ -921,18 +922,8 @@ class Encoder {
 
   /** A text as its length in bytes, then its UTF-8 bytes: ASCII copied a character at a time, the rest encoded. */
   text(text: string): void {
-    const into = this.bytes;
     const start = this.#at;
-    let at = start + 4;
-    const length = text.length;
-    let i = 0;
-    for (; i < length; i += 1) {
-      const c = text.charCodeAt(i);
-      if (c >= 0x80) break;
-      into[at] = c;
-      at += 1;
-    }
-    if (i < length) at += encoder.encodeInto(text.slice(i), into.subarray(at)).written;
+    const at = writeUtf8(text, this.bytes, start + 4);
     this.#view.setUint32(start, at - start - 4, true);
     this.#at = at;
   }
