@@ -1,15 +1,11 @@
-// `petkit mock`'s log on stdout: one line per request, `<ISO time> <requestLogLine>`. A request's line
-// is written as bytes straight from what it says (`Logger.request`), never made as text (the text,
-// joined piece by piece, was flattened and encoded again at the write), into a batch that is written
-// at once when the mock is not busy, and at most every LOG_FLUSH_MS when it is: each write of a batch
-// costs the same whatever it holds (a system call, node's stream machinery), and written once per
-// turn of the event loop, a handful of lines each under load, it was 3 % of an answer's CPU
-// (docs/performance.md). A property test holds the bytes equal to `requestLogLine`'s text.
-import type { NetworkFault } from '../mocks/control-types.js';
-import type { LoggedRequest, Logger } from '../mocks/options.js';
-import { requestLogLine } from '../mocks/recorder.js';
+// `petkit mock`'s log on stdout: one line per request, `<ISO time> <line>`, written into a batch that
+// is written at once when the mock is not busy, and at most every LOG_FLUSH_MS when it is: each write
+// of a batch costs the same whatever it holds (a system call, node's stream machinery), and written
+// once per turn of the event loop, a handful of lines each under load, it was 3 % of an answer's CPU
+// (docs/performance.md). A line's text is encoded into the batch (a property test holds the bytes equal
+// to the text, any character).
+import type { Logger } from '../mocks/options.js';
 import { writeUtf8 } from '../mocks/utf8.js';
-
 /** Bytes a batch holds; a line that would overflow it has the batch written first. */
 export const LOG_BATCH_BYTES = 64 * 1024;
 /**
@@ -23,8 +19,8 @@ export interface LogStream {
   write(chunk: Uint8Array | string): unknown;
 }
 
-/** What the room for a line counts besides its texts' characters (3 bytes each at most): separators, numbers, words. */
-const LINE_EXTRA_BYTES = 128;
+/** What the room for a line counts besides its text's characters (3 bytes each at most): a space, a newline. */
+const LINE_EXTRA_BYTES = 2;
 
 /** When a batch is written: at the end of this turn of the event loop, or `ms` from now. */
 export interface LogSchedule {
@@ -38,13 +34,13 @@ const NODE_SCHEDULE: LogSchedule = {
   after: (task, ms) => void setTimeout(task, ms).unref(),
 };
 
-export interface BatchedLog extends Required<Pick<Logger, 'info' | 'request'>> {
+export interface BatchedLog extends Pick<Logger, 'info'> {
   /** Writes the lines waiting now (before the mock writes anything else to the stream, and before it exits). */
   flush(): void;
 }
 
 /**
- * The log's `info` and `request`, in order, to `stream`. `now` is the real clock (a line says when
+ * The log's lines, in order, to `stream`. `now` is the real clock (a line says when
  * it was written, and the batches are timed by it).
  */
 export function batchedLog(
@@ -95,34 +91,6 @@ export function batchedLog(
     return true;
   };
 
-  /** A text's UTF-8 bytes: ASCII a character at a time, the rest (from its first other character) encoded. */
-  const text = (piece: string) => {
-    used = writeUtf8(piece, buffer, used);
-  };
-
-  /** A number as `String(value)` writes it: a whole one digit by digit. */
-  const number = (value: number) => {
-    if (!Number.isSafeInteger(value) || value < 0) {
-      text(String(value));
-      return;
-    }
-    let digits = 1;
-    for (let rest = value; rest >= 10; rest = Math.floor(rest / 10)) digits += 1;
-    let at = used + digits;
-    used = at;
-    let rest = value;
-    do {
-      at -= 1;
-      buffer[at] = 0x30 + (rest % 10);
-      rest = Math.floor(rest / 10);
-    } while (rest > 0);
-  };
-
-  const byte = (value: number) => {
-    buffer[used] = value;
-    used += 1;
-  };
-
   return {
     flush,
     info(line) {
@@ -130,45 +98,14 @@ export function batchedLog(
         stream.write(`${stamp} ${line}\n`);
         return;
       }
-      text(stamp);
-      byte(SPACE);
-      text(line);
-      byte(NEWLINE);
-    },
-    request(request: LoggedRequest, fault: NetworkFault | undefined, rule: string | undefined) {
-      const { method, path, code } = request;
-      const chars = method.length + path.length + (code?.length ?? 0) + (rule?.length ?? 0);
-      if (!room(chars)) {
-        stream.write(`${stamp} ${requestLogLine(request, fault, rule)}\n`);
-        return;
-      }
-      text(stamp);
-      byte(SPACE);
-      text(method);
-      byte(SPACE);
-      text(path);
-      byte(SPACE);
-      number(request.status);
-      if (code !== null) {
-        byte(SPACE);
-        text(code);
-      }
-      if (fault !== undefined) {
-        text(' fault ');
-        text(fault);
-      }
-      if (rule !== undefined) {
-        text(' (rule ');
-        text(rule);
-        byte(CLOSE);
-      } else if (request.forced) text(' (forced)');
-      byte(SPACE);
-      number(request.durationMs);
-      text('ms\n');
+      used = writeUtf8(stamp, buffer, used);
+      buffer[used] = SPACE;
+      used = writeUtf8(line, buffer, used + 1);
+      buffer[used] = NEWLINE;
+      used += 1;
     },
   };
 }
 
 const SPACE = 0x20;
 const NEWLINE = 0x0a;
-const CLOSE = 0x29;

@@ -206,7 +206,6 @@ export async function run(argv: string[]): Promise<number> {
   const log = batchedLog(process.stdout);
   const logger: Logger = {
     info: log.info,
-    request: log.request,
     error: (line: string) => process.stderr.write(`${new Date().toISOString()} ${line}\n`),
   };
   let shared: SharedState | undefined;

@@ -34,7 +34,6 @@ export {
   DEFAULT_PORT,
   DEFAULT_SEED,
   type Latency,
-  type LoggedRequest,
   type Logger,
   MAX_JOURNAL_LIMIT,
   MAX_SEED,
@@ -45,5 +44,4 @@ export {
 } from './options.js';
 export { MAX_DELAY_MS } from './prefer.js';
 export { MAX_ANONYMOUS_BUCKETS } from './rate-limiter.js';
-export { requestLogLine } from './recorder.js';
 export { MAX_RULES } from './rules.js';

@@ -1,6 +1,6 @@
 // The mock's options, normalised once where they enter (createMock). Every option has a default.
 import type { NewPet } from '../openapi/index.js';
-import type { NetworkFault, RuleInput } from './control-types.js';
+import type { RuleInput } from './control-types.js';
 import { JOURNAL_LIMIT } from './journal.js';
 import { demoKeysFile, type KeysFile, parseKeysFile, type ResolvedKey, resolveKeys } from './keys.js';
 import { checkPets } from './pets.js';
@@ -12,24 +12,6 @@ import type { MockState } from './state.js';
 export interface Logger {
   info(line: string): void;
   error(line: string): void;
-  /**
-   * A request's line given as what it says, not as text: for a logger that writes it without making
-   * the text (`requestLogLine` makes it: the line `info` gets when this is absent).
-   */
-  request?(request: LoggedRequest, fault: NetworkFault | undefined, rule: string | undefined): void;
-}
-
-/** A request as its log line tells it (a journal record has these). */
-export interface LoggedRequest {
-  readonly method: string;
-  /** Path and query as the journal keeps them. */
-  readonly path: string;
-  readonly status: number;
-  /** The Error body's code, if the answer had one. */
-  readonly code: string | null;
-  /** Whether `Prefer: code=` forced the status. */
-  readonly forced: boolean;
-  readonly durationMs: number;
 }
 
 /** A fixed delay in ms, or a range each request draws from uniformly. */

@@ -4,7 +4,7 @@ import { type MockCall, targetText } from './call.js';
 import type { NetworkFault } from './control-types.js';
 import type { Journal, JournalEntry } from './journal.js';
 import type { ResolvedKey } from './keys.js';
-import { type LoggedRequest, type Logger, silentLogger } from './options.js';
+import { type Logger, silentLogger } from './options.js';
 import type { Reply } from './responses.js';
 
 /** What answering one API call decided, as the journal keeps it. */
@@ -90,10 +90,7 @@ export function createRecorder(c: { journal: Journal; logger: Logger; real: () =
         const entry = kept.entry();
         for (const listener of observers) listener(entry);
       }
-      if (logging) {
-        if (logger.request !== undefined) logger.request(kept, reply.fault, answered.rule);
-        else logger.info(requestLogLine(kept, reply.fault, answered.rule));
-      }
+      if (logging) logger.info(logLine(kept, reply.fault, answered.rule));
     },
     observe(listener) {
       observers.add(listener);
@@ -102,9 +99,16 @@ export function createRecorder(c: { journal: Journal; logger: Logger; real: () =
   };
 }
 
-/** A request's log line: `GET /v1/pets 429 rate_limited (rule r1) 3ms`, `GET /v1/pets 0 fault reset (rule r1) 3ms`. */
-export function requestLogLine(
-  request: LoggedRequest,
+/** `GET /v1/pets 429 rate_limited (rule r1) 3ms`, `GET /v1/pets 0 fault reset (rule r1) 3ms`. */
+function logLine(
+  request: {
+    method: string;
+    path: string;
+    status: number;
+    code: string | null;
+    forced: boolean;
+    durationMs: number;
+  },
   fault: NetworkFault | undefined,
   rule: string | undefined,
 ): string {
