@@ -71,7 +71,8 @@ export interface Mock {
   /**
    * The core itself, for adapters: a call in, an answer out (status, headers, body, or a network
    * fault to enact), with no Web Request or Response built. handle() is this over a Request. `kind`:
-   * whether the call is for the control API, when the adapter has decided it already.
+   * whether the call is for the control API, when the adapter has decided it already. A body given
+   * as bytes is shared with other answers: read it, never write into it.
    */
   answer(call: MockCall, kind?: CallKind): Promise<Reply>;
   /** Calls handle with a path such as `/v1/pets`, no server needed. */

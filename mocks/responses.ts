@@ -7,7 +7,11 @@ import type { RateDecision } from './state.js';
 /** An answer before it becomes a Response (HEAD drops the body there). */
 export interface Reply {
   status: number;
-  /** JSON text, or bytes already encoded (a cached list body: not encoded again per request). */
+  /**
+   * JSON text, or bytes already encoded (a cached list page, an Error body with its code's own
+   * message: not encoded again per request). Bytes are shared by every answer that carries them:
+   * read them, copy them to change them.
+   */
   body: string | Uint8Array<ArrayBuffer> | null;
   headers: Record<string, string>;
   /**
