@@ -4,6 +4,7 @@
 // the bench's shared mode with two replicas. SIGTERM or SIGINT stops every replica, then the primary.
 import cluster from 'node:cluster';
 import { fileURLToPath } from 'node:url';
+import { shebangFlags } from './node-flags.js';
 
 const [count, ...args] = process.argv.slice(2);
 const replicas = Number(count);
@@ -16,7 +17,7 @@ cluster.setupPrimary({
   exec: fileURLToPath(new URL('../cli/main.js', import.meta.url)),
   args: ['mock', ...args],
   // As petkit's shebang runs it.
-  execArgv: ['--max-semi-space-size=8', '--heap-growing-percent=50'],
+  execArgv: shebangFlags(fileURLToPath(new URL('../bin/petkit.js', import.meta.url))),
   silent: false,
 });
 for (let i = 0; i < replicas; i += 1) cluster.fork();

@@ -1,6 +1,7 @@
 // The servers the bench compares, each started as its own process on a port given to it.
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { shebangFlags } from './node-flags.js';
 import { BENCH_PETS } from './scenarios.js';
 
 export type ServerId =
@@ -53,6 +54,8 @@ export function petkitBinIn(dir: string): string | undefined {
   for (const bin of [PETKIT_BIN, UNBUNDLED_BIN]) if (existsSync(resolve(dir, bin))) return resolve(dir, bin);
   return undefined;
 }
+/** The node flags petkit's command runs with: the ceilings run with them too (bench/node-flags.ts). */
+const petkitFlags = (context: ServerContext): string[] => shebangFlags(resolve(context.root, PETKIT_BIN));
 const PRISM = 'node_modules/@stoplight/prism-cli/dist/index.js';
 
 /** `petkit mock`'s arguments for the bench, its state shared when `state` is given. */
@@ -134,12 +137,16 @@ export const SERVERS: readonly ServerSpec[] = [
     id: 'ceiling-work',
     label: 'node:http ceiling, work-matched',
     prefix: '/v1',
-    command: (port) => ({ args: ['dist/bench/ceiling-main.js', '--port', String(port), '--work'] }),
+    command: (port, context) => ({
+      args: [...petkitFlags(context), 'dist/bench/ceiling-main.js', '--port', String(port), '--work'],
+    }),
   },
   {
     id: 'ceiling',
     label: 'node:http ceiling, precomputed',
     prefix: '/v1',
-    command: (port) => ({ args: ['dist/bench/ceiling-main.js', '--port', String(port)] }),
+    command: (port, context) => ({
+      args: [...petkitFlags(context), 'dist/bench/ceiling-main.js', '--port', String(port)],
+    }),
   },
 ];

@@ -1,10 +1,14 @@
-#!/usr/bin/env -S node --max-semi-space-size=8 --heap-growing-percent=50
+#!/usr/bin/env -S node --max-semi-space-size=8 --heap-growing-percent=50 --no-memory-reducer
 // (V8's young generation capped at 8 MB a semi-space, not 16: the mock's peak memory under load is
 // ~20 MB lower; and its old generation let grow by half what a full collection left before the next,
 // not up to twice or more: the pets a run of creates adds and a reset drops, with what the young
 // generation promoted, took its peak from 94 to 120–130 MB; each within the bench's run-to-run noise
-// in CPU per answer. `npm start` passes the same flags, and the bench runs this file as an
-// executable, so it gets them too.)
+// in CPU per answer. No memory reducer: left idle ten seconds or so after a burst of requests, V8
+// collected the heap three times in a row to shrink it, and those collections, which keep no map an
+// object no longer has, threw away the optimised code of ~270 functions (node's HTTP path and the
+// mock's), so the next burst ran 20 to 30 % dearer while they were compiled again; the heap now stays
+// the size the last burst left it. `npm start` passes the same flags, the bench runs this file as an
+// executable, so it gets them too, and runs its ceilings with them (docs/performance.md).)
 // The `petkit` command: picks the subcommand and hands it the rest of the arguments. Nothing else.
 import { readFileSync } from 'node:fs';
 
