@@ -36,13 +36,14 @@ export function journalCost(
     if (mine !== undefined && other !== undefined && other > 0) pairs.push(mine / other);
   });
   if (pairs.length === 0) return { ratio };
-  pairs.sort((a, b) => a - b);
-  const middle = pairs.length >> 1;
-  const median =
-    pairs.length % 2 === 1
-      ? (pairs[middle] as number)
-      : ((pairs[middle - 1] as number) + (pairs[middle] as number)) / 2;
-  return { ratio, slices: { median, min: pairs[0] as number, max: pairs[pairs.length - 1] as number } };
+  return { ratio, slices: { median: median(pairs), min: Math.min(...pairs), max: Math.max(...pairs) } };
+}
+
+/** The middle value, or the mean of the two middle ones; 0 for none. */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
 }
 
 /** petkit's req/s over Prism-silent's and over each ceiling's, scenario by scenario. */

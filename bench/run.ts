@@ -11,7 +11,7 @@ import { BENCH_KEYS_FILE } from './keys-file.js';
 import { type LoadFigures, mergeSlices, runLoad, turnOrder } from './load.js';
 import { readMemory } from './memory.js';
 import { measureProxyOverhead, type ProxyOverhead, renderProxyOverhead } from './proxy-overhead.js';
-import { computeRatios } from './ratios.js';
+import { computeRatios, median } from './ratios.js';
 import type { BenchReport, ContractResult, ScenarioResult, ServerResult } from './report.js';
 import { startResetLoop } from './reset-loop.js';
 import { SCENARIOS, type Scenario } from './scenarios.js';
@@ -73,12 +73,6 @@ async function startInTurns(
     }
   }
   return times;
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
 }
 
 /** One scenario against one server, its state reset before and during the run when it has a reset. */
