@@ -107,11 +107,9 @@ interface Decided {
   /** The control view the request is answered by (rules, clock), and the mock's time from it. */
   view: ControlView;
   now: number;
-  // Set as the steps decide them; made with all of them (undefined), so every request's has one
-  // shape and the steps that read it stay monomorphic when requests of different kinds alternate.
-  operation: OperationSpec | undefined;
-  decision: RateDecision | undefined;
-  key: ResolvedKey | undefined;
+  operation?: OperationSpec;
+  decision?: RateDecision;
+  key?: ResolvedKey;
 }
 
 export function createMock(options: MockOptions = {}): Mock {
@@ -576,14 +574,7 @@ export function answerSoon(mock: Mock, call: MockCall, kind?: CallKind): Awaitab
 
 /** A request's time as the control view says: the view, the mock's time, the real time. */
 function timeOf(view: ControlView, started: number): Decided {
-  return {
-    started,
-    view,
-    now: mockTime(view.clock, started),
-    operation: undefined,
-    decision: undefined,
-    key: undefined,
-  };
+  return { started, view, now: mockTime(view.clock, started) };
 }
 
 /** An operation that takes no body never reads one. */

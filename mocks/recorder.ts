@@ -101,7 +101,7 @@ export function createRecorder(c: { journal: Journal; logger: Logger; real: () =
 
 /** `GET /v1/pets 429 rate_limited (rule r1) 3ms`, `GET /v1/pets 0 fault reset (rule r1) 3ms`. */
 function logLine(
-  request: {
+  kept: {
     method: string;
     path: string;
     status: number;
@@ -112,7 +112,7 @@ function logLine(
   fault: NetworkFault | undefined,
   rule: string | undefined,
 ): string {
-  const { method, path, status, code, forced, durationMs } = request;
+  const { method, path, status, code, forced, durationMs } = kept;
   let why = code === null ? '' : ` ${code}`;
   if (fault !== undefined) why += ` fault ${fault}`;
   if (rule !== undefined) why += ` (rule ${rule})`;
