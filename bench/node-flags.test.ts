@@ -16,6 +16,8 @@ describe("the petkit command's node flags", () => {
       '--max-semi-space-size=8',
       '--heap-growing-percent=50',
       '--no-memory-reducer',
+      '--max-inlined-bytecode-size=920',
+      '--max-inlined-bytecode-size-cumulative=4600',
     ]);
     expect(shebangFlags(join(root, PETKIT_BIN))).toEqual(sourceFlags);
     const start = (
@@ -29,6 +31,13 @@ describe("the petkit command's node flags", () => {
       expect(args.slice(0, sourceFlags.length)).toEqual(sourceFlags);
       expect(args[sourceFlags.length]).toBe('dist/bench/ceiling-main.js');
     }
+    // The line docs/performance.md gives for profiling the mock runs it as the command runs.
+    const docs = readFileSync(join(root, 'docs/performance.md'), 'utf8');
+    const profiling = docs.split('\n').filter((line) => line.startsWith('node --cpu-prof '));
+    expect(profiling).toEqual([expect.stringMatching(/^node --cpu-prof (.*) dist\/bin\/petkit\.js mock /)]);
+    expect(profiling[0]?.slice('node --cpu-prof '.length).split(' dist/bin/petkit.js')[0]).toBe(
+      sourceFlags.join(' '),
+    );
   });
 
   it('are flags this node takes: the command runs with them', () => {

@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --max-semi-space-size=8 --heap-growing-percent=50 --no-memory-reducer
+#!/usr/bin/env -S node --max-semi-space-size=8 --heap-growing-percent=50 --no-memory-reducer --max-inlined-bytecode-size=920 --max-inlined-bytecode-size-cumulative=4600
 // (V8's young generation capped at 8 MB a semi-space, not 16: the mock's peak memory under load is
 // ~20 MB lower; and its old generation let grow by half what a full collection left before the next,
 // not up to twice or more: the pets a run of creates adds and a reset drops, with what the young
@@ -7,7 +7,12 @@
 // collected the heap three times in a row to shrink it, and those collections, which keep no map an
 // object no longer has, threw away the optimised code of ~270 functions (node's HTTP path and the
 // mock's), so the next burst ran 20 to 30 % dearer while they were compiled again; the heap now stays
-// the size the last burst left it. `npm start` passes the same flags, the bench runs this file as an
+// the size the last burst left it. TurboFan's inlining budget twice V8's (a function of up to 920
+// bytes of bytecode inlined, not 460; 4,600 bytes in all into one function, not 920): an answer runs
+// through a chain of small steps (answer, route, auth, limit, validate, operate, headers, journal,
+// log), which the default budget left as calls; 3 to 4 % less CPU an answer on the bench's mixed
+// load, 1 to 5 % on its single scenarios, 0 to 1.5 % for the ceilings; more than this gave nothing
+// more. `npm start` passes the same flags, the bench runs this file as an
 // executable, so it gets them too, and runs its ceilings with them (docs/performance.md).)
 // The `petkit` command: picks the subcommand and hands it the rest of the arguments. Nothing else.
 import { readFileSync } from 'node:fs';
