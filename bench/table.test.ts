@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BenchReport } from './report.js';
-import { loadTable, markdownTable } from './table.js';
+import { fullReport, loadTable, machineNote, markdownTable } from './table.js';
 
 const report: BenchReport = {
   date: '2026-11-22T00:00:00.000Z',
@@ -54,7 +54,8 @@ describe('the bench tables', () => {
         .split('\n')[2]
         ?.split(' | ')
         .at(-1);
-    expect(row({ ratio: 1.052 })).toBe('1.05× |');
+    // Three digits: 1.052 is over 5 %, which 1.05× would hide.
+    expect(row({ ratio: 1.052 })).toBe('1.052× |');
     expect(row(undefined)).toBe('– |');
   });
 
@@ -64,7 +65,7 @@ describe('the bench tables', () => {
 
   it('puts req/s, latency, memory and the ratios on petkit’s row, and skips servers that did not run', () => {
     expect(loadTable(report).split('\n')[2]).toBe(
-      '| list-20 | petkit mock | 25,000 | 1 | 4 | 42 | 65 | 0 | 0 | 200: 250,000 | 10.4× (CPU 7.5×) | 0.63× (CPU 0.60×) | 0.50× (CPU 0.45×) | 1.03× (slices 1.01× to 1.06×, median 1.03×) |',
+      '| list-20 | petkit mock | 25,000 | 1 | 4 | 41.6 | 65 | 0 | 0 | 200: 250,000 | 10.4× (CPU 7.5×) | 0.63× (CPU 0.600×) | 0.50× (CPU 0.45×) | 1.034× (slices 1.006× to 1.061×, median 1.028×) |',
     );
     expect(loadTable(report).split('\n')).toHaveLength(3);
   });
@@ -84,9 +85,57 @@ describe('the bench tables', () => {
     expect(lines[0]).toMatch(
       /\| petkit\/ceiling \(precomputed\) \| journal \(CPU over --journal-limit 0\) \| petkit\/baseline \|$/,
     );
-    expect(lines[2]).toMatch(/\| 0\.50× \(CPU 0\.45×\) \| 1\.03× \(slices .*\) \| 0\.98× \(CPU 1\.02×\) \|$/);
+    expect(lines[2]).toMatch(
+      /\| 0\.50× \(CPU 0\.45×\) \| 1\.034× \(slices .*\) \| 0\.98× \(CPU 1\.02×\) \|$/,
+    );
     expect(lines[3]).toMatch(
       /^\| list-20 \| petkit mock, baseline build \| .* \| {2}\| {2}\| {2}\| {2}\| {2}\|$/,
     );
+  });
+
+  it("states the work-matched ceiling's CPU an answer, and each scenario during which it moved by more than 15 %", () => {
+    const ceiling = (slices: number[]): BenchReport => ({
+      ...report,
+      servers: [
+        ...report.servers,
+        {
+          server: 'ceiling-work',
+          label: 'node:http ceiling, work-matched',
+          ran: true,
+          pid: 2,
+          startToFirstAnswerMs: 90,
+          peakRss: undefined,
+          scenarios: ['list-20', 'mixed'].map((scenario) => ({
+            scenario: scenario as 'list-20' | 'mixed',
+            requests: 1,
+            seconds: 1,
+            rps: 1,
+            p50: 0,
+            p99: 0,
+            errors: 0,
+            unexpected: 0,
+            statuses: {},
+            peakRss: undefined,
+            cpuUsPerRequest: scenario === 'mixed' ? 13.71 : 11.9,
+            slices: (scenario === 'mixed' ? slices : [11.8, 12]).map((cpu) => ({
+              rps: 1,
+              cpuUsPerRequest: cpu,
+            })),
+          })),
+        },
+      ],
+    });
+    expect(machineNote(ceiling([13.2, 14.1, 13.9, 13.6]))).toBe(
+      "The work-matched ceiling's CPU an answer (the machine's speed): list-20 11.9 µs, mixed 13.7 µs.",
+    );
+    const moved = machineNote(ceiling([13.2, 16.0, 13.9]));
+    expect(moved.split('\n')).toEqual([
+      "The work-matched ceiling's CPU an answer (the machine's speed): list-20 11.9 µs, mixed 13.7 µs.",
+      "The machine's speed moved during mixed: the work-matched ceiling took 13.2 to 16.0 µs of CPU an answer from slice to slice (1.21×); its ratios are less sure than the others'.",
+    ]);
+    expect(fullReport(ceiling([13.2, 16.0]))).toContain(moved);
+    // Without the ceiling (--servers petkit,prism) there is nothing to say.
+    expect(machineNote(report)).toBe('');
+    expect(fullReport(report)).not.toContain('ceiling took');
   });
 });

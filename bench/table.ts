@@ -24,7 +24,9 @@ function ratioCells(row: RatioRow | undefined, baseline: boolean): string[] {
     n === undefined ? '' : ` (CPU ${times(n, digits)})`;
   return [
     `${times(row?.overPrismSilent, 1)}${cpu(row?.cpuOverPrismSilent, 1)}`,
-    `${times(row?.overCeiling, 2)}${cpu(row?.cpuOverCeiling, 2)}`,
+    // Three digits where a target is read (0.8× the work-matched ceiling, the journal within 5 %):
+    // two would show 0.796 as 0.80× and 1.054 as 1.05×.
+    `${times(row?.overCeiling, 2)}${cpu(row?.cpuOverCeiling, 3)}`,
     `${times(row?.overPrecomputed, 2)}${cpu(row?.cpuOverPrecomputed, 2)}`,
     journalCell(row),
     ...(baseline ? [`${times(row?.overBaseline, 2)}${cpu(row?.cpuOverBaseline, 2)}`] : []),
@@ -37,8 +39,8 @@ function journalCell(row: RatioRow | undefined): string {
   if (journal === undefined) return '–';
   const { slices } = journal;
   return slices === undefined
-    ? times(journal.ratio, 2)
-    : `${times(journal.ratio, 2)} (slices ${times(slices.min, 2)} to ${times(slices.max, 2)}, median ${times(slices.median, 2)})`;
+    ? times(journal.ratio, 3)
+    : `${times(journal.ratio, 3)} (slices ${times(slices.min, 3)} to ${times(slices.max, 3)}, median ${times(slices.median, 3)})`;
 }
 
 /** One row per scenario and server, ratios on petkit's rows. */
@@ -59,7 +61,7 @@ export function loadTable(report: BenchReport): string {
         int(s.rps),
         String(s.p50),
         String(s.p99),
-        s.cpuUsPerRequest === undefined ? '–' : s.cpuUsPerRequest.toFixed(0),
+        s.cpuUsPerRequest === undefined ? '–' : s.cpuUsPerRequest.toFixed(1),
         mb(s.peakRss),
         String(s.errors),
         String(s.unexpected),
@@ -88,6 +90,41 @@ export function loadTable(report: BenchReport): string {
     ],
     rows,
   );
+}
+
+/** A scenario's slices whose work-matched ceiling's CPU an answer is further apart than this: the machine's speed moved. */
+export const UNSTEADY_SPREAD = 1.15;
+
+/**
+ * How fast the machine was: the work-matched ceiling's CPU an answer per scenario (on a machine
+ * busy with others' work every server pays more per answer, and petkit's ratios come closer to 1:
+ * compare runs whose ceilings took about the same), and each scenario during which it moved from
+ * slice to slice by more than UNSTEADY_SPREAD (its ratios are less sure). Empty without that ceiling.
+ */
+export function machineNote(report: BenchReport): string {
+  const ceiling = report.servers.find((s) => s.server === 'ceiling-work');
+  if (ceiling === undefined || !ceiling.ran) return '';
+  const speeds: string[] = [];
+  const moved: string[] = [];
+  for (const scenario of SCENARIOS) {
+    const s = ceiling.scenarios.find((x) => x.scenario === scenario.id);
+    if (s?.cpuUsPerRequest === undefined) continue;
+    speeds.push(`${scenario.id} ${s.cpuUsPerRequest.toFixed(1)} µs`);
+    const slices = (s.slices ?? []).flatMap((slice) =>
+      slice.cpuUsPerRequest === undefined ? [] : [slice.cpuUsPerRequest],
+    );
+    const low = Math.min(...slices);
+    const high = Math.max(...slices);
+    if (slices.length > 1 && high > UNSTEADY_SPREAD * low)
+      moved.push(
+        `The machine's speed moved during ${scenario.id}: the work-matched ceiling took ${low.toFixed(1)} to ${high.toFixed(1)} µs of CPU an answer from slice to slice (${(high / low).toFixed(2)}×); its ratios are less sure than the others'.`,
+      );
+  }
+  if (speeds.length === 0) return '';
+  return [
+    `The work-matched ceiling's CPU an answer (the machine's speed): ${speeds.join(', ')}.`,
+    ...moved,
+  ].join('\n');
 }
 
 export function serverTable(report: BenchReport): string {
@@ -127,6 +164,7 @@ export function fullReport(report: BenchReport): string {
     '',
     loadTable(report),
     '',
+    ...(machineNote(report) === '' ? [] : [machineNote(report), '']),
     serverTable(report),
     '',
     contractTable(report),
