@@ -15,13 +15,17 @@ export interface BodyRefusal {
   readonly message?: string;
 }
 
-/** The parsed body and its text as sent (whose numbers JSON.parse has not yet rounded). */
+/**
+ * The parsed body and its text as sent (whose numbers JSON.parse has not yet rounded), or why it is
+ * refused; either way the bytes read, when it was read (the journal keeps them).
+ */
 export type BodyResult =
-  | { readonly value: unknown; readonly text: string }
-  | { readonly refusal: BodyRefusal };
+  | { readonly value: unknown; readonly text: string; readonly bytes: Uint8Array }
+  | { readonly refusal: BodyRefusal; readonly bytes?: Uint8Array };
 
-const refuse = (code: ErrorCode, message?: string): BodyResult => ({
+const refuse = (code: ErrorCode, message?: string, bytes?: Uint8Array): BodyResult => ({
   refusal: message === undefined ? { code } : { code, message },
+  ...(bytes === undefined ? {} : { bytes }),
 });
 
 /** `application/json`, any case, parameters such as `charset=utf-8` allowed. */
@@ -48,12 +52,12 @@ export async function readJsonBody(call: MockCall): Promise<BodyResult> {
   try {
     text = UTF8.decode(bytes);
   } catch {
-    return refuse('malformed_json', 'The body is not valid UTF-8.');
+    return refuse('malformed_json', 'The body is not valid UTF-8.', bytes);
   }
   try {
-    return { value: JSON.parse(text), text };
+    return { value: JSON.parse(text), text, bytes };
   } catch (error) {
-    if (text.trim() === '') return refuse('malformed_json', 'The body is empty; send a JSON object.');
-    return refuse('malformed_json', `The body is not valid JSON: ${(error as Error).message}.`);
+    if (text.trim() === '') return refuse('malformed_json', 'The body is empty; send a JSON object.', bytes);
+    return refuse('malformed_json', `The body is not valid JSON: ${(error as Error).message}.`, bytes);
   }
 }

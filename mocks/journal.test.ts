@@ -113,6 +113,25 @@ describe('journal entries', () => {
       'GET /v1/pets 401 invalid_api_key 0ms',
     ]);
   });
+
+  it("keep a request's body as read even when it is refused, and none that was never read", async () => {
+    const mock = fresh();
+    const post = (body: BodyInit, key = true): RequestInit => {
+      const init = { method: 'POST', headers: { 'content-type': 'application/json' }, body };
+      return key ? withKey('demo-pro', init) : init;
+    };
+    await checkedRequest(mock, '/v1/pets', post('{"name":'));
+    await checkedRequest(mock, '/v1/pets', post(new Uint8Array([0x7b, 0xff, 0x7d])));
+    await checkedRequest(mock, '/v1/pets', post('{"name":"Rex","categoryId":2}', false));
+    const [notJson, notUtf8, noKey] = mock.journal;
+    expect(notJson).toMatchObject({ status: 400, code: 'malformed_json' });
+    expect(notJson?.request.body).toEqual({ text: '{"name":', bytes: 8 });
+    expect(notUtf8).toMatchObject({ status: 400, code: 'malformed_json' });
+    expect(notUtf8?.request.body?.bytes).toBe(3);
+    // Refused for its key before its body was read: the journal has no body to show.
+    expect(noKey).toMatchObject({ status: 401, code: 'missing_api_key' });
+    expect(noKey?.request.body).toBeNull();
+  });
   it('cut long paths, header values and bodies, and say which', () => {
     const entry = entryOf({
       time: NOW,

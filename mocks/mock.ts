@@ -27,7 +27,7 @@ import {
   resetPets,
 } from './options.js';
 import { type Preferences, parsePrefer } from './prefer.js';
-import { type Answer, bodyRecorder, createRecorder, type RecordedBody } from './recorder.js';
+import { type Answer, createRecorder } from './recorder.js';
 import { forced, tooMany, unauthorized, unrouted } from './refusals.js';
 import {
   addDeprecationHeaders,
@@ -110,6 +110,8 @@ interface Decided {
   operation?: OperationSpec;
   decision?: RateDecision;
   key?: ResolvedKey;
+  /** The request's body as read, when it was (the journal keeps it). */
+  requestBody?: Uint8Array | undefined;
 }
 
 export function createMock(options: MockOptions = {}): Mock {
@@ -171,25 +173,24 @@ export function createMock(options: MockOptions = {}): Mock {
     if (kind === 'control') return answerControlCall(call);
     const started = real();
     inFlight += 1;
-    const read = call.body.present ? bodyRecorder(call) : undefined;
     const decided: Decided = timeOf(control.last, started);
     let answering: Awaitable<Answer>;
     try {
-      answering = answerApi(read === undefined ? call : read.call, decided);
+      answering = answerApi(call, decided);
     } catch (error) {
-      return deliver(call, failed(error, call, kind, decided), decided, read);
+      return deliver(call, failed(error, call, kind, decided), decided);
     }
     if (answering instanceof Promise) {
       return answering.then(
         (answered) => {
           loss.answered();
-          return deliver(call, answered, decided, read);
+          return deliver(call, answered, decided);
         },
-        (error: unknown) => deliver(call, failed(error, call, kind, decided), decided, read),
+        (error: unknown) => deliver(call, failed(error, call, kind, decided), decided),
       );
     }
     loss.answered();
-    return deliver(call, answering, decided, read);
+    return deliver(call, answering, decided);
   }
 
   async function answerControlCall(call: MockCall): Promise<Reply> {
@@ -201,12 +202,7 @@ export function createMock(options: MockOptions = {}): Mock {
   }
 
   /** The answer's Date, its delay (a promise only then), its journal entry and log line. */
-  function deliver(
-    call: MockCall,
-    answered: Answer,
-    decided: Decided,
-    read: RecordedBody | undefined,
-  ): Awaitable<Reply> {
+  function deliver(call: MockCall, answered: Answer, decided: Decided): Awaitable<Reply> {
     answered.reply.headers.date = dateOf(decided.now);
     let delay: number;
     try {
@@ -217,20 +213,14 @@ export function createMock(options: MockOptions = {}): Mock {
     }
     if (delay > 0)
       return new Promise<void>((resolve) => setTimeout(resolve, delay)).then(() =>
-        done(call, answered, decided, read, delay),
+        done(call, answered, decided, delay),
       );
-    return done(call, answered, decided, read, 0);
+    return done(call, answered, decided, 0);
   }
 
-  function done(
-    call: MockCall,
-    answered: Answer,
-    decided: Decided,
-    read: RecordedBody | undefined,
-    delay: number,
-  ): Reply {
+  function done(call: MockCall, answered: Answer, decided: Decided, delay: number): Reply {
     inFlight -= 1;
-    recorder.record(call, answered, decided.now, decided.started, delay, read?.bytes());
+    recorder.record(call, answered, decided.now, decided.started, delay, decided.requestBody);
     return answered.reply;
   }
 
@@ -287,16 +277,17 @@ export function createMock(options: MockOptions = {}): Mock {
       return { reply: addRateHeaders(reply, decision), operationId: null, delay: undefined };
     }
     const { rules } = decided.view;
-    if (rules.length === 0) return ruled(call, route, auth, decision, undefined);
+    if (rules.length === 0) return ruled(call, decided, route, auth, decision, undefined);
     const key = auth.kind === 'ok' ? auth.key : undefined;
     return andThen(ruleFor(rules, call, route.operation, key), (rule) =>
-      ruled(call, route, auth, decision, rule),
+      ruled(call, decided, route, auth, decision, rule),
     );
   }
 
   /** Once the rule (if any) is known: its fault, the refusals, or the request validated and operated on. */
   function ruled(
     call: MockCall,
+    decided: Decided,
     route: Extract<RouteMatch, { kind: 'operation' }>,
     auth: Authentication,
     decision: RateDecision,
@@ -321,7 +312,7 @@ export function createMock(options: MockOptions = {}): Mock {
       forced(prefer.code, operation, auth, decision) ??
       unauthorized(auth);
     if (refused !== undefined) return finish(refused, operation, decision, prefer, auth, rule);
-    const request = validate(call, route);
+    const request = validate(call, route, decided);
     if (request instanceof Promise)
       return request.then((input) => operated(input, operation, decision, prefer, auth, rule));
     return operated(request, operation, decision, prefer, auth, rule);
@@ -431,6 +422,7 @@ export function createMock(options: MockOptions = {}): Mock {
   function validate(
     call: MockCall,
     route: Extract<RouteMatch, { kind: 'operation' }>,
+    decided: Decided,
   ): Awaitable<OperationInput | { refused: Reply }> {
     const { operation } = route;
     const query = call.url.search === '' ? undefined : call.url.searchParams;
@@ -448,11 +440,13 @@ export function createMock(options: MockOptions = {}): Mock {
     const verdict = operation.validateRequest<BodyRefusal>({
       pathParams: route.params,
       query,
-      readBody: async () => {
-        const read = await readJsonBody(call);
-        if ('text' in read) bodyText = read.text;
-        return read;
-      },
+      // Its bytes as read go to the journal, whatever the verdict.
+      readBody: () =>
+        readJsonBody(call).then((read) => {
+          decided.requestBody = read.bytes;
+          if ('text' in read) bodyText = read.text;
+          return read;
+        }),
     });
     return andThen(verdict, (read) => inputOf(read, route, bodyText));
   }

@@ -19,33 +19,6 @@ export interface Answer {
   readonly rule?: string | undefined;
 }
 
-/** A call with a body as the pipeline reads it, and the body's bytes it read, for the journal. */
-export interface RecordedBody {
-  readonly call: MockCall;
-  bytes(): Uint8Array | undefined;
-}
-
-/** A call with a body as the pipeline reads it, keeping the body's bytes it read for the journal. */
-export function bodyRecorder(call: MockCall): RecordedBody {
-  let bytes: Uint8Array | undefined;
-  const { body } = call;
-  const recorded: MockCall = {
-    method: call.method,
-    url: call.url,
-    header: (name) => call.header(name),
-    rawHeaders: () => call.rawHeaders(),
-    clientAddress: call.clientAddress,
-    body: {
-      present: true,
-      read: async (limit) => {
-        bytes = await body.read(limit);
-        return bytes;
-      },
-    },
-  };
-  return { call: recorded, bytes: () => bytes };
-}
-
 export interface Recorder {
   /**
    * Journals the call and logs its line. `now` is the mock's time when it arrived (the entry's
