@@ -158,13 +158,14 @@ export function contractTable(report: BenchReport): string {
 
 export function fullReport(report: BenchReport): string {
   const { machine, options } = report;
+  const speed = machineNote(report);
   return [
     `petkit bench, ${report.date}: ${machine.cpus} (${machine.cores} cores), ${machine.memoryGb} GB, Node ${machine.node}, ${machine.os}`,
     `${options.connections} connections, ${options.duration} s per scenario after a ${options.warmup} s warm-up`,
     '',
     loadTable(report),
     '',
-    ...(machineNote(report) === '' ? [] : [machineNote(report), '']),
+    ...(speed === '' ? [] : [speed, '']),
     serverTable(report),
     '',
     contractTable(report),
