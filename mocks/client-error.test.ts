@@ -166,6 +166,20 @@ describe('startServer: requests refused by the HTTP parser', () => {
     expect(mock.journal.map((entry) => entry.status)).toEqual([200, 200]);
     expect(errors).toEqual([]);
   });
+
+  it('answers a body whose chunked framing breaks with its 400 at once, not after a wait for it', async () => {
+    // The request is being answered (its body read) when its framing fails: it cannot be answered,
+    // so the refusal is its answer. Waiting for its answer first would end in the request timeout's 408.
+    const { origin } = await start({ timeouts: { headersMs: 300, requestMs: 600, checkIntervalMs: 50 } });
+    const answer = await exchange(
+      origin,
+      `POST /v1/pets HTTP/1.1\r\nhost: x\r\n${KEY}content-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n` +
+        '5\r\n{"nam\r\nzz\r\n',
+    );
+    expect(answer.all).toHaveLength(1);
+    const body = expectJsonError(answer, 'validation_failed');
+    expect(body.message).toBe('The request is not valid HTTP/1.1 (HPE_INVALID_CHUNK_SIZE).');
+  });
 });
 
 describe('startServer: answers written together', () => {

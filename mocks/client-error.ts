@@ -2,7 +2,7 @@
 // a request Node's parser refused or did not receive in time ('clientError'), and CONNECT ('connect').
 // Each is answered as the core answers everything else, a JSON Error with the CORS headers, and the
 // connection is closed once it is out.
-import { maxHeaderSize, type ServerResponse, STATUS_CODES } from 'node:http';
+import { maxHeaderSize, STATUS_CODES } from 'node:http';
 import type { ErrorCode } from './errors.js';
 import { ALLOWED_METHODS, errorReply, type Reply } from './responses.js';
 
@@ -31,13 +31,48 @@ export interface RawRefusals {
   readonly requestTimeoutMs: number;
   /** Connections answered here and still open (closed at once by close()). */
   readonly lingering: Set<RawSocket>;
-  /**
-   * Whether requests read on this connection are still being answered, and whether each was read
-   * whole: a refusal waits for their answers, which go out first and in order (RFC 9112 §9.3.2).
-   */
-  pendingOn(socket: RawSocket): { count: number; allComplete: boolean };
-  /** Runs `then` once the last answer pending on `socket` is written. */
-  afterPending(socket: RawSocket, then: () => void): void;
+}
+
+/**
+ * What node:http keeps on a connection's socket, read here rather than tracked again per request
+ * (a list per connection and a listener per response were 2 % of an answer's CPU: docs/performance.md).
+ * `_httpMessage` is the response being written, or waiting its turn to be: that of the oldest request
+ * read and not yet answered (node assigns each response to the socket in the order the requests came,
+ * the next one when the last is finished); null when every request read is answered. `parser.incoming`
+ * is the last request whose head was read (null once it is answered and read whole): only it can be
+ * unfinished, as the parser reads no head before the last request's body is whole.
+ */
+interface NodeSocketState {
+  readonly _httpMessage?: {
+    readonly headersSent: boolean;
+    once(event: 'close', listener: () => void): unknown;
+  } | null;
+  readonly parser?: { readonly incoming: { readonly complete: boolean } | null } | null;
+  readonly destroyed?: boolean;
+}
+
+/**
+ * Whether requests read on this connection are still being answered, and whether each was read whole:
+ * a refusal waits for their answers, which go out first and in order (RFC 9112 §9.3.2).
+ */
+function pendingOn(socket: RawSocket): { pending: boolean; allComplete: boolean } {
+  const state = socket as RawSocket & NodeSocketState;
+  return {
+    pending: state._httpMessage !== undefined && state._httpMessage !== null,
+    allComplete: state.parser?.incoming?.complete !== false,
+  };
+}
+
+/** Runs `then` once the last answer pending on `socket` is written (or the connection is gone). */
+function afterPending(socket: RawSocket, then: () => void): void {
+  const state = socket as RawSocket & NodeSocketState;
+  const wait = () => {
+    const current = state._httpMessage;
+    // Each response's 'close' comes after node has handed the socket to the next one waiting.
+    if (current === undefined || current === null || state.destroyed === true) then();
+    else current.once('close', wait);
+  };
+  wait();
 }
 
 /** The raw bytes of a Reply, with its status line, a Date and a Content-Length. */
@@ -82,21 +117,21 @@ export function answerClientError(error: Error, socket: RawSocket, refusals: Raw
   const code = (error as NodeJS.ErrnoException).code;
   const refusal = clientErrorRefusal(code, refusals);
   // Node's own rule: nothing is written over a response already under way (it would corrupt it).
-  const current = (socket as RawSocket & { _httpMessage?: ServerResponse | null })._httpMessage;
+  const current = (socket as RawSocket & NodeSocketState)._httpMessage;
   if (refusal === undefined || !socket.writable) {
     socket.destroy();
     return;
   }
   const answer = errorReply(refusal.code, refusal.message, undefined, { connection: 'close' });
-  const pending = refusals.pendingOn(socket);
-  if (pending.count === 0) {
+  const pending = pendingOn(socket);
+  if (!pending.pending) {
     endWith(socket, answer, refusals.lingering);
     return;
   }
   if (pending.allComplete && code !== 'ERR_HTTP_REQUEST_TIMEOUT') {
     // Junk after requests read whole: their answers go first, then this refusal.
     refusals.lingering.add(socket);
-    refusals.afterPending(socket, () => {
+    afterPending(socket, () => {
       refusals.lingering.delete(socket);
       endWith(socket, answer, refusals.lingering);
     });

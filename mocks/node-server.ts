@@ -110,43 +110,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const open = openAnswers();
   // Filled in once listening: the control API answers only a Host that names this address.
   let guard: ControlGuard | undefined;
-  /**
-   * Requests read on each connection and not yet answered, in order, and what runs after them. A list,
-   * not a Set: a Set hashes each request by identity, which gives every request object a hash of its
-   * own to store (a connection seldom has more than one request pending).
-   */
-  const pending = new WeakMap<
-    RawSocket,
-    { requests: IncomingMessage[]; afterwards?: (() => void) | undefined }
-  >();
-  /** A response is over: its request is no longer pending on its socket (one function for all: no closure per request). */
-  function answered(this: ServerResponse): void {
-    const incoming = this.req;
-    const entry = pending.get(incoming.socket);
-    if (entry === undefined) return;
-    const { requests } = entry;
-    const at = requests.indexOf(incoming);
-    if (at === 0) requests.shift();
-    else if (at > 0) requests.splice(at, 1);
-    const then = entry.afterwards;
-    if (requests.length === 0 && then !== undefined) {
-      entry.afterwards = undefined;
-      then();
-    }
-  }
-  const track = (incoming: IncomingMessage, outgoing: ServerResponse) => {
-    const { socket } = incoming;
-    let entry = pending.get(socket);
-    if (entry === undefined) {
-      entry = { requests: [] };
-      pending.set(socket, entry);
-    }
-    entry.requests.push(incoming);
-    // 'close' comes once per response.
-    outgoing.on('close', answered);
-  };
   const serve = (incoming: IncomingMessage, outgoing: ServerResponse, expectsContinue: boolean) => {
-    track(incoming, outgoing);
     if (closing !== undefined) {
       // Once closing, a connection whose last request is answered is not kept alive.
       outgoing.setHeader('connection', 'close');
@@ -189,7 +153,6 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   );
   server.on('checkContinue', (incoming, outgoing) => serve(incoming, outgoing, true));
   server.on('checkExpectation', (incoming, outgoing) => {
-    track(incoming, outgoing);
     write(incoming, outgoing, expectationReply(String(incoming.headers.expect)), open);
   });
   const lingering = new Set<RawSocket>();
@@ -197,15 +160,6 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     headersTimeoutMs: timeouts.headersMs,
     requestTimeoutMs: timeouts.requestMs,
     lingering,
-    pendingOn(socket) {
-      const requests = pending.get(socket)?.requests ?? [];
-      return { count: requests.length, allComplete: requests.every((request) => request.complete) };
-    },
-    afterPending(socket, then) {
-      const entry = pending.get(socket);
-      if (entry === undefined || entry.requests.length === 0) then();
-      else entry.afterwards = then;
-    },
   };
   server.on('clientError', (error, socket) => answerClientError(error, socket, refusals));
   server.on('connect', (_incoming, socket) => answerConnect(socket, lingering));
