@@ -180,6 +180,26 @@ describe('startServer: requests refused by the HTTP parser', () => {
     const body = expectJsonError(answer, 'validation_failed');
     expect(body.message).toBe('The request is not valid HTTP/1.1 (HPE_INVALID_CHUNK_SIZE).');
   });
+
+  it('answers a request read whole before the 400 of one pipelined after it whose chunked framing breaks', async () => {
+    // The first is still in flight (Prefer: delay) when the second's body fails: the client reads the
+    // answers in the order it sent the requests, so the first's goes first, then the second's 400.
+    const { origin, mock } = await start();
+    const answer = await exchange(
+      origin,
+      `GET /v1/pets?limit=1 HTTP/1.1\r\nhost: x\r\n${KEY}prefer: delay=300\r\n\r\n` +
+        `POST /v1/pets HTTP/1.1\r\nhost: x\r\n${KEY}content-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n` +
+        '5\r\n{"nam\r\nzz\r\n',
+    );
+    expect(answer.all.map((response) => response.statusLine)).toEqual([
+      'HTTP/1.1 200 OK',
+      'HTTP/1.1 400 Bad Request',
+    ]);
+    expect(JSON.parse(answer.all[0]?.body ?? '')).toHaveLength(1);
+    const body = expectJsonError(answer, 'validation_failed');
+    expect(body.message).toBe('The request is not valid HTTP/1.1 (HPE_INVALID_CHUNK_SIZE).');
+    expect(mock.journal.map((entry) => entry.status)[0]).toBe(200);
+  });
 });
 
 describe('startServer: answers written together', () => {

@@ -35,15 +35,16 @@ export interface RawRefusals {
 
 /**
  * What node:http keeps on a connection's socket, read here rather than tracked again per request
- * (a list per connection and a listener per response were 2 % of an answer's CPU: docs/performance.md).
- * `_httpMessage` is the response being written, or waiting its turn to be: that of the oldest request
- * read and not yet answered (node assigns each response to the socket in the order the requests came,
- * the next one when the last is finished); null when every request read is answered. `parser.incoming`
- * is the last request whose head was read (null once it is answered and read whole): only it can be
- * unfinished, as the parser reads no head before the last request's body is whole.
+ * (a list per connection and a listener per response were 1 to 2 % of an answer's CPU:
+ * docs/performance.md). `_httpMessage` is the response being written, or waiting its turn to be:
+ * that of the oldest request read and not yet answered (node assigns each response to the socket in
+ * the order the requests came, the next one when the last is finished); null when every request read
+ * is answered. `parser.incoming` is the last request whose head was read (null once it is answered and
+ * read whole): only it can be unfinished, as the parser reads no head before the last body is whole.
  */
 interface NodeSocketState {
   readonly _httpMessage?: {
+    readonly req: unknown;
     readonly headersSent: boolean;
     once(event: 'close', listener: () => void): unknown;
   } | null;
@@ -51,25 +52,22 @@ interface NodeSocketState {
   readonly destroyed?: boolean;
 }
 
-/**
- * Whether requests read on this connection are still being answered, and whether each was read whole:
- * a refusal waits for their answers, which go out first and in order (RFC 9112 §9.3.2).
- */
-function pendingOn(socket: RawSocket): { pending: boolean; allComplete: boolean } {
-  const state = socket as RawSocket & NodeSocketState;
-  return {
-    pending: state._httpMessage !== undefined && state._httpMessage !== null,
-    allComplete: state.parser?.incoming?.complete !== false,
-  };
+/** The request read on this connection whose body is not whole, if there is one. */
+function unfinishedOn(state: NodeSocketState): unknown {
+  const incoming = state.parser?.incoming;
+  return incoming !== null && incoming !== undefined && !incoming.complete ? incoming : undefined;
 }
 
-/** Runs `then` once the last answer pending on `socket` is written (or the connection is gone). */
-function afterPending(socket: RawSocket, then: () => void): void {
-  const state = socket as RawSocket & NodeSocketState;
+/**
+ * Runs `then` once the answers of the requests read before `request` are written (all of them when
+ * it is undefined), or the connection is gone: they go out first and in order (RFC 9112 §9.3.2).
+ */
+function afterAnswersBefore(state: NodeSocketState, request: unknown, then: () => void): void {
   const wait = () => {
     const current = state._httpMessage;
     // Each response's 'close' comes after node has handed the socket to the next one waiting.
-    if (current === undefined || current === null || state.destroyed === true) then();
+    if (current === undefined || current === null || current.req === request || state.destroyed === true)
+      then();
     else current.once('close', wait);
   };
   wait();
@@ -116,31 +114,28 @@ export function answerClientError(error: Error, socket: RawSocket, refusals: Raw
   if (refusals.lingering.has(socket)) return;
   const code = (error as NodeJS.ErrnoException).code;
   const refusal = clientErrorRefusal(code, refusals);
-  // Node's own rule: nothing is written over a response already under way (it would corrupt it).
-  const current = (socket as RawSocket & NodeSocketState)._httpMessage;
   if (refusal === undefined || !socket.writable) {
     socket.destroy();
     return;
   }
   const answer = errorReply(refusal.code, refusal.message, undefined, { connection: 'close' });
-  const pending = pendingOn(socket);
-  if (!pending.pending) {
-    endWith(socket, answer, refusals.lingering);
-    return;
-  }
-  if (pending.allComplete && code !== 'ERR_HTTP_REQUEST_TIMEOUT') {
-    // Junk after requests read whole: their answers go first, then this refusal.
-    refusals.lingering.add(socket);
-    afterPending(socket, () => {
-      refusals.lingering.delete(socket);
+  const state = socket as RawSocket & NodeSocketState;
+  // A request whose body never came whole (too slow, or its framing broken) cannot be answered: the
+  // refusal is its answer. Junk or a late head after requests read whole: their answers, then this.
+  const unfinished = unfinishedOn(state);
+  refusals.lingering.add(socket);
+  afterAnswersBefore(state, unfinished, () => {
+    refusals.lingering.delete(socket);
+    const current = state._httpMessage;
+    if (unfinished === undefined || current === undefined || current === null) {
       endWith(socket, answer, refusals.lingering);
-    });
-    return;
-  }
-  // A request whose body never came whole (too slow, or its framing broken): it cannot be answered,
-  // so the refusal is the answer, unless an answer is already under way (then the connection goes).
-  if (current?.headersSent !== true) socket.write(rawReply(answer));
-  socket.destroy();
+      return;
+    }
+    // The unfinished request's turn: its refusal, unless an answer is already under way (node's own
+    // rule: nothing is written over it); either way the connection goes, its framing lost.
+    if (!current.headersSent && socket.writable) socket.write(rawReply(answer));
+    socket.destroy();
+  });
 }
 
 function clientErrorRefusal(
