@@ -46,7 +46,9 @@ function responsesOf(raw: string): RawResponse[] {
       const colon = line.indexOf(':');
       headers.set(line.slice(0, colon).trim().toLowerCase(), line.slice(colon + 1).trim());
     }
-    const length = Number(headers.get('content-length') ?? rest.length);
+    // No length, or one that is not a number of bytes: the rest is its body.
+    const declared = Number(headers.get('content-length'));
+    const length = Number.isSafeInteger(declared) && declared >= 0 ? declared : rest.length;
     responses.push({ statusLine, headers, body: rest.slice(split + 4, split + 4 + length) });
     rest = rest.slice(split + 4 + length);
   }
@@ -253,6 +255,30 @@ describe('startServer: answers written together', () => {
     expect(answer.all[1]?.headers.has('x-broken')).toBe(false);
     expect(JSON.parse(answer.all[2]?.body ?? '')).toMatchObject({ id: 2 });
     expect(errors).toEqual([expect.stringMatching(/^petkit mock: .*x-broken/)]);
+  });
+
+  it('cuts the connection when an answer fails after its head, never writing another body under that head', async () => {
+    const errors: string[] = [];
+    const mock = createMock({ logger: { info: () => undefined, error: (line) => errors.push(line) } });
+    // A body node refuses once the head is written (not text, not bytes).
+    const broken: Mock = {
+      ...mock,
+      answer: (call, kind) =>
+        call.url.pathname === '/v1/pets/13'
+          ? Promise.resolve({ status: 200, headers: {}, body: 42 as unknown as string })
+          : mock.answer(call, kind),
+    };
+    const { origin } = await start({ mock: broken });
+    const answer = await exchange(
+      origin,
+      [1, 13, 2].map((id) => `GET /v1/pets/${id} HTTP/1.1\r\nhost: x\r\n${BUSINESS}\r\n`).join(''),
+    );
+    // The first answer whole; then the connection closed: no head of the failed answer with
+    // another's body after it, and nothing of the third (its request went with the connection).
+    expect(answer.all.map((response) => response.statusLine)).toEqual(['HTTP/1.1 200 OK']);
+    expect(JSON.parse(answer.all[0]?.body ?? '')).toMatchObject({ id: 1 });
+    expect(answer.closedByServer).toBe(true);
+    expect(errors).toEqual([expect.stringMatching(/^petkit mock: /)]);
   });
   it('answers pipelined creates, whose bodies are read before they are answered, in order among the reads', async () => {
     const { origin } = await start({ pets: 10 });

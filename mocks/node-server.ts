@@ -269,13 +269,13 @@ class Outbox {
 /**
  * The core answers its own failures with a 500; this is only a last resort, for an answer that could
  * not be made or written: written as any answer is, the Error body with its length and the CORS
- * headers; after a head already sent, the Error body ends what was sent.
+ * headers. After its head was written, no other answer can follow it on the connection (the head
+ * promised a body of its own): the connection is cut, as a backend failing mid-answer cuts it.
  */
 function failed(mock: Mock, outgoing: ServerResponse, open: OpenAnswers, error: unknown): void {
   mock.options.logger.error(`petkit mock: ${String(error)}`);
-  const reply = errorReply('internal_error');
-  if (outgoing.headersSent) outgoing.end(reply.body ?? undefined);
-  else write(outgoing.req, outgoing, reply, open);
+  if (outgoing.headersSent) outgoing.req.socket.destroy();
+  else write(outgoing.req, outgoing, errorReply('internal_error'), open);
 }
 
 function urlOf(target: string | undefined): RequestTarget {
