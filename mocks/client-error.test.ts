@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ERRORS } from './errors.js';
 import { createMock, type Mock } from './mock.js';
 import { OUTBOX_LIMIT, type RunningServer, startServer } from './node-server.js';
-import { EXPOSED_HEADERS } from './responses.js';
+import { EXPOSED_HEADERS, type Reply } from './responses.js';
 
 let server: RunningServer | undefined;
 afterEach(async () => {
@@ -204,6 +204,18 @@ describe('startServer: requests refused by the HTTP parser', () => {
   });
 });
 
+/** A mock that answers /v1/pets/13 with `reply` (one node cannot write), and the errors it logs. */
+function brokenOn13(reply: Reply): { broken: Mock; errors: string[] } {
+  const errors: string[] = [];
+  const mock = createMock({ logger: { info: () => undefined, error: (line) => errors.push(line) } });
+  const broken: Mock = {
+    ...mock,
+    answer: (call, kind) =>
+      call.url.pathname === '/v1/pets/13' ? Promise.resolve(reply) : mock.answer(call, kind),
+  };
+  return { broken, errors };
+}
+
 describe('startServer: answers written together', () => {
   it('answers a pipeline three outboxes long each with its own answer, in order, counted in order', async () => {
     const { origin, mock } = await start();
@@ -226,16 +238,8 @@ describe('startServer: answers written together', () => {
     expect(mock.journal.map((entry) => entry.path)).toEqual(ids.map((id) => `/v1/pets/${id}`));
   });
   it('answers 500 to an answer node refuses to write, logs it, and still writes the answers around it', async () => {
-    const errors: string[] = [];
-    const mock = createMock({ logger: { info: () => undefined, error: (line) => errors.push(line) } });
-    // A mock whose answer to /v1/pets/13 carries a header value node will not write.
-    const broken: Mock = {
-      ...mock,
-      answer: (call, kind) =>
-        call.url.pathname === '/v1/pets/13'
-          ? Promise.resolve({ status: 200, headers: { 'x-broken': 'a\nb' }, body: '{}' })
-          : mock.answer(call, kind),
-    };
+    // The answer to /v1/pets/13 carries a header value node will not write.
+    const { broken, errors } = brokenOn13({ status: 200, headers: { 'x-broken': 'a\nb' }, body: '{}' });
     const { origin } = await start({ mock: broken });
     const answer = await exchange(
       origin,
@@ -258,16 +262,8 @@ describe('startServer: answers written together', () => {
   });
 
   it('cuts the connection when an answer fails after its head, never writing another body under that head', async () => {
-    const errors: string[] = [];
-    const mock = createMock({ logger: { info: () => undefined, error: (line) => errors.push(line) } });
-    // A body node refuses once the head is written (not text, not bytes).
-    const broken: Mock = {
-      ...mock,
-      answer: (call, kind) =>
-        call.url.pathname === '/v1/pets/13'
-          ? Promise.resolve({ status: 200, headers: {}, body: 42 as unknown as string })
-          : mock.answer(call, kind),
-    };
+    // The answer to /v1/pets/13 has a body node refuses once the head is written (not text, not bytes).
+    const { broken, errors } = brokenOn13({ status: 200, headers: {}, body: 42 as unknown as string });
     const { origin } = await start({ mock: broken });
     const answer = await exchange(
       origin,
