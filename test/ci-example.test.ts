@@ -261,7 +261,14 @@ describe('examples/ci/petkit.yml', () => {
       ),
     );
     expect(refused).toBe(true);
-    expect(await readFile(urlFile, 'utf8').catch(() => 'removed')).toBe('removed');
+    // The port is refused as soon as the mock stops listening; its URL file goes once it has stopped.
+    const removed = await until(5_000, () =>
+      readFile(urlFile, 'utf8').then(
+        () => false,
+        () => true,
+      ),
+    );
+    expect(removed).toBe(true);
     expect(await readFile(join(app, 'kill-mock.log'), 'utf8')).toMatch(
       /^petkit mock: npx ended, finishing 0 in-flight request\(s\) and stopping\.$/m,
     );
