@@ -1,6 +1,7 @@
 // `petkit mock` as a user runs it: the built binary, a real port, real signals.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -32,6 +33,18 @@ function startCli(
       out += data.toString();
     });
     proc.on('exit', (code) => reject(new Error(`petkit mock exited ${code}: ${out}`)));
+  });
+}
+
+/** Whether a new connection to 127.0.0.1:`port` is accepted. */
+function accepts(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
   });
 }
 
@@ -79,6 +92,26 @@ describe('petkit mock', () => {
     child?.kill('SIGTERM');
     expect(await exit).toBe(0);
     expect(existsSync(file)).toBe(false);
+  });
+  it('removes --url-file as it starts to stop, before its port refuses, while an answer is still in flight', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'petkit-url-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const file = join(dir, 'mock-url');
+    const { url, exit } = await startCli(['--url-file', file]);
+    const slow = fetch(`${url}/pets/1`, {
+      headers: { authorization: 'Bearer demo-free', prefer: 'delay=1500' },
+    });
+    const health = `${new URL(url).origin}/__petkit/health`;
+    while (((await (await fetch(health)).json()) as { inFlight: number }).inFlight === 0) {
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    child?.kill('SIGTERM');
+    // A new connection each time: the first one refused, the file is already gone.
+    const port = Number(new URL(url).port);
+    while (await accepts(port)) await new Promise((r) => setTimeout(r, 5));
+    expect(existsSync(file)).toBe(false);
+    expect((await slow).status).toBe(200);
+    expect(await exit).toBe(0);
   });
   it('stops with exit 2 when --url-file cannot be written', () => {
     const result = spawnSync(

@@ -52,7 +52,7 @@ Options:
                        takes each; see docs/mock.md)
   --max-pets N         most pets the store holds (then 507)           default ${DEFAULT_MAX_PETS}
   --journal-limit N    most requests the journal keeps (0: none)      default ${JOURNAL_LIMIT}
-  --url-file FILE      once listening, write the base URL to FILE (removed on stop)
+  --url-file FILE      once listening, write the base URL to FILE (removed as it starts to stop)
   --state URL          keep pets and rate limits in PostgreSQL (postgres://…), shared by
                        every replica on it; default: this process's memory
   --har FILE           on stop, write the exchanges answered to FILE as HAR 1.2 (devtools open it)
@@ -288,11 +288,11 @@ export async function run(argv: string[]): Promise<number> {
       process.stdout.write(
         `petkit mock: ${why}, finishing ${server.mock.inFlight} in-flight request(s) and stopping.\n`,
       );
-      server
-        .close()
+      // The URL file goes first: a script that reads it never gets a URL whose port already refuses.
+      (urlFile === undefined ? Promise.resolve() : rm(urlFile, { force: true }))
+        .then(() => server.close())
         .then(() => log.flush())
         .then(() => shared?.close())
-        .then(() => (urlFile === undefined ? undefined : rm(urlFile, { force: true })))
         .then(async () => {
           if (har === undefined) return;
           await har.write();
