@@ -1,6 +1,6 @@
 // `petkit mock` as a user runs it: the built binary, a real port, real signals.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -112,6 +112,59 @@ describe('petkit mock', () => {
     expect(existsSync(file)).toBe(false);
     expect((await slow).status).toBe(200);
     expect(await exit).toBe(0);
+  });
+  it('stops all the same, exit 1 and a message, when --url-file cannot be removed (a directory now)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'petkit-url-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const file = join(dir, 'mock-url');
+    const { url, output, exit } = await startCli(['--url-file', file]);
+    rmSync(file);
+    mkdirSync(file);
+    writeFileSync(join(file, 'inside'), 'x');
+    child?.kill('SIGTERM');
+    expect(await exit).toBe(1);
+    expect(output()).toMatch(new RegExp(`cannot remove --url-file ${file.replaceAll('/', '\\/')}: `));
+    expect(await accepts(Number(new URL(url).port))).toBe(false);
+  });
+  it('hears a signal from the moment its URL file or banner says it is ready', async () => {
+    // A script may send SIGTERM as soon as it reads either: the mock must stop cleanly then, not die.
+    // The hook says, as each is written, whether a SIGTERM listener is there yet.
+    const dir = mkdtempSync(join(tmpdir(), 'petkit-ready-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const hook = join(dir, 'hook.cjs');
+    writeFileSync(
+      hook,
+      `const fs = require('node:fs/promises');
+const rename = fs.rename;
+fs.rename = (...args) => { process.stderr.write('[url file: ' + process.listenerCount('SIGTERM') + ']\\n'); return rename(...args); };
+const write = process.stdout.write.bind(process.stdout);
+process.stdout.write = (chunk, ...rest) => {
+  if (String(chunk).includes('serving the Pet Adoption API')) process.stderr.write('[banner: ' + process.listenerCount('SIGTERM') + ']\\n');
+  return write(chunk, ...rest);
+};
+`,
+    );
+    const proc = spawn(
+      process.execPath,
+      ['--require', hook, MAIN, 'mock', '--port', '0', '--url-file', join(dir, 'url')],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    child = proc;
+    let out = '';
+    proc.stdout.on('data', (data: Buffer) => {
+      out += data.toString();
+    });
+    proc.stderr.on('data', (data: Buffer) => {
+      out += data.toString();
+      if (out.includes('[banner: ')) proc.kill('SIGTERM');
+    });
+    const code = await new Promise<number | null>((resolve) => proc.on('exit', resolve));
+    expect(out).toMatch(/\[url file: [1-9]\]/);
+    expect(out).toMatch(/\[banner: [1-9]\]/);
+    expect(out).toContain('petkit mock: SIGTERM, finishing 0 in-flight request(s) and stopping.');
+    expect(code).toBe(0);
   });
   it('stops with exit 2 when --url-file cannot be written', () => {
     const result = spawnSync(

@@ -242,10 +242,14 @@ export async function run(argv: string[]): Promise<number> {
   }
   const { options } = server.mock;
   const { urlFile } = parsed;
+  // From here a signal stops the mock cleanly, even one sent the moment its URL file or its banner says
+  // it is ready: heard now, acted on once the mock is set up.
+  const signal = stopSignal();
   if (urlFile !== undefined) {
     try {
       await writeAtomically(urlFile, `${server.url}\n`);
     } catch (error) {
+      signal.release();
       process.stderr.write(`petkit mock: cannot write --url-file ${urlFile}: ${(error as Error).message}\n`);
       await server.close();
       await shared?.close();
@@ -276,42 +280,55 @@ export async function run(argv: string[]): Promise<number> {
       (har === undefined ? '' : `HAR: the exchanges are written to ${parsed.har} when the mock stops.\n`) +
       'Ctrl-C stops it.\n\n',
   );
-  return new Promise<number>((resolve) => {
-    let unwatch: (() => void) | undefined;
-    /** Stops once, whichever comes first: SIGINT, SIGTERM, or npx gone (see parent-watch.ts). */
-    const stop = (why: string) => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      unwatch?.();
-      // The log's lines waiting go first, and those of the requests still in flight before it exits.
-      log.flush();
-      process.stdout.write(
-        `petkit mock: ${why}, finishing ${server.mock.inFlight} in-flight request(s) and stopping.\n`,
-      );
-      // The URL file goes first: a script that reads it never gets a URL whose port already refuses.
-      (urlFile === undefined ? Promise.resolve() : rm(urlFile, { force: true }))
-        .then(() => server.close())
-        .then(() => log.flush())
-        .then(() => shared?.close())
-        .then(async () => {
-          if (har === undefined) return;
-          await har.write();
-          const dropped = har.dropped === 0 ? '' : ` (the oldest ${har.dropped} dropped)`;
-          process.stdout.write(`petkit mock: wrote ${har.count} exchange(s) to ${parsed.har}${dropped}.\n`);
-        })
-        .then(
-          () => resolve(0),
-          (error: unknown) => {
-            log.flush();
-            process.stderr.write(`petkit mock: stopping failed: ${String(error)}\n`);
-            resolve(1);
-          },
-        );
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-    if (startedByNpx(process.env)) unwatch = watchParent(() => stop('npx ended'));
+  const why = await signal.why;
+  // The log's lines waiting go first, and those of the requests still in flight before it exits.
+  log.flush();
+  process.stdout.write(
+    `petkit mock: ${why}, finishing ${server.mock.inFlight} in-flight request(s) and stopping.\n`,
+  );
+  // The URL file goes first: a script that reads it never gets a URL whose port already refuses. One
+  // that cannot go (a directory now) is said, and the mock stops all the same.
+  let kept: unknown;
+  if (urlFile !== undefined) await rm(urlFile, { force: true }).catch((error: unknown) => (kept = error));
+  try {
+    await server.close();
+    log.flush();
+    await shared?.close();
+    if (har !== undefined) {
+      await har.write();
+      const dropped = har.dropped === 0 ? '' : ` (the oldest ${har.dropped} dropped)`;
+      process.stdout.write(`petkit mock: wrote ${har.count} exchange(s) to ${parsed.har}${dropped}.\n`);
+    }
+  } catch (error) {
+    log.flush();
+    process.stderr.write(`petkit mock: stopping failed: ${String(error)}\n`);
+    return 1;
+  }
+  if (kept === undefined) return 0;
+  process.stderr.write(`petkit mock: cannot remove --url-file ${urlFile}: ${(kept as Error).message}\n`);
+  return 1;
+}
+
+/** SIGINT, SIGTERM, or npx gone (see parent-watch.ts): the first of them, once heard. */
+function stopSignal(): { readonly why: Promise<string>; release(): void } {
+  let unwatch: (() => void) | undefined;
+  const stop = (why: string) => {
+    release();
+    heard(why);
+  };
+  const release = () => {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+    unwatch?.();
+  };
+  let heard: (why: string) => void = () => undefined;
+  const why = new Promise<string>((resolve) => {
+    heard = resolve;
   });
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  if (startedByNpx(process.env)) unwatch = watchParent(() => stop('npx ended'));
+  return { why, release };
 }
 
 /**

@@ -139,10 +139,6 @@ export async function run(argv: string[]): Promise<number> {
     );
     return 1;
   }
-  process.stdout.write(
-    `petkit proxy: forwarding ${running.url} to ${parsed.upstream}, checking against openapi.yaml\n` +
-      `Departures: GET ${running.origin}/__petkit/departures. Ctrl-C stops it.\n\n`,
-  );
   return new Promise<number>((resolve) => {
     const stop = () => {
       process.off('SIGINT', stop);
@@ -154,5 +150,10 @@ export async function run(argv: string[]): Promise<number> {
     };
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
+    // Printed once a signal stops it cleanly: a script that sends one as soon as it reads this is heard.
+    process.stdout.write(
+      `petkit proxy: forwarding ${running.url} to ${parsed.upstream}, checking against openapi.yaml\n` +
+        `Departures: GET ${running.origin}/__petkit/departures. Ctrl-C stops it.\n\n`,
+    );
   });
 }

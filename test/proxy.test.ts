@@ -1,8 +1,11 @@
 // petkit proxy, as a developer meets it: forwarding to the mock and to servers broken one way each
 // (test/servers/), the engine over real sockets and the command through the built CLI.
 import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { formatExchange, parse } from '../cli/proxy.js';
@@ -315,7 +318,7 @@ function cli(args: readonly string[], env: Record<string, string> = {}) {
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
   };
-  return { wait, output: () => out };
+  return { wait, output: () => out, child };
 }
 
 describe('petkit proxy, through the CLI', () => {
@@ -333,6 +336,30 @@ describe('petkit proxy, through the CLI', () => {
         `  replay:   curl -i -H "Authorization: Bearer $API_KEY" '${upstream}/pets?limit=2'\n`,
     );
     expect(out).not.toContain(REFERENCE_KEY);
+  });
+
+  it('hears a signal from the moment its banner says it is ready', async () => {
+    // A script may send SIGTERM as soon as it reads the banner: the proxy must stop cleanly then, not
+    // die. The hook says, as the banner is written, whether a SIGTERM listener is there yet.
+    const dir = mkdtempSync(join(tmpdir(), 'petkit-ready-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const hook = join(dir, 'hook.cjs');
+    writeFileSync(
+      hook,
+      `const write = process.stdout.write.bind(process.stdout);
+process.stdout.write = (chunk, ...rest) => {
+  if (String(chunk).includes('petkit proxy: forwarding')) process.stderr.write('[banner: ' + process.listenerCount('SIGTERM') + ']\\n');
+  return write(chunk, ...rest);
+};
+`,
+    );
+    const upstream = await brokenUpstream('wrapped-list');
+    const { wait, output, child } = cli(['--upstream', upstream], { NODE_OPTIONS: `--require ${hook}` });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    await wait(/\[banner: \d+\]/);
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(output()).toMatch(/\[banner: [1-9]\]/);
   });
 
   it('answers 504 after --upstream-timeout, and shows a refused key as sent once given PETKIT_API_KEY', async () => {
