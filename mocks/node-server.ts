@@ -81,6 +81,9 @@ export const KEEP_ALIVE_TIMEOUT_MS = 5_000;
 export const CHECK_INTERVAL_MS = 500;
 /** How long close() waits for in-flight requests before cutting their connections. */
 export const CLOSE_GRACE_MS = 15_000;
+/** While closing, how often the connections whose answers were written are closed. */
+const CLOSE_SWEEP_MS = 20;
+
 export { LINGER_MS } from './client-error.js';
 
 function timeoutsOf(given: Partial<ServerTimeouts> = {}): ServerTimeouts {
@@ -183,8 +186,13 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       closing ??= new Promise<void>((resolve, reject) => {
         const force = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
         force.unref();
+        // The connection of an answer in flight when closing began goes once the answer is written:
+        // kept alive, it held close() until its client or the keep-alive timeout let it go.
+        const sweep = setInterval(() => server.closeIdleConnections(), CLOSE_SWEEP_MS);
+        sweep.unref();
         server.close((error) => {
           clearTimeout(force);
+          clearInterval(sweep);
           if (error === undefined) resolve();
           else reject(error);
         });
