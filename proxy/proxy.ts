@@ -183,14 +183,28 @@ export async function startProxy(
   });
   const { port } = server.address() as AddressInfo;
   const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  let closing: Promise<void> | undefined;
   return {
     url: `${origin}${loadSpec().basePath}`,
     origin,
     proxy,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.close((error) => (error === undefined ? resolve() : reject(error)));
+    close: () => {
+      closing ??= new Promise<void>((resolve, reject) => {
+        // The connection of an exchange in flight when closing began goes once its answer is written:
+        // kept alive, it held close() until its client or the keep-alive timeout let it go.
+        const sweep = setInterval(() => server.closeIdleConnections(), CLOSE_SWEEP_MS);
+        sweep.unref();
+        server.close((error) => {
+          clearInterval(sweep);
+          if (error === undefined) resolve();
+          else reject(error);
+        });
         server.closeIdleConnections();
-      }),
+      });
+      return closing;
+    },
   };
 }
+
+/** While closing, how often the connections whose answers were written are closed. */
+const CLOSE_SWEEP_MS = 20;

@@ -2,7 +2,7 @@
 // (test/servers/), the engine over real sockets and the command through the built CLI.
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, request } from 'node:http';
+import { Agent, createServer, type IncomingHttpHeaders, type IncomingMessage, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -66,6 +66,42 @@ describe('petkit proxy, forwarding to the mock', () => {
     expect(created.headers.get('location')).toBe('/v1/pets/51');
     expect(await created.json()).toEqual({ id: 51, name: 'Biscuit', categoryId: 3 });
     expect(await settled(2)).toEqual([]);
+  });
+
+  it('closes a kept-alive connection once its in-flight exchange is answered, so close() does not wait for the keep-alive timeout', async () => {
+    const mock = await startServer({ port: 0 });
+    closers.push(() => mock.close());
+    const { origin, close } = await startProxy({ upstream: mock.url });
+    closers.push(close);
+    const agent = new Agent({ keepAlive: true });
+    onTestFinished(() => agent.destroy());
+    const { hostname, port } = new URL(origin);
+    let sent = false;
+    const answered = new Promise<number | undefined>((resolve, reject) => {
+      const req = request(
+        {
+          host: hostname,
+          port,
+          agent,
+          path: '/v1/pets/1',
+          headers: { authorization: 'Bearer demo-free', prefer: 'delay=200' },
+        },
+        (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode));
+        },
+      );
+      req.on('error', reject);
+      req.end(() => {
+        sent = true;
+      });
+    });
+    while (!sent || mock.mock.inFlight === 0) await new Promise((r) => setImmediate(r));
+    const closing = close().then(() => 'closed');
+    expect(await answered).toBe(200);
+    // Without closing that connection, close() waited node's keep-alive timeout (5 s).
+    const late = new Promise((resolve) => setTimeout(() => resolve('still open after 2 s'), 2_000).unref());
+    expect(await Promise.race([closing, late])).toBe('closed');
   });
 
   it('reports a request that departs from the contract as the client’s', async () => {
