@@ -1,9 +1,10 @@
 // The mock over a real socket: the node:http adapter, driven by supertest and fetch.
-import { Agent, request as httpRequest } from 'node:http';
+import { request as httpRequest } from 'node:http';
 import request from 'supertest';
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { type RunningServer, startServer } from '../mocks/index.js';
 import { conformanceProblems } from '../mocks/test-helpers.js';
+import { closedWithin, keptAliveGet } from './support/kept-alive.js';
 
 let server: RunningServer | undefined;
 afterEach(async () => {
@@ -153,32 +154,16 @@ describe('startServer', () => {
   });
   it('closes a kept-alive connection once its in-flight answer is written, so close() does not wait for the keep-alive timeout', async () => {
     const { origin } = await start({ timeouts: { keepAliveMs: 60_000 } });
-    const agent = new Agent({ keepAlive: true });
-    onTestFinished(() => agent.destroy());
-    const { hostname, port } = new URL(origin);
-    const answered = new Promise<number | undefined>((resolve, reject) => {
-      const req = httpRequest(
-        {
-          host: hostname,
-          port,
-          agent,
-          path: '/v1/pets/1',
-          headers: { authorization: 'Bearer demo-free', prefer: 'delay=200' },
-        },
-        (res) => {
-          res.resume();
-          res.on('end', () => resolve(res.statusCode));
-        },
-      );
-      req.on('error', reject);
-      req.end();
+    const get = keptAliveGet(origin, '/v1/pets/1', {
+      authorization: 'Bearer demo-free',
+      prefer: 'delay=200',
     });
+    onTestFinished(get.done);
     while (server?.mock.inFlight === 0) await new Promise((r) => setImmediate(r));
-    const closing = server?.close().then(() => 'closed');
-    expect(await answered).toBe(200);
+    const closing = server?.close();
+    expect(await get.answered).toBe(200);
     // Without closing that connection, close() waited the 60 s of the keep-alive timeout.
-    const late = new Promise((resolve) => setTimeout(() => resolve('still open after 2 s'), 2_000).unref());
-    expect(await Promise.race([closing, late])).toBe('closed');
+    expect(await closedWithin(closing, 2_000)).toBe('closed');
     server = undefined;
   });
   it('finishes in-flight requests on close', async () => {

@@ -2,7 +2,7 @@
 // (test/servers/), the engine over real sockets and the command through the built CLI.
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { Agent, createServer, type IncomingHttpHeaders, type IncomingMessage, request } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +13,7 @@ import { startServer } from '../mocks/index.js';
 import { type Departure, startProxy } from '../proxy/index.js';
 import { BROKEN_SERVERS } from './servers/broken.js';
 import { REFERENCE_KEY, serve } from './servers/reference.js';
+import { closedWithin, keptAliveGet } from './support/kept-alive.js';
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -73,35 +74,16 @@ describe('petkit proxy, forwarding to the mock', () => {
     closers.push(() => mock.close());
     const { origin, close } = await startProxy({ upstream: mock.url });
     closers.push(close);
-    const agent = new Agent({ keepAlive: true });
-    onTestFinished(() => agent.destroy());
-    const { hostname, port } = new URL(origin);
-    let sent = false;
-    const answered = new Promise<number | undefined>((resolve, reject) => {
-      const req = request(
-        {
-          host: hostname,
-          port,
-          agent,
-          path: '/v1/pets/1',
-          headers: { authorization: 'Bearer demo-free', prefer: 'delay=200' },
-        },
-        (res) => {
-          res.resume();
-          res.on('end', () => resolve(res.statusCode));
-        },
-      );
-      req.on('error', reject);
-      req.end(() => {
-        sent = true;
-      });
+    const get = keptAliveGet(origin, '/v1/pets/1', {
+      authorization: 'Bearer demo-free',
+      prefer: 'delay=200',
     });
-    while (!sent || mock.mock.inFlight === 0) await new Promise((r) => setImmediate(r));
-    const closing = close().then(() => 'closed');
-    expect(await answered).toBe(200);
+    onTestFinished(get.done);
+    while (!get.sent() || mock.mock.inFlight === 0) await new Promise((r) => setImmediate(r));
+    const closing = close();
+    expect(await get.answered).toBe(200);
     // Without closing that connection, close() waited node's keep-alive timeout (5 s).
-    const late = new Promise((resolve) => setTimeout(() => resolve('still open after 2 s'), 2_000).unref());
-    expect(await Promise.race([closing, late])).toBe('closed');
+    expect(await closedWithin(closing, 2_000)).toBe('closed');
   });
 
   it('reports a request that departs from the contract as the client’s', async () => {
