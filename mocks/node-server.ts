@@ -83,6 +83,7 @@ export const CHECK_INTERVAL_MS = 500;
 export const CLOSE_GRACE_MS = 15_000;
 /** While closing, how often the connections whose answers were written are closed. */
 const CLOSE_SWEEP_MS = 20;
+
 export { LINGER_MS } from './client-error.js';
 
 function timeoutsOf(given: Partial<ServerTimeouts> = {}): ServerTimeouts {
