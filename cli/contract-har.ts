@@ -1,9 +1,9 @@
 // `petkit contract --har FILE`: every exchange of the run, as the suite recorded it (the key already
 // shown as $API_KEY), written as a HAR 1.2 file that a browser's devtools open. The HAR itself is the
 // contract module's (openapi/har.ts), as for `petkit mock --har`; this file gathers and writes.
-import { renameSync, writeFileSync } from 'node:fs';
 import type { Exchange } from '../contract-tests/index.js';
 import { buildHar, type HarExchange } from '../openapi/index.js';
+import { writeWholeSync } from './write-whole.js';
 
 export interface ContractHar {
   /** Keeps one exchange, seen when it ended (`endedMs`). */
@@ -44,9 +44,7 @@ export function recordContractHar(version: string): ContractHar {
     },
     write(file) {
       const har = buildHar(exchanges, { name: 'petkit contract', version });
-      const partial = `${file}.${process.pid}.partial`;
-      writeFileSync(partial, `${JSON.stringify(har, null, 2)}\n`);
-      renameSync(partial, file);
+      writeWholeSync(file, `${JSON.stringify(har, null, 2)}\n`);
     },
   };
 }

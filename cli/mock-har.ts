@@ -4,11 +4,11 @@
 // (openapi/har.ts); this file only checks at start that the file can be written, gathers entries and
 // writes the file.
 import { closeSync, constants, openSync, readFileSync, rmSync, type Stats, statSync } from 'node:fs';
-import { rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { JournalEntry, Mock } from '../mocks/index.js';
 import { notAFile } from '../mocks/read-bounded-file.js';
 import { buildHar, type HarExchange } from '../openapi/index.js';
+import { partialOf, writeWhole } from './write-whole.js';
 
 /** Most exchanges a HAR file keeps (the latest); a long session drops its oldest beyond it. */
 export const HAR_LIMIT = 10_000;
@@ -61,11 +61,6 @@ function commentOf(entry: JournalEntry): string | undefined {
   return notes.length === 0 ? undefined : notes.join(' ');
 }
 
-/** Where the HAR is written before it is renamed to `file`, whole: beside it, so the rename stays in one folder. */
-function partialOf(file: string): string {
-  return `${file}.${process.pid}.partial`;
-}
-
 const codeOf = (error: unknown) => (error as NodeJS.ErrnoException).code ?? String(error);
 
 /** The stats of `path`, undefined when nothing is there, or the error. */
@@ -99,9 +94,9 @@ export function harFileFault(file: string): string | undefined {
   if (!parent.isDirectory()) return `${folder} is not a folder`;
   const probe = partialOf(file);
   try {
-    // O_NONBLOCK: a FIFO left at that name refuses the open (ENXIO) instead of blocking the start.
-    const { O_WRONLY, O_CREAT, O_TRUNC, O_NONBLOCK } = constants;
-    closeSync(openSync(probe, O_WRONLY | O_CREAT | O_TRUNC | (O_NONBLOCK ?? 0)));
+    // A name of its own, created only if nothing is there (O_EXCL: a planted link is not followed).
+    const { O_WRONLY, O_CREAT, O_EXCL } = constants;
+    closeSync(openSync(probe, O_WRONLY | O_CREAT | O_EXCL));
     rmSync(probe, { force: true });
   } catch (error) {
     return `cannot create a file in ${folder} (${codeOf(error)})`;
@@ -132,9 +127,7 @@ export function recordHar(mock: Mock, origin: string, file: string, limit = HAR_
         entries.slice(-limit).map((entry) => exchangeOf(entry, origin)),
         { name: 'petkit mock', version: petkitVersion() },
       );
-      const partial = partialOf(file);
-      await writeFile(partial, `${JSON.stringify(har, null, 2)}\n`);
-      await rename(partial, file);
+      await writeWhole(file, `${JSON.stringify(har, null, 2)}\n`);
     },
   };
 }

@@ -1,6 +1,6 @@
 // `petkit mock`: parses flags, starts the server, prints where it is and the keys, logs one line per
 // request, and stops cleanly on SIGINT/SIGTERM once in-flight requests are answered.
-import { rename, rm, writeFile } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import {
   anonymousLimits,
@@ -34,6 +34,7 @@ import { checkedArgv, integerFlag, UsageError } from './flags.js';
 import { batchedLog } from './log-writer.js';
 import { harFileFault, recordHar } from './mock-har.js';
 import { startedByNpx, watchParent } from './parent-watch.js';
+import { writeWhole } from './write-whole.js';
 
 export const HELP = `Usage: petkit mock [options]
 
@@ -247,7 +248,8 @@ export async function run(argv: string[]): Promise<number> {
   const signal = stopSignal();
   if (urlFile !== undefined) {
     try {
-      await writeAtomically(urlFile, `${server.url}\n`);
+      // A reader that polls for the file never sees it half-written.
+      await writeWhole(urlFile, `${server.url}\n`);
     } catch (error) {
       signal.release();
       process.stderr.write(`petkit mock: cannot write --url-file ${urlFile}: ${(error as Error).message}\n`);
@@ -338,11 +340,4 @@ function stopSignal(): { readonly why: Promise<string>; release(): void } {
 async function connectShared(url: string, maxPets: number | undefined, logger: Logger): Promise<SharedState> {
   const { connectState } = await import('../mocks/postgres/index.js');
   return connectState(url, { logger, ...(maxPets === undefined ? {} : { maxPets }) });
-}
-
-/** A reader that polls for the file never sees it half-written: it appears whole, by rename. */
-async function writeAtomically(file: string, text: string): Promise<void> {
-  const partial = `${file}.${process.pid}.partial`;
-  await writeFile(partial, text);
-  await rename(partial, file);
 }
