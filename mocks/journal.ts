@@ -941,7 +941,7 @@ class Encoder {
     const nameCode = seen.numbers[n + NAME_CODE] ?? -1;
     if (nameCode < 0) this.text(seen.shownNames[position] ?? '');
     else this.u32(nameCode);
-    this.#value(value, pointer, seen, position);
+    this.#value(value, pointer, seen, position, seen.texts[2 * position + 1] === value);
     return ((seen.numbers[n + NAME_FLAGS] ?? 0) & NAME_CUT) !== 0;
   }
 
@@ -962,7 +962,7 @@ class Encoder {
    * and never cut: its scheme is short); a reply's constant values by the table, values that repeat
    * by the journal's Recent.
    */
-  #value(value: string, pointer: string, seen: Seen, position: number): void {
+  #value(value: string, pointer: string, seen: Seen, position: number, again: boolean): void {
     const texts = seen.texts;
     const numbers = seen.numbers;
     const n = position * SEEN_FIELDS;
@@ -971,7 +971,7 @@ class Encoder {
     const secret = (flags & NAME_SECRET) !== 0;
     const length = value.length;
     let code: number;
-    if (texts[2 * position + 1] === value) {
+    if (again) {
       code = numbers[n + VALUE_CODE] ?? ONCE;
       if (code >= RECENT && code < TABLED) code = this.#again(code, value, secret, seen, n);
       else if (code === ONCE) code = this.#enter(secret ? redacted(value) : value, seen, n);
@@ -1068,10 +1068,14 @@ class Encoder {
   ): number {
     const expected = template.values[position];
     if (value === expected) return 0;
+    let again = false;
     if (seen.texts[2 * position] !== name) this.#name(name, seen, position);
-    else if (expected !== undefined && seen.texts[2 * position + 1] === value) seen.settled = true;
+    else {
+      again = seen.texts[2 * position + 1] === value;
+      if (again && expected !== undefined) seen.settled = true;
+    }
     this.estimate -= template.sizes[position] ?? 0;
-    this.#value(value, pointer, seen, position);
+    this.#value(value, pointer, seen, position, again);
     return 1 << position;
   }
 
