@@ -3,7 +3,7 @@
 // contract module's (openapi/har.ts), as for `petkit mock --har`; this file gathers and writes.
 import type { Exchange } from '../contract-tests/index.js';
 import { buildHar, type HarExchange } from '../openapi/index.js';
-import { writeWholeSync } from './write-whole.js';
+import { writeWhole } from './write-whole.js';
 
 export interface ContractHar {
   /** Keeps one exchange, seen when it ended (`endedMs`). */
@@ -44,7 +44,7 @@ export function recordContractHar(version: string): ContractHar {
     },
     write(file) {
       const har = buildHar(exchanges, { name: 'petkit contract', version });
-      writeWholeSync(file, `${JSON.stringify(har, null, 2)}\n`);
+      writeWhole(file, `${JSON.stringify(har, null, 2)}\n`);
     },
   };
 }

@@ -127,7 +127,7 @@ export function recordHar(mock: Mock, origin: string, file: string, limit = HAR_
         entries.slice(-limit).map((entry) => exchangeOf(entry, origin)),
         { name: 'petkit mock', version: petkitVersion() },
       );
-      await writeWhole(file, `${JSON.stringify(har, null, 2)}\n`);
+      writeWhole(file, `${JSON.stringify(har, null, 2)}\n`);
     },
   };
 }

@@ -48,6 +48,13 @@ function accepts(port: number): Promise<boolean> {
   });
 }
 
+/** A folder of its own for a test, removed when it ends. */
+function folder(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
 describe('petkit mock', () => {
   it('serves the API, prints the demo keys, logs each request, and exits 0 on SIGTERM after in-flight requests', async () => {
     const { url, output, exit } = await startCli([]);
@@ -80,8 +87,7 @@ describe('petkit mock', () => {
     expect(Number(new URL(url).port)).toBeGreaterThan(0);
   });
   it('writes the base URL to --url-file once listening, and removes the file when it stops', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'petkit-url-'));
-    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const dir = folder('petkit-url-');
     const file = join(dir, 'mock-url');
     const { url, exit } = await startCli(['--url-file', file]);
     expect(readFileSync(file, 'utf8')).toBe(`${url}\n`);
@@ -94,8 +100,7 @@ describe('petkit mock', () => {
     expect(existsSync(file)).toBe(false);
   });
   it('removes --url-file as it starts to stop, before its port refuses, while an answer is still in flight', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'petkit-url-'));
-    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const dir = folder('petkit-url-');
     const file = join(dir, 'mock-url');
     const { url, exit } = await startCli(['--url-file', file]);
     const slow = fetch(`${url}/pets/1`, {
@@ -114,8 +119,7 @@ describe('petkit mock', () => {
     expect(await exit).toBe(0);
   });
   it('stops all the same, exit 1 and a message, when --url-file cannot be removed (a directory now)', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'petkit-url-'));
-    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const dir = folder('petkit-url-');
     const file = join(dir, 'mock-url');
     const { url, output, exit } = await startCli(['--url-file', file]);
     rmSync(file);
@@ -129,14 +133,13 @@ describe('petkit mock', () => {
   it('hears a signal from the moment its URL file or banner says it is ready', async () => {
     // A script may send SIGTERM as soon as it reads either: the mock must stop cleanly then, not die.
     // The hook says, as each is written, whether a SIGTERM listener is there yet.
-    const dir = mkdtempSync(join(tmpdir(), 'petkit-ready-'));
-    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const dir = folder('petkit-ready-');
     const hook = join(dir, 'hook.cjs');
     writeFileSync(
       hook,
-      `const fs = require('node:fs/promises');
-const rename = fs.rename;
-fs.rename = (...args) => { process.stderr.write('[url file: ' + process.listenerCount('SIGTERM') + ']\\n'); return rename(...args); };
+      `const fs = require('node:fs');
+const renameSync = fs.renameSync;
+fs.renameSync = (...args) => { process.stderr.write('[url file: ' + process.listenerCount('SIGTERM') + ']\\n'); return renameSync(...args); };
 const write = process.stdout.write.bind(process.stdout);
 process.stdout.write = (chunk, ...rest) => {
   if (String(chunk).includes('serving the Pet Adoption API')) process.stderr.write('[banner: ' + process.listenerCount('SIGTERM') + ']\\n');
@@ -203,8 +206,7 @@ process.stdout.write = (chunk, ...rest) => {
     expect(result.stderr).toMatch(message);
   });
   it('masks the keys of a private keys file in its banner, and shows the demo keys in full', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'petkit-keys-'));
-    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const dir = folder('petkit-keys-');
     const file = join(dir, 'keys.json');
     writeFileSync(
       file,
@@ -250,8 +252,7 @@ process.stdout.write = (chunk, ...rest) => {
     expect((await reset('http://other.test')).status).toBe(403);
   });
   it('writes the exchanges to --har FILE as HAR 1.2 when it stops, the key redacted', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'petkit-har-'));
-    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const dir = folder('petkit-har-');
     const file = join(dir, 'mock.har');
     const { url, output, exit } = await startCli(['--har', file]);
     await fetch(`${url}/pets?limit=1`, { headers: { authorization: 'Bearer demo-free' } });
@@ -287,8 +288,7 @@ process.stdout.write = (chunk, ...rest) => {
     expect(readFileSync(file, 'utf8')).not.toContain('demo-free"');
   });
   it('arms the rules of --rules FILE at start, and says so', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'petkit-rules-'));
-    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const dir = folder('petkit-rules-');
     const file = join(dir, 'rules.json');
     writeFileSync(
       file,
@@ -310,8 +310,7 @@ process.stdout.write = (chunk, ...rest) => {
   });
 
   it('stops with exit 2 naming the rules file and the bad rule, before it serves', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'petkit-rules-'));
-    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const dir = folder('petkit-rules-');
     const file = join(dir, 'rules.json');
     writeFileSync(
       file,

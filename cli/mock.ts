@@ -249,7 +249,7 @@ export async function run(argv: string[]): Promise<number> {
   if (urlFile !== undefined) {
     try {
       // A reader that polls for the file never sees it half-written.
-      await writeWhole(urlFile, `${server.url}\n`);
+      writeWhole(urlFile, `${server.url}\n`);
     } catch (error) {
       signal.release();
       process.stderr.write(`petkit mock: cannot write --url-file ${urlFile}: ${(error as Error).message}\n`);
@@ -290,8 +290,9 @@ export async function run(argv: string[]): Promise<number> {
   );
   // The URL file goes first: a script that reads it never gets a URL whose port already refuses. One
   // that cannot go (a directory now) is said, and the mock stops all the same.
-  let kept: unknown;
-  if (urlFile !== undefined) await rm(urlFile, { force: true }).catch((error: unknown) => (kept = error));
+  let notRemoved: unknown;
+  if (urlFile !== undefined)
+    await rm(urlFile, { force: true }).catch((error: unknown) => (notRemoved = error));
   try {
     await server.close();
     log.flush();
@@ -306,8 +307,10 @@ export async function run(argv: string[]): Promise<number> {
     process.stderr.write(`petkit mock: stopping failed: ${String(error)}\n`);
     return 1;
   }
-  if (kept === undefined) return 0;
-  process.stderr.write(`petkit mock: cannot remove --url-file ${urlFile}: ${(kept as Error).message}\n`);
+  if (notRemoved === undefined) return 0;
+  process.stderr.write(
+    `petkit mock: cannot remove --url-file ${urlFile}: ${(notRemoved as Error).message}\n`,
+  );
   return 1;
 }
 

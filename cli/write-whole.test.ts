@@ -11,7 +11,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { partialOf, writeWhole, writeWholeSync } from './write-whole.js';
+import { partialOf, writeWhole } from './write-whole.js';
 
 function folder(): string {
   const dir = mkdtempSync(join(tmpdir(), 'petkit-whole-'));
@@ -19,40 +19,34 @@ function folder(): string {
   return dir;
 }
 
-describe.each([
-  ['writeWhole', writeWhole],
-  [
-    'writeWholeSync',
-    async (file: string, text: string, partial?: string) => writeWholeSync(file, text, partial),
-  ],
-] as const)('%s', (_name, write) => {
-  it('writes the text whole, over what was there, and leaves nothing beside it', async () => {
+describe('writeWhole', () => {
+  it('writes the text whole, over what was there, and leaves nothing beside it', () => {
     const dir = folder();
     const file = join(dir, 'url');
     writeFileSync(file, 'old');
-    await write(file, 'http://127.0.0.1:4010/v1\n');
+    writeWhole(file, 'http://127.0.0.1:4010/v1\n');
     expect(readFileSync(file, 'utf8')).toBe('http://127.0.0.1:4010/v1\n');
     expect(readdirSync(dir)).toEqual(['url']);
   });
 
-  it('never follows a link planted where it writes first, nor truncates what it points to', async () => {
+  it('never follows a link planted where it writes first, nor truncates what it points to', () => {
     const dir = folder();
     const file = join(dir, 'url');
     const victim = join(dir, 'victim');
     writeFileSync(victim, 'precious');
     const partial = partialOf(file, 'guessed');
     symlinkSync(victim, partial);
-    await expect(write(file, 'http://127.0.0.1:4010/v1\n', partial)).rejects.toThrow(/EEXIST/);
+    expect(() => writeWhole(file, 'http://127.0.0.1:4010/v1\n', partial)).toThrow(/EEXIST/);
     expect(readFileSync(victim, 'utf8')).toBe('precious');
     expect(lstatSync(partial).isSymbolicLink()).toBe(true);
   });
 
-  it('leaves nothing beside its place when the rename fails (a folder there)', async () => {
+  it('leaves nothing beside its place when the rename fails (a folder there)', () => {
     const dir = folder();
     const file = join(dir, 'url');
     mkdirSync(file);
     writeFileSync(join(file, 'inside'), 'x');
-    await expect(write(file, 'text')).rejects.toThrow();
+    expect(() => writeWhole(file, 'text')).toThrow();
     expect(readdirSync(dir)).toEqual(['url']);
   });
 });

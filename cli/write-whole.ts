@@ -4,26 +4,17 @@
 // followed, nor a file there truncated.
 import { randomBytes } from 'node:crypto';
 import { renameSync, rmSync, writeFileSync } from 'node:fs';
-import { rename, rm, writeFile } from 'node:fs/promises';
 
 /** A name beside `file`, its own each time: the rename stays in one folder. */
 export function partialOf(file: string, suffix = randomBytes(8).toString('hex')): string {
   return `${file}.${suffix}.partial`;
 }
 
-/** Writes `text` to `file` whole (by rename from `partial`); nothing is left at `partial` if that fails. */
-export async function writeWhole(file: string, text: string, partial = partialOf(file)): Promise<void> {
-  await writeFile(partial, text, { flag: 'wx' });
-  try {
-    await rename(partial, file);
-  } catch (error) {
-    await rm(partial, { force: true });
-    throw error;
-  }
-}
-
-/** writeWhole, at once. */
-export function writeWholeSync(file: string, text: string, partial = partialOf(file)): void {
+/**
+ * Writes `text` to `file` whole (by rename from `partial`); nothing is left at `partial` if that fails.
+ * At once: the files are small, or written when the mock has stopped serving (its HAR).
+ */
+export function writeWhole(file: string, text: string, partial = partialOf(file)): void {
   writeFileSync(partial, text, { flag: 'wx' });
   try {
     renameSync(partial, file);
