@@ -48,6 +48,18 @@ function accepts(port: number): Promise<boolean> {
   });
 }
 
+/** A GET of pet 1 answered after `delayMs`, once the mock counts it in flight; its answer to come. */
+async function inFlight(url: string, delayMs: number): Promise<{ answer: Promise<Response> }> {
+  const answer = fetch(`${url}/pets/1`, {
+    headers: { authorization: 'Bearer demo-free', prefer: `delay=${delayMs}` },
+  });
+  const health = `${new URL(url).origin}/__petkit/health`;
+  while (((await (await fetch(health)).json()) as { inFlight: number }).inFlight === 0) {
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  return { answer };
+}
+
 /** A folder of its own for a test, removed when it ends. */
 function folder(prefix: string): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));
@@ -66,13 +78,7 @@ describe('petkit mock', () => {
     expect(res.status).toBe(200);
     expect(await res.json()).toHaveLength(20);
 
-    const slow = fetch(`${url}/pets/1`, {
-      headers: { authorization: 'Bearer demo-free', prefer: 'delay=400' },
-    });
-    const health = `${new URL(url).origin}/__petkit/health`;
-    while (((await (await fetch(health)).json()) as { inFlight: number }).inFlight === 0) {
-      await new Promise((r) => setTimeout(r, 10));
-    }
+    const { answer: slow } = await inFlight(url, 400);
     child?.kill('SIGTERM');
     const answered = await slow;
     expect(answered.status).toBe(200);
@@ -103,13 +109,7 @@ describe('petkit mock', () => {
     const dir = folder('petkit-url-');
     const file = join(dir, 'mock-url');
     const { url, exit } = await startCli(['--url-file', file]);
-    const slow = fetch(`${url}/pets/1`, {
-      headers: { authorization: 'Bearer demo-free', prefer: 'delay=1500' },
-    });
-    const health = `${new URL(url).origin}/__petkit/health`;
-    while (((await (await fetch(health)).json()) as { inFlight: number }).inFlight === 0) {
-      await new Promise((r) => setTimeout(r, 10));
-    }
+    const { answer: slow } = await inFlight(url, 1500);
     child?.kill('SIGTERM');
     // A new connection each time: the first one refused, the file is already gone.
     const port = Number(new URL(url).port);
