@@ -1,5 +1,6 @@
 // `petkit contract`: parses flags, runs the engine, hands the report to a reporter. Nothing else.
 import { writeFileSync } from 'node:fs';
+import { setTimeout as wait } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import {
   CHECK_IDS,
@@ -47,7 +48,8 @@ Usage:
 Checks: ${CHECK_IDS.join(', ')}
 
 Exit status: 0 conformant, 1 a check failed, 2 could not run (bad arguments, target
-unreachable, key rejected, rate limit would risk the key's ban).
+unreachable, key rejected, rate limit would risk the key's ban) or was stopped (SIGINT, SIGTERM:
+the reports and --har are written with what was done; a second signal quits at once).
 `;
 
 export interface Io {
@@ -57,6 +59,11 @@ export interface Io {
   /** Injected by tests: the run's clock and fetch (default Date.now, setTimeout, global fetch). */
   readonly clock?: { now(): number; sleep(ms: number): Promise<void> };
   readonly fetch?: typeof fetch;
+  /** Where SIGINT and SIGTERM are heard (the process; a test's emitter); none: the run is never interrupted. */
+  readonly signals?: {
+    on(name: 'SIGINT' | 'SIGTERM', listener: (name: string) => void): unknown;
+    off(name: 'SIGINT' | 'SIGTERM', listener: (name: string) => void): unknown;
+  };
 }
 
 /** Off a terminal (a CI log), a progress line at least this often. */
@@ -103,7 +110,15 @@ const list = (value: string | undefined) =>
         .map((item) => item.trim())
         .filter((item) => item !== '');
 
-export async function run(argv: string[], io: Io = process): Promise<number> {
+/** The command as run from a shell: the process's streams, environment and signals. */
+const PROCESS_IO: Io = {
+  stdout: process.stdout,
+  stderr: process.stderr,
+  env: process.env,
+  signals: process,
+};
+
+export async function run(argv: string[], io: Io = PROCESS_IO): Promise<number> {
   let values: ReturnType<typeof parse>['values'];
   try {
     values = parse(joinNegativeValues(argv)).values;
@@ -141,11 +156,30 @@ export async function run(argv: string[], io: Io = process): Promise<number> {
       `petkit contract: ${current.phase}, ${current.requests} requests, ${Math.round((now() - startedMs) / 1000)} s elapsed, pacing ${pace}\n`,
     );
   };
+  // SIGINT or SIGTERM (Ctrl-C, a CI job cancelled): the run stops where it is and its reports are
+  // written with what was judged so far; a second signal ends the process at once.
+  const stop = new AbortController();
+  const interrupt = (name: string) => {
+    release();
+    say(
+      `petkit contract: ${name}: stopping; the report will hold the checks judged so far (again to quit at once)\n`,
+    );
+    stop.abort(name);
+  };
+  const release = () => {
+    io.signals?.off('SIGINT', interrupt);
+    io.signals?.off('SIGTERM', interrupt);
+  };
   const baseSleep =
-    io.clock?.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+    io.clock?.sleep ??
+    ((ms: number) =>
+      wait(ms, undefined, { signal: stop.signal }).then(
+        () => undefined,
+        () => undefined,
+      ));
   const sleep = async (ms: number) => {
     let left = ms;
-    while (left > 0) {
+    while (left > 0 && !stop.signal.aborted) {
       const step = Math.min(left, Math.max(1, PROGRESS_EVERY_MS - (now() - lastLineMs)));
       await baseSleep(step);
       left -= step;
@@ -163,6 +197,8 @@ export async function run(argv: string[], io: Io = process): Promise<number> {
   const ticker =
     progress === undefined && io.clock === undefined ? setInterval(() => line(), 1000) : undefined;
   ticker?.unref();
+  io.signals?.on('SIGINT', interrupt);
+  io.signals?.on('SIGTERM', interrupt);
   try {
     const report = await runContract({
       baseUrl: values['base-url'] ?? io.env.CONTRACT_BASE_URL ?? '',
@@ -185,6 +221,7 @@ export async function run(argv: string[], io: Io = process): Promise<number> {
       ),
       now,
       sleep,
+      signal: stop.signal,
       ...(io.fetch === undefined ? {} : { fetch: io.fetch }),
       onProgress: ({ phase, requests, maxRpm, exchange }) => {
         if (exchange !== undefined) har?.add(exchange, now());
@@ -194,6 +231,7 @@ export async function run(argv: string[], io: Io = process): Promise<number> {
         else line();
       },
     });
+    release();
     clearInterval(ticker);
     if (progress !== undefined) progress.write('\r\u001b[2K');
     const color = values.output === undefined && io.stdout.isTTY === true && (io.env.NO_COLOR ?? '') === '';
@@ -214,6 +252,7 @@ export async function run(argv: string[], io: Io = process): Promise<number> {
     writeHar();
     return report.exitCode;
   } catch (cause) {
+    release();
     clearInterval(ticker);
     if (progress !== undefined) progress.write('\r\u001b[2K');
     if (cause instanceof ContractAbort || cause instanceof UsageError) {

@@ -2,7 +2,7 @@
 // honouring Retry-After with exponential backoff and jitter, and stopping before it could get the key
 // banned. The clock, sleep, randomness and fetch are injected, so tests never wait for real.
 import { headerInteger } from '../openapi/index.js';
-import { ContractAbort, TargetSilent } from './errors.js';
+import { ContractAbort, interrupted, stopped, TargetSilent } from './errors.js';
 import type { Exchange, RequestRecord } from './exchange.js';
 import type { CredentialClass } from './model/types.js';
 import type { NormalizedOptions } from './options.js';
@@ -74,6 +74,8 @@ export type ClientOptions = Pick<
   | 'sleep'
   | 'random'
 > & {
+  /** Aborted: nothing more is sent, one in flight is given up (the `interrupted` ContractAbort). */
+  readonly signal?: AbortSignal | undefined;
   /** Every exchange, a 429 that was then retried included. */
   readonly onExchange: (exchange: Exchange) => void;
   /** No wait for a window may end past it (the run's time budget): OutOfTime. Default: none. */
@@ -253,6 +255,9 @@ export function createClient(options: ClientOptions): Client {
           `(each waited the --timeout, ${options.timeoutMs} ms) while the target answered others`,
       });
     }
+    // Told to stop (after the waits before it): nothing more is sent; one in flight is given up.
+    const stop = options.signal;
+    if (stop !== undefined && stopped(stop)) throw interrupted(stop);
     // The next request may go one interval after this one started; requests sent at once (concurrent
     // creates) each take an interval, so a burst is paid for by the wait after it.
     const paced = () => {
@@ -265,12 +270,13 @@ export function createClient(options: ClientOptions): Client {
     inFlight += 1;
     const overlapped = () => busy || started !== mine;
     try {
+      const timeout = AbortSignal.timeout(options.timeoutMs);
       const response = await options.fetch(url, {
         method: outgoing.method,
         headers,
         ...(outgoing.body === undefined ? {} : { body: outgoing.body }),
         redirect: 'manual',
-        signal: AbortSignal.timeout(options.timeoutMs),
+        signal: stop === undefined ? timeout : AbortSignal.any([timeout, stop]),
       });
       const body = await readBody(response);
       inFlight -= 1;
@@ -314,6 +320,8 @@ export function createClient(options: ClientOptions): Client {
       };
     } catch (cause) {
       inFlight -= 1;
+      // Given up because the run was told to stop: no answer to judge, and no finding.
+      if (stop !== undefined && stopped(stop)) throw interrupted(stop);
       windows.learn(bucket, undefined, reserved);
       paced();
       const timeout =

@@ -8,7 +8,8 @@ export type AbortCode =
   | 'key_rejected'
   | 'rate_limit_exhausted'
   | 'ban_risk'
-  | 'read_only_violation';
+  | 'read_only_violation'
+  | 'interrupted';
 
 /** The run cannot go on (or cannot start): the verdict would not mean anything. */
 export class ContractAbort extends Error {
@@ -21,6 +22,23 @@ export class ContractAbort extends Error {
     this.code = code;
     this.request = options?.request;
   }
+}
+
+/**
+ * The run was told to stop (`petkit contract` on SIGINT or SIGTERM: the signal's name is the reason):
+ * what was judged before is reported, the rest skipped.
+ */
+export function interrupted(signal: AbortSignal): ContractAbort {
+  const by = typeof signal.reason === 'string' ? signal.reason : 'its caller';
+  return new ContractAbort(
+    'interrupted',
+    `Interrupted by ${by}: the checks judged before it are reported, the rest are skipped.`,
+  );
+}
+
+/** Whether the run was told to stop (a call: read afresh after every wait, never narrowed by an earlier look). */
+export function stopped(signal: AbortSignal): boolean {
+  return signal.aborted;
 }
 
 /**

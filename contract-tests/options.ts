@@ -1,7 +1,8 @@
 // The suite's options, normalised once where they enter. Every option and its default.
+import { setTimeout as wait } from 'node:timers/promises';
 import { apiKeyFault } from './api-key.js';
 import { type CheckId, isCheckId } from './checks.js';
-import { ContractAbort } from './errors.js';
+import { ContractAbort, interrupted } from './errors.js';
 import type { Exchange } from './exchange.js';
 import { METHOD_IDS, type MethodId } from './model/types.js';
 import { createRedactor, type Redactor } from './redaction.js';
@@ -69,6 +70,12 @@ export interface ContractOptions {
   /** Called after every exchange (the CLI draws progress with it on a terminal). */
   readonly onProgress?: (progress: Progress) => void;
   /**
+   * Stops the run when aborted (the CLI's on SIGINT and SIGTERM; its reason, a string, is named): the
+   * request in flight and any wait end at once, and the report holds what was judged before it, the
+   * rest skipped (verdict `aborted`, code `interrupted`, exit 2).
+   */
+  readonly signal?: AbortSignal;
+  /**
    * Internal, for the ablation test (no CLI flag): the ways of judging and sending that are on.
    * Default all. 'baseline' is always on.
    */
@@ -105,6 +112,8 @@ export interface NormalizedOptions {
   readonly sleep: (ms: number) => Promise<void>;
   readonly random: () => number;
   readonly onProgress: (progress: Progress) => void;
+  /** Aborted: the run stops (every send and wait throws the `interrupted` ContractAbort). */
+  readonly signal: AbortSignal | undefined;
   /** The methods on ('baseline' always among them). */
   readonly methods: ReadonlySet<MethodId>;
 }
@@ -274,9 +283,51 @@ function selection(
     backoffBaseMs: options.backoffBaseMs ?? 500,
     fetch: options.fetch ?? globalThis.fetch,
     now: options.now ?? Date.now,
-    sleep: options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
+    sleep: stoppable(options.sleep ?? timer(options.signal), options.signal),
     random,
     onProgress: options.onProgress ?? (() => {}),
+    signal: options.signal,
     methods: new Set<MethodId>(['baseline', ...(options.methods ?? METHOD_IDS)]),
   };
+}
+
+/** The default wait: a timer, cleared when the signal is aborted (it then holds no process open). */
+function timer(signal: AbortSignal | undefined): (ms: number) => Promise<void> {
+  return (ms) =>
+    wait(ms, undefined, signal === undefined ? {} : { signal }).then(
+      () => undefined,
+      () => undefined,
+    );
+}
+
+/**
+ * A wait that ends with the `interrupted` ContractAbort as soon as the run's signal is aborted (or at
+ * once, if it already is). The wait it wraps should end with the signal too (the default and the
+ * CLI's do), or its timer keeps the process alive until it would have ended.
+ */
+function stoppable(
+  sleep: (ms: number) => Promise<void>,
+  signal: AbortSignal | undefined,
+): (ms: number) => Promise<void> {
+  if (signal === undefined) return sleep;
+  return (ms) =>
+    new Promise<void>((resolve, reject) => {
+      if (signal.aborted) {
+        reject(interrupted(signal));
+        return;
+      }
+      const stop = () => reject(interrupted(signal));
+      signal.addEventListener('abort', stop, { once: true });
+      sleep(ms).then(
+        () => {
+          signal.removeEventListener('abort', stop);
+          if (signal.aborted) reject(interrupted(signal));
+          else resolve();
+        },
+        (cause: unknown) => {
+          signal.removeEventListener('abort', stop);
+          reject(cause);
+        },
+      );
+    });
 }
