@@ -7,6 +7,7 @@ export { PROXY_ERRORS, type ProxyErrorCode } from './errors.js';
 export type { Departure, Exchange, Unchecked } from './inspect.js';
 export { MAX_JOURNAL, type ProxyJournal, type UncheckedBody } from './journal.js';
 export {
+  CLOSE_GRACE_MS,
   createProxy,
   DEFAULT_UPSTREAM_TIMEOUT_MS,
   type ExchangeLine,

@@ -170,7 +170,15 @@ export interface RunningProxy {
 
 /** Starts the proxy on a port (0 picks a free one). */
 export async function startProxy(
-  options: ProxyOptions & { readonly port?: number; readonly host?: string },
+  options: ProxyOptions & {
+    readonly port?: number;
+    readonly host?: string;
+    /**
+     * How long close() waits for the exchanges in flight (an upstream slow to answer) before it cuts
+     * their connections, and with them the upstream's requests. Default CLOSE_GRACE_MS.
+     */
+    readonly closeGraceMs?: number;
+  },
 ): Promise<RunningProxy> {
   const proxy = createProxy(options);
   const server = createServer(proxy.listener);
@@ -190,11 +198,15 @@ export async function startProxy(
     proxy,
     close: () => {
       closing ??= new Promise<void>((resolve, reject) => {
+        // An upstream that says nothing held close() for as long as --upstream-timeout let it.
+        const force = setTimeout(() => server.closeAllConnections(), options.closeGraceMs ?? CLOSE_GRACE_MS);
+        force.unref();
         // The connection of an exchange in flight when closing began goes once its answer is written:
         // kept alive, it held close() until its client or the keep-alive timeout let it go.
         const sweep = setInterval(() => server.closeIdleConnections(), CLOSE_SWEEP_MS);
         sweep.unref();
         server.close((error) => {
+          clearTimeout(force);
           clearInterval(sweep);
           if (error === undefined) resolve();
           else reject(error);
@@ -208,3 +220,5 @@ export async function startProxy(
 
 /** While closing, how often the connections whose answers were written are closed. */
 const CLOSE_SWEEP_MS = 20;
+/** How long close() waits for the exchanges in flight before it cuts them (as the mock's close() does). */
+export const CLOSE_GRACE_MS = 15_000;

@@ -86,6 +86,41 @@ describe('petkit proxy, forwarding to the mock', () => {
     expect(await closedWithin(closing, 2_000)).toBe('closed');
   });
 
+  it('cuts an exchange whose upstream says nothing once the close grace is over, and the upstream request with it', async () => {
+    let upstreamGone: () => void = () => undefined;
+    const gone = new Promise<void>((resolve) => {
+      upstreamGone = resolve;
+    });
+    let arrived: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => {
+      arrived = resolve;
+    });
+    const silent = createServer((req) => {
+      arrived();
+      req.socket.on('close', upstreamGone);
+    });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    closers.push(() => {
+      silent.closeAllConnections();
+      return new Promise((resolve) => silent.close(() => resolve()));
+    });
+    const { url, close } = await startProxy({
+      upstream: `http://127.0.0.1:${(silent.address() as AddressInfo).port}/v1`,
+      upstreamTimeoutMs: 60_000,
+      closeGraceMs: 200,
+    });
+    closers.push(close);
+    const answer = fetch(`${url}/pets`).then(
+      (res) => `answered ${res.status}`,
+      (error: Error) => `cut (${error.name})`,
+    );
+    await held;
+    // Without a grace, close() waited the whole --upstream-timeout (60 s here) for the upstream.
+    expect(await closedWithin(close(), 2_000)).toBe('closed');
+    expect(await answer).toBe('cut (TypeError)');
+    await gone;
+  });
+
   it('reports a request that departs from the contract as the client’s', async () => {
     const mock = await startServer({ port: 0 });
     closers.push(() => mock.close());
