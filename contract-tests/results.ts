@@ -49,7 +49,7 @@ export interface Results {
 
 export function createResults(
   spec: Spec,
-  options: Pick<NormalizedOptions, 'checks' | 'operations' | 'readOnly'>,
+  options: Pick<NormalizedOptions, 'checks' | 'operations' | 'readOnly' | 'budget'>,
   /** The phase running now, which a pass is counted in. */
   phaseOf: () => string = () => '',
 ): Results {
@@ -162,7 +162,7 @@ export function createResults(
           ? `${timeBudget}: ${end.outOfTime.reason}`
           : end.budgetSpent === undefined
             ? undefined
-            : `the budget of ${end.budgetSpent} requests was spent (--budget)`;
+            : budgetSpent(end.budgetSpent, options.budget !== undefined, '');
       /** Passes counted in phases that did not finish: after a stop, a pair with any is not judged whole. */
       const unfinished = (k: string) =>
         stopped === undefined
@@ -218,7 +218,7 @@ export function createResults(
                   : end.outOfTime !== undefined
                     ? `${timeBudget} before it: ${end.outOfTime.reason}`
                     : end.budgetSpent !== undefined
-                      ? `the budget of ${end.budgetSpent} requests was spent before it (--budget)`
+                      ? budgetSpent(end.budgetSpent, options.budget !== undefined, ' before it')
                       : 'no conclusive case (see the other findings)');
             results.push({ ...base, outcome: 'skipped', reason });
           }
@@ -227,4 +227,16 @@ export function createResults(
       return results;
     },
   };
+}
+
+/**
+ * Why a pair was not judged when the budget ran out: `--budget N` given, or the default learnt from
+ * the key's limit (which a key of 1 or 2 a minute leaves at a single request).
+ */
+function budgetSpent(requests: number, given: boolean, when: string): string {
+  const count = `${requests} request${requests === 1 ? '' : 's'}`;
+  const which = given
+    ? '--budget'
+    : "the default: two windows of the key's X-RateLimit-Limit less their margins; --budget N sets it";
+  return `the budget of ${count} was spent${when} (${which})`;
 }

@@ -136,6 +136,20 @@ test('--budget N caps the requests: what it did not reach is skipped, and says w
   );
 });
 
+test('a key of 1 a minute leaves the default budget at one request, and the skipped pairs say it was the default, not --budget', async () => {
+  const clock = fakeClock();
+  const { report } = await run(createReference({ now: clock.now, perMinute: 1 }), clock);
+  expect(report.requests).toBe(1);
+  expect(report.budget).toBe(1);
+  expect(report.results).toContainEqual(
+    expect.objectContaining({
+      outcome: 'skipped',
+      reason:
+        "the budget of 1 request was spent before it (the default: two windows of the key's X-RateLimit-Limit less their margins; --budget N sets it)",
+    }),
+  );
+});
+
 test('a server answering 403 to every bad key gives one auth_enforced finding per operation, listing its cases', async () => {
   const server = BROKEN_SERVERS.find((candidate) => candidate.name === 'unauthorised-as-403');
   if (server === undefined) throw new Error('no unauthorised-as-403 server');
