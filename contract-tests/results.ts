@@ -6,6 +6,25 @@ import { type Finding, findingKey, MAX_CASES } from './finding.js';
 import type { NormalizedOptions } from './options.js';
 import type { CheckResult, CoverageEntry } from './report.js';
 
+/** Why a pair was skipped when the run was asked not to judge it: the selection, an opt-in, --read-only. */
+const NOT_SELECTED_OPERATION = 'not selected (--operations/--skip-operations)';
+const NOT_SELECTED_CHECK = 'not selected (--checks/--skip)';
+const OPT_IN = 'opt-in: run with ';
+const READ_ONLY = '--read-only: no request sent';
+
+/**
+ * Whether a pair was skipped because the run was asked not to judge it (see above), rather than
+ * because the run did not get to it or could not conclude (a budget, a stop, no conclusive case).
+ */
+export function skippedByChoice(reason: string | undefined): boolean {
+  return (
+    reason === NOT_SELECTED_OPERATION ||
+    reason === NOT_SELECTED_CHECK ||
+    reason === READ_ONLY ||
+    reason?.startsWith(OPT_IN) === true
+  );
+}
+
 /** How the run ended, as far as the table needs it to say why a pair was not judged. */
 export interface RunEnd {
   /** The target stopped answering after this many answered requests. */
@@ -183,11 +202,10 @@ export function createResults(
             results.push({
               ...base,
               outcome: 'skipped',
-              reason: 'not selected (--operations/--skip-operations)',
+              reason: NOT_SELECTED_OPERATION,
             });
           } else if (!options.checks.has(check.id)) {
-            const reason =
-              check.optIn !== false ? `opt-in: run with ${check.optIn}` : 'not selected (--checks/--skip)';
+            const reason = check.optIn !== false ? `${OPT_IN}${check.optIn}` : NOT_SELECTED_CHECK;
             results.push({ ...base, outcome: 'skipped', reason });
           } else if (mine.some((finding) => finding.severity === 'error')) {
             results.push({ ...base, outcome: 'failed' });
@@ -212,7 +230,7 @@ export function createResults(
             const reason =
               notes.get(k) ??
               (options.readOnly && operation.method !== 'GET'
-                ? '--read-only: no request sent'
+                ? READ_ONLY
                 : end.aborted
                   ? 'the run stopped before it'
                   : end.outOfTime !== undefined

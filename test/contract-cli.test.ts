@@ -71,7 +71,7 @@ describe('petkit contract exits 2 when it cannot run', () => {
     expect(err()).toMatch(/Cannot reach http:\/\/127\.0\.0\.1:\d+\/v1\/pets/);
     // No table of skipped checks: only the reason.
     expect(out()).toMatch(
-      /^petkit contract .*\n\nverdict: stopped \(exit 2\): Cannot reach .*\n {2}curl -i 'http:\/\/127\.0\.0\.1:\d+\/v1\/pets' .*\$API_KEY.*\n1 requests in/,
+      /^petkit contract .*\n\nverdict: stopped \(exit 2\): Cannot reach .*\n {2}curl -i 'http:\/\/127\.0\.0\.1:\d+\/v1\/pets' .*\$API_KEY.*\n1 request in/,
     );
     expect(out()).not.toContain('not_a_server_error');
   });

@@ -148,6 +148,16 @@ test('a key of 1 a minute leaves the default budget at one request, and the skip
         "the budget of 1 request was spent before it (the default: two windows of the key's X-RateLimit-Limit less their margins; --budget N sets it)",
     }),
   );
+  // Its verdict is on the little it judged, and says how little: the opt-in probes are not counted.
+  const cutShort = report.results.filter(
+    (result) => result.outcome === 'skipped' && !/^opt-in/.test(result.reason ?? ''),
+  );
+  const counted = report.results.filter((result) => !/^opt-in/.test(result.reason ?? ''));
+  expect(cutShort.length).toBeGreaterThan(counted.length / 2);
+  const text = renderPretty(report, { color: false });
+  expect(text).toContain(
+    `verdict: ✓ conformant (exit 0); ${cutShort.length} of ${counted.length} check × operation pairs not judged (skipped, above)\n1 request in `,
+  );
 });
 
 test('a server answering 403 to every bad key gives one auth_enforced finding per operation, listing its cases', async () => {

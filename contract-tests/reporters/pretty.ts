@@ -1,6 +1,7 @@
 // The pretty reporter: a table of checks × operations, the findings, a coverage line, the verdict.
 import { CHECKS } from '../checks.js';
 import type { Outcome, Report } from '../report.js';
+import { skippedByChoice } from '../results.js';
 import { describeFinding } from './text.js';
 
 export interface PrettyOptions {
@@ -29,7 +30,7 @@ export function renderPretty(report: Report, options: PrettyOptions): string {
     '',
     `${''.padEnd(checkWidth)}${operations.map((operation) => operation.padEnd(columnWidth)).join('')}`.trimEnd(),
   );
-  const summary = `${report.requests} requests in ${(report.durationMs / 1000).toFixed(1)} s, seed ${report.seed} (--seed ${report.seed} repeats the cases)`;
+  const summary = `${report.requests} request${report.requests === 1 ? '' : 's'} in ${(report.durationMs / 1000).toFixed(1)} s, seed ${report.seed} (--seed ${report.seed} repeats the cases)`;
   const stopped =
     report.aborted === null
       ? ''
@@ -87,18 +88,29 @@ export function renderPretty(report: Report, options: PrettyOptions): string {
   );
   const failed = report.results.filter((result) => result.outcome === 'failed').length;
   const warned = report.results.filter((result) => result.outcome === 'warning').length;
+  // A verdict on part of the contract says so: the pairs the run did not get to, or could not
+  // conclude on, are counted beside it (those left out on purpose are not).
+  const unjudged = report.results.filter(
+    (result) => result.outcome === 'skipped' && !skippedByChoice(result.reason),
+  ).length;
+  const partly =
+    unjudged === 0
+      ? ''
+      : `; ${unjudged} of ${report.results.filter((result) => !skippedByChoice(result.reason)).length} check × operation pairs not judged (skipped, above)`;
   if (report.aborted !== null) {
     out.push(stopped, summary);
   } else if (failed > 0) {
     out.push(
       paint(`verdict: ✗ ${failed} check × operation pair${failed === 1 ? '' : 's'} failed (exit 1)`, 'red') +
-        (warned > 0 ? `, ${warned} warning${warned === 1 ? '' : 's'}` : ''),
+        (warned > 0 ? `, ${warned} warning${warned === 1 ? '' : 's'}` : '') +
+        partly,
       summary,
     );
   } else {
     out.push(
       paint('verdict: ✓ conformant (exit 0)', 'green') +
-        (warned > 0 ? `, ${warned} warning${warned === 1 ? '' : 's'}` : ''),
+        (warned > 0 ? `, ${warned} warning${warned === 1 ? '' : 's'}` : '') +
+        partly,
       summary,
     );
   }

@@ -103,7 +103,7 @@ export async function runSequences(context: Context, o: SequenceOptions): Promis
   const departure = error.departure;
   const shrunk = firstLength > steps.length ? `, shrunk from ${firstLength}` : '';
   context.failed(departure.check, error.step.exchange, {
-    message: `${departure.message}, at step ${error.step.number} of a sequence of ${steps.length} requests${shrunk} (the script replays it)`,
+    message: `${departure.message}, at step ${error.step.number} of a sequence of ${steps.length} request${steps.length === 1 ? '' : 's'}${shrunk} (the script replays it)`,
     expected: departure.expected,
     script: toShScript({
       baseUrl: context.baseUrl,
