@@ -3,13 +3,13 @@
 // contract module's (openapi/har.ts), as for `petkit mock --har`; this file gathers and writes.
 import type { Exchange } from '../contract-tests/index.js';
 import { buildHar, type HarExchange } from '../openapi/index.js';
-import { writeWhole } from './write-whole.js';
+import { writeOut } from './write-whole.js';
 
 export interface ContractHar {
   /** Keeps one exchange, seen when it ended (`endedMs`). */
   add(exchange: Exchange, endedMs: number): void;
   readonly count: number;
-  /** Writes the file whole (by rename). */
+  /** Writes the file whole (by rename), or into a device (`/dev/null`). */
   write(file: string): void;
 }
 
@@ -44,7 +44,7 @@ export function recordContractHar(version: string): ContractHar {
     },
     write(file) {
       const har = buildHar(exchanges, { name: 'petkit contract', version });
-      writeWhole(file, `${JSON.stringify(har, null, 2)}\n`);
+      writeOut(file, `${JSON.stringify(har, null, 2)}\n`);
     },
   };
 }

@@ -1,5 +1,4 @@
 // `petkit contract`: parses flags, runs the engine, hands the report to a reporter. Nothing else.
-import { writeFileSync } from 'node:fs';
 import { setTimeout as wait } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import {
@@ -14,6 +13,7 @@ import { createRedactor } from '../contract-tests/redaction.js';
 import { recordContractHar } from './contract-har.js';
 import { integerFlag, UsageError } from './flags.js';
 import { petkitVersion } from './mock-har.js';
+import { codeOf, fileFault, writeOut } from './write-whole.js';
 
 const HELP = `petkit contract: check a server against openapi.yaml, check by check
 
@@ -142,6 +142,18 @@ export async function run(argv: string[], io: Io = PROCESS_IO): Promise<number> 
     say(`petkit contract: --reporter must be pretty, junit or json, got "${reporter}".\n`);
     return 2;
   }
+  // The files it writes at the end are checked now: a run is not spent to find, at its end, that its
+  // report or HAR cannot be written.
+  for (const [flag, file] of [
+    ['--output', values.output],
+    ['--har', values.har],
+  ] as const) {
+    const fault = file === undefined ? undefined : fileFault(file, { devices: true });
+    if (fault !== undefined) {
+      say(`petkit contract: ${flag} ${file}: ${fault}.\n`);
+      return 2;
+    }
+  }
   const progress = io.stderr.isTTY === true && values.output === undefined ? io.stderr : undefined;
   const now = io.clock?.now ?? Date.now;
   const startedMs = now();
@@ -187,12 +199,19 @@ export async function run(argv: string[], io: Io = PROCESS_IO): Promise<number> 
     }
   };
   const har = values.har === undefined ? undefined : recordContractHar(petkitVersion());
-  const writeHar = () => {
-    if (har === undefined || values.har === undefined) return;
-    har.write(values.har);
+  /** Writes the HAR, if asked for; answers false when it could not (said on stderr). */
+  const writeHar = (): boolean => {
+    if (har === undefined || values.har === undefined) return true;
+    try {
+      har.write(values.har);
+    } catch (error) {
+      say(`petkit contract: cannot write --har ${values.har} (${codeOf(error)}); its exchanges are lost.\n`);
+      return false;
+    }
     io.stderr.write(
       `petkit contract: ${har.count} exchange${har.count === 1 ? '' : 's'} written to ${values.har} (HAR 1.2)\n`,
     );
+    return true;
   };
   const ticker =
     progress === undefined && io.clock === undefined ? setInterval(() => line(), 1000) : undefined;
@@ -241,16 +260,27 @@ export async function run(argv: string[], io: Io = PROCESS_IO): Promise<number> 
         : reporter === 'junit'
           ? renderJunit(report)
           : renderPretty(report, { color });
+    let written = true;
     if (values.output === undefined) io.stdout.write(text);
     else {
-      writeFileSync(values.output, text);
-      io.stdout.write(
-        `petkit contract: ${report.verdict} (exit ${report.exitCode}), ${report.findings.length} finding${report.findings.length === 1 ? '' : 's'}, seed ${report.seed}; ${reporter} report in ${values.output}\n`,
-      );
+      try {
+        writeOut(values.output, text);
+        io.stdout.write(
+          `petkit contract: ${report.verdict} (exit ${report.exitCode}), ${report.findings.length} finding${report.findings.length === 1 ? '' : 's'}, seed ${report.seed}; ${reporter} report in ${values.output}\n`,
+        );
+      } catch (error) {
+        // The folder went, or filled up, during the run: the report is not lost, it goes to stdout.
+        written = false;
+        say(
+          `petkit contract: cannot write the report to ${values.output} (${codeOf(error)}); it follows on stdout.\n`,
+        );
+        io.stdout.write(text);
+      }
     }
     if (report.aborted !== null) say(`petkit contract: ${report.aborted.message}\n`);
-    writeHar();
-    return report.exitCode;
+    if (!writeHar()) written = false;
+    // Exit 2 when a file asked for could not be written: the run's outputs are not all there.
+    return written ? report.exitCode : 2;
   } catch (cause) {
     release();
     clearInterval(ticker);

@@ -3,12 +3,10 @@
 // which a browser's devtools open, when the mock stops. The HAR itself is the contract module's
 // (openapi/har.ts); this file only checks at start that the file can be written, gathers entries and
 // writes the file.
-import { closeSync, constants, openSync, readFileSync, rmSync, type Stats, statSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { readFileSync } from 'node:fs';
 import type { JournalEntry, Mock } from '../mocks/index.js';
-import { notAFile } from '../mocks/read-bounded-file.js';
 import { buildHar, type HarExchange } from '../openapi/index.js';
-import { partialOf, writeWhole } from './write-whole.js';
+import { writeWhole } from './write-whole.js';
 
 /** Most exchanges a HAR file keeps (the latest); a long session drops its oldest beyond it. */
 export const HAR_LIMIT = 10_000;
@@ -59,49 +57,6 @@ function commentOf(entry: JournalEntry): string | undefined {
   if (entry.truncated.length > 0)
     notes.push(`Cut to the mock journal's bounds: ${entry.truncated.join(', ')}.`);
   return notes.length === 0 ? undefined : notes.join(' ');
-}
-
-const codeOf = (error: unknown) => (error as NodeJS.ErrnoException).code ?? String(error);
-
-/** The stats of `path`, undefined when nothing is there, or the error. */
-function statOf(path: string): Stats | undefined | { error: unknown } {
-  try {
-    return statSync(path);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    return code === 'ENOENT' || code === 'ENOTDIR' ? undefined : { error };
-  }
-}
-
-/**
- * Why the HAR could not be written to `file` when the mock stops, in words, or undefined when it can:
- * checked at start, for a run's exchanges are lost when the write fails at its end. The folder must
- * exist and take a new file (one is created there and removed: on a read-only place, or as root
- * where permissions do not stop a write, only trying tells), and `file`, if it exists, must be a
- * regular file (the rename would replace a folder's entry or a device node).
- */
-export function harFileFault(file: string): string | undefined {
-  const target = statOf(file);
-  if (target !== undefined && 'error' in target) return `cannot be reached (${codeOf(target.error)})`;
-  if (target !== undefined) {
-    const kind = notAFile(target);
-    if (kind !== undefined) return `is ${kind}; give the path of a file to write`;
-  }
-  const folder = dirname(file);
-  const parent = statOf(folder);
-  if (parent === undefined) return `the folder ${folder} does not exist`;
-  if ('error' in parent) return `the folder ${folder} cannot be reached (${codeOf(parent.error)})`;
-  if (!parent.isDirectory()) return `${folder} is not a folder`;
-  const probe = partialOf(file);
-  try {
-    // A name of its own, created only if nothing is there (O_EXCL: a planted link is not followed).
-    const { O_WRONLY, O_CREAT, O_EXCL } = constants;
-    closeSync(openSync(probe, O_WRONLY | O_CREAT | O_EXCL));
-    rmSync(probe, { force: true });
-  } catch (error) {
-    return `cannot create a file in ${folder} (${codeOf(error)})`;
-  }
-  return undefined;
 }
 
 export function recordHar(mock: Mock, origin: string, file: string, limit = HAR_LIMIT): HarRecorder {

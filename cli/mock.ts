@@ -32,9 +32,9 @@ import type { SharedState } from '../mocks/postgres/index.js';
 import { loadRulesFile } from '../mocks/rules-file.js';
 import { checkedArgv, integerFlag, UsageError } from './flags.js';
 import { batchedLog } from './log-writer.js';
-import { harFileFault, recordHar } from './mock-har.js';
+import { recordHar } from './mock-har.js';
 import { startedByNpx, watchParent } from './parent-watch.js';
-import { writeWhole } from './write-whole.js';
+import { fileFault, writeWhole } from './write-whole.js';
 
 export const HELP = `Usage: petkit mock [options]
 
@@ -139,7 +139,7 @@ export function parse(argv: string[]): Parsed {
       seed: options.seed ?? DEFAULT_SEED,
       keys: resolveKeys(options.keys ?? demoKeysFile()),
     });
-  const harFault = values.har === undefined ? undefined : harFileFault(values.har);
+  const harFault = values.har === undefined ? undefined : fileFault(values.har);
   if (harFault !== undefined) throw new UsageError(`--har ${values.har}: ${harFault}.`);
   return {
     help: values.help === true,

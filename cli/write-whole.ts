@@ -3,7 +3,18 @@
 // only if nothing is there (O_EXCL), so a link planted ahead in a shared folder (`/tmp`) is never
 // followed, nor a file there truncated.
 import { randomBytes } from 'node:crypto';
-import { renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  openSync,
+  renameSync,
+  rmSync,
+  type Stats,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { dirname } from 'node:path';
+import { notAFile } from '../mocks/read-bounded-file.js';
 
 /** A name beside `file`, its own each time: the rename stays in one folder. */
 export function partialOf(file: string, suffix = randomBytes(8).toString('hex')): string {
@@ -22,4 +33,61 @@ export function writeWhole(file: string, text: string, partial = partialOf(file)
     rmSync(partial, { force: true });
     throw error;
   }
+}
+
+/**
+ * Why `file` could not be written whole (writeWhole) at the end of a run, in words, or undefined when
+ * it can: checked at start (`petkit mock --har`, `petkit contract --output` and `--har`), for what a
+ * run made is lost when the write fails at its end. The folder must
+ * exist and take a new file (one is created there and removed: on a read-only place, or as root
+ * where permissions do not stop a write, only trying tells), and `file`, if it exists, must be a
+ * regular file (the rename would replace a folder's entry or a device node).
+ */
+export function fileFault(file: string, options: { readonly devices?: boolean } = {}): string | undefined {
+  const target = statOf(file);
+  if (target !== undefined && 'error' in target) return `cannot be reached (${codeOf(target.error)})`;
+  if (target !== undefined) {
+    // `--output /dev/null`: written into as it is (writeOut), never replaced.
+    if (options.devices === true && target.isCharacterDevice()) return undefined;
+    const kind = notAFile(target);
+    if (kind !== undefined) return `is ${kind}; give the path of a file to write`;
+  }
+  const folder = dirname(file);
+  const parent = statOf(folder);
+  if (parent === undefined) return `the folder ${folder} does not exist`;
+  if ('error' in parent) return `the folder ${folder} cannot be reached (${codeOf(parent.error)})`;
+  if (!parent.isDirectory()) return `${folder} is not a folder`;
+  const probe = partialOf(file);
+  try {
+    // A name of its own, created only if nothing is there (O_EXCL: a planted link is not followed).
+    const { O_WRONLY, O_CREAT, O_EXCL } = constants;
+    closeSync(openSync(probe, O_WRONLY | O_CREAT | O_EXCL));
+    rmSync(probe, { force: true });
+  } catch (error) {
+    return `cannot create a file in ${folder} (${codeOf(error)})`;
+  }
+  return undefined;
+}
+
+/** An error's code (ENOENT, EACCES…), or its text. */
+export const codeOf = (error: unknown): string => (error as NodeJS.ErrnoException).code ?? String(error);
+
+/** The stats of `path`, undefined when nothing is there, or the error. */
+function statOf(path: string): Stats | undefined | { error: unknown } {
+  try {
+    return statSync(path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' || code === 'ENOTDIR' ? undefined : { error };
+  }
+}
+
+/**
+ * Writes `text` to `file` as writeWhole does, or into it when it is a character device
+ * (`/dev/null`, `/dev/stderr` on a terminal): a device is written to, never replaced.
+ */
+export function writeOut(file: string, text: string): void {
+  const target = statOf(file);
+  if (target !== undefined && !('error' in target) && target.isCharacterDevice()) writeFileSync(file, text);
+  else writeWhole(file, text);
 }

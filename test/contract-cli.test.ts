@@ -1,9 +1,9 @@
 // `petkit contract` end to end: flags, environment, reporters, exit codes, and the key never printed.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, onTestFinished, test } from 'vitest';
 import { type Io, run } from '../cli/contract.js';
 import { CHECK_IDS, type Report } from '../contract-tests/index.js';
 import { BROKEN_SERVERS } from './servers/broken.js';
@@ -325,6 +325,58 @@ describe('petkit contract reports', () => {
     );
     expect(xml).toMatch(/<testcase classname="list_semantics" name="list_semantics × listPets">\s*<failure/);
     expect(out()).toMatch(/nonconformant \(exit 1\).*junit report in/);
+  });
+
+  test('an --output or --har it could not write at the end stops it at start, before any request', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'petkit-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    let requests = 0;
+    const reference = createReference();
+    const url = await start((request) => {
+      requests += 1;
+      return reference(request);
+    });
+    const args = ['--base-url', url, '--api-key', REFERENCE_KEY];
+    const missing = join(dir, 'missing', 'report.xml');
+    const first = fakeIo();
+    expect(await run([...args, '--reporter', 'junit', '--output', missing], first.io)).toBe(2);
+    expect(first.err()).toBe(
+      `petkit contract: --output ${missing}: the folder ${join(dir, 'missing')} does not exist.\n`,
+    );
+    const second = fakeIo();
+    expect(await run([...args, '--har', dir], second.io)).toBe(2);
+    expect(second.err()).toBe(
+      `petkit contract: --har ${dir}: is a folder; give the path of a file to write.\n`,
+    );
+    expect(requests).toBe(0);
+    // A device is written into, as asked: --output /dev/null.
+    const third = fakeIo();
+    expect(await run([...args, '--checks', 'not_found', '--output', '/dev/null'], third.io)).toBe(0);
+    expect(third.out()).toMatch(
+      /^petkit contract: conformant \(exit 0\), .*; pretty report in \/dev\/null\n$/,
+    );
+  });
+
+  test('a report it cannot write at the end (its folder gone during the run) goes to stdout, and the exit is 2', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'petkit-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const folder = join(dir, 'out');
+    mkdirSync(folder);
+    const reference = createReference();
+    const url = await start((request) => {
+      rmSync(folder, { recursive: true, force: true });
+      return reference(request);
+    });
+    const { io, out, err } = fakeIo();
+    const report = join(folder, 'report.json');
+    const har = join(folder, 'run.har');
+    const args = ['--base-url', url, '--api-key', REFERENCE_KEY, '--checks', 'not_found'];
+    expect(await run([...args, '--reporter', 'json', '--output', report, '--har', har], io)).toBe(2);
+    expect((JSON.parse(out()) as Report).verdict).toBe('conformant');
+    expect(err()).toContain(
+      `petkit contract: cannot write the report to ${report} (ENOENT); it follows on stdout.\n`,
+    );
+    expect(err()).toContain(`petkit contract: cannot write --har ${har} (ENOENT); its exchanges are lost.\n`);
   });
 
   test('--har FILE: every exchange of the run as HAR 1.2, the key shown as $API_KEY', async () => {
