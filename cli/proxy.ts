@@ -80,6 +80,12 @@ export function parse(argv: string[], env: Readonly<Record<string, string | unde
   if (url.username !== '' || url.password !== '') {
     throw new UsageError('--upstream must not carry credentials; the app sends its own key.');
   }
+  // Every request's path is put after it: a query or fragment there would end up in the middle.
+  if (/[?#]/.test(values.upstream)) {
+    throw new UsageError(
+      `--upstream must be the API's base URL, with no ?query or #fragment: ${url.origin}${url.pathname.replace(/\/+$/, '')}, for instance.`,
+    );
+  }
   return { help, upstream: url.href.replace(/\/+$/, ''), port, host, upstreamTimeoutMs, apiKey };
 }
 

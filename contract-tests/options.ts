@@ -225,6 +225,16 @@ function selection(
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
     invalid(`The base URL must be http(s), got ${url.protocol}.`);
+  // A password in the URL would be printed in every report and curl line: refused, and not shown.
+  if (url.username !== '' || url.password !== '')
+    invalid(
+      'The base URL must not carry a user or password (user:password@host; not shown): the suite sends the key from --api-key, as a bearer token.',
+    );
+  // Every request's path is put after it: a query or fragment there would end up in the middle.
+  if (/[?#]/.test(options.baseUrl))
+    invalid(
+      `The base URL must be the API's base path, with no ?query or #fragment: ${url.origin}${url.pathname}, for instance.`,
+    );
   const wanted =
     options.checks === undefined
       ? all.filter((id) => !optIn.includes(id))

@@ -51,6 +51,24 @@ describe('petkit contract exits 2 when it cannot run', () => {
     expect(err()).toMatch(/A base URL is required \(--base-url or CONTRACT_BASE_URL\)/);
   });
 
+  test('on a base URL with a user and password in it (never shown), or a query or fragment', async () => {
+    const first = fakeIo();
+    expect(await run(['--base-url', 'http://ci:hunter2@127.0.0.1:4010/v1', '--api-key', 'k'], first.io)).toBe(
+      2,
+    );
+    expect(first.err()).toBe(
+      'petkit contract: The base URL must not carry a user or password (user:password@host; not shown): the suite sends the key from --api-key, as a bearer token.\n',
+    );
+    expect(first.out()).toBe('');
+    for (const url of ['http://127.0.0.1:4010/v1?tenant=a', 'http://127.0.0.1:4010/v1#']) {
+      const { io, err } = fakeIo();
+      expect(await run(['--base-url', url, '--api-key', 'k'], io)).toBe(2);
+      expect(err()).toBe(
+        "petkit contract: The base URL must be the API's base path, with no ?query or #fragment: http://127.0.0.1:4010/v1, for instance.\n",
+      );
+    }
+  });
+
   test('on an unknown check or reporter', async () => {
     const first = fakeIo();
     expect(await run(['--base-url', 'http://x/v1', '--api-key', 'k', '--checks', 'speed'], first.io)).toBe(2);

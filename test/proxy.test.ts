@@ -451,6 +451,10 @@ process.stdout.write = (chunk, ...rest) => {
     expect(() => parse([...upstream, '--upstream-timeout', '0'])).toThrow(
       '--upstream-timeout must be an integer from 1 to 2147483647, got "0".',
     );
+    expect(() => parse(['--upstream', 'https://staging.example/v1/?region=eu'])).toThrow(
+      "--upstream must be the API's base URL, with no ?query or #fragment: https://staging.example/v1, for instance.",
+    );
+    expect(() => parse(['--upstream', 'https://staging.example/v1#'])).toThrow(/no \?query or #fragment/);
     expect(parse(upstream, { PETKIT_API_KEY: 'k1' }).apiKey).toBe('k1');
     expect(parse([...upstream, '--api-key', 'k2'], { PETKIT_API_KEY: 'k1' }).apiKey).toBe('k2');
   });
