@@ -169,14 +169,17 @@ process.stdout.write = (chunk, ...rest) => {
     expect(out).toContain('petkit mock: SIGTERM, finishing 0 in-flight request(s) and stopping.');
     expect(code).toBe(0);
   });
-  it('stops with exit 2 when --url-file cannot be written', () => {
+  it('stops with exit 2 when --url-file cannot be written, before it serves, saying why', () => {
     const result = spawnSync(
       process.execPath,
       [MAIN, 'mock', '--port', '0', '--url-file', '/nonexistent/dir/url'],
       { encoding: 'utf8' },
     );
     expect(result.status).toBe(2);
-    expect(result.stderr).toMatch(/cannot write --url-file \/nonexistent\/dir\/url/);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(
+      /^petkit mock: --url-file \/nonexistent\/dir\/url: the folder \/nonexistent\/dir does not exist\.\n/,
+    );
   });
   it('uses the given seed and number of pets', async () => {
     const { url } = await startCli(['--seed', '7', '--pets', '3']);

@@ -139,8 +139,14 @@ export function parse(argv: string[]): Parsed {
       seed: options.seed ?? DEFAULT_SEED,
       keys: resolveKeys(options.keys ?? demoKeysFile()),
     });
-  const harFault = values.har === undefined ? undefined : fileFault(values.har);
-  if (harFault !== undefined) throw new UsageError(`--har ${values.har}: ${harFault}.`);
+  // The files it writes later are checked now: the mock does not start to find it cannot write them.
+  for (const [flag, file] of [
+    ['--har', values.har],
+    ['--url-file', values['url-file']],
+  ] as const) {
+    const fault = file === undefined ? undefined : fileFault(file);
+    if (fault !== undefined) throw new UsageError(`${flag} ${file}: ${fault}.`);
+  }
   return {
     help: values.help === true,
     port: integerFlag('--port', values.port, { min: 0, max: 65535 }) ?? DEFAULT_PORT,
