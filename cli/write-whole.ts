@@ -1,7 +1,7 @@
-// Files petkit writes for others to read (`--url-file`, `--har`) appear whole: written beside their
-// place under a name of their own, then renamed. The name is new each time and the file is created
-// only if nothing is there (O_EXCL), so a link planted ahead in a shared folder (`/tmp`) is never
-// followed, nor a file there truncated.
+// Files petkit writes for others to read (`--url-file`, `--har`, `--output`) appear whole: written
+// beside their place under a name of their own, then renamed. The name is new each time and the file
+// is created only if nothing is there (O_EXCL), so a link planted ahead in a shared folder (`/tmp`) is
+// never followed, nor a file there truncated. Each is checked when the command starts (fileFault).
 import { randomBytes } from 'node:crypto';
 import {
   closeSync,
@@ -36,12 +36,12 @@ export function writeWhole(file: string, text: string, partial = partialOf(file)
 }
 
 /**
- * Why `file` could not be written whole (writeWhole) at the end of a run, in words, or undefined when
- * it can: checked at start (`petkit mock --har`, `petkit contract --output` and `--har`), for what a
- * run made is lost when the write fails at its end. The folder must
- * exist and take a new file (one is created there and removed: on a read-only place, or as root
- * where permissions do not stop a write, only trying tells), and `file`, if it exists, must be a
- * regular file (the rename would replace a folder's entry or a device node).
+ * Why `file` could not be written whole (writeWhole) later, in words, or undefined when it can:
+ * checked at start (`petkit mock --har` and `--url-file`, `petkit contract --output` and `--har`),
+ * for what a run made is lost when the write fails at its end. The folder must exist and take a new
+ * file (one is created there and removed: on a read-only place, or as root where permissions do not
+ * stop a write, only trying tells), and `file`, if it exists, must be a regular file (the rename
+ * would replace a folder's entry or a device node), or with `devices` a character device.
  */
 export function fileFault(file: string, options: { readonly devices?: boolean } = {}): string | undefined {
   const target = statOf(file);
