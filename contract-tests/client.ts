@@ -269,6 +269,8 @@ export function createClient(options: ClientOptions): Client {
     const busy = inFlight > 0;
     inFlight += 1;
     const overlapped = () => busy || started !== mine;
+    /** The status of the answer once its head came: a failure after it is its body's. */
+    let status: number | undefined;
     try {
       const timeout = AbortSignal.timeout(options.timeoutMs);
       const response = await options.fetch(url, {
@@ -278,6 +280,7 @@ export function createClient(options: ClientOptions): Client {
         redirect: 'manual',
         signal: stop === undefined ? timeout : AbortSignal.any([timeout, stop]),
       });
+      status = response.status;
       const body = await readBody(response);
       inFlight -= 1;
       answered += 1;
@@ -342,8 +345,12 @@ export function createClient(options: ClientOptions): Client {
           : {
               kind: 'network',
               // Node's own words may quote what was sent (an invalid header value quotes it whole).
-              message: `no response: ${redactor.response(reason)}`,
+              message:
+                status === undefined
+                  ? `no response: ${redactor.response(reason)}`
+                  : `answered ${status}, but its body could not be read: ${redactor.response(reason)}`,
               ...(typeof code === 'string' ? { code } : {}),
+              ...(status === undefined ? {} : { status }),
             },
       );
     }

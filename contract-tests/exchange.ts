@@ -39,6 +39,8 @@ export interface Exchange {
     readonly message: string;
     /** The system's or TLS's error code, when it gave one (`ECONNREFUSED`, `DEPTH_ZERO_SELF_SIGNED_CERT`). */
     readonly code?: string;
+    /** The status of an answer that came but whose body could not be read (not in its Content-Encoding, over 4 MiB). */
+    readonly status?: number;
   };
   readonly durationMs: number;
   /** Sent while another request was in flight (concurrent creates): its order on the server is unknown. */

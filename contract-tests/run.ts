@@ -253,9 +253,13 @@ async function preflight(context: Context): Promise<Pet[]> {
   const exchange = await context.send(validRequest(context, listPets));
   const response = exchange.response;
   if (response === null) {
+    const failure = exchange.failure;
     throw new ContractAbort(
       'unreachable',
-      `Cannot reach ${exchange.request.url}: ${exchange.failure?.message ?? 'no response'}. ${unreachableHint(exchange.failure?.code, exchange.failure?.message)}`,
+      failure?.status !== undefined
+        ? // It is there, and answers: what it sent cannot be read, so nothing can be judged.
+          `${exchange.request.url} ${failure.message}. The suite reads a body as sent, decoded by its Content-Encoding (gzip, deflate, br), up to 4 MiB.`
+        : `Cannot reach ${exchange.request.url}: ${failure?.message ?? 'no response'}. ${unreachableHint(failure?.code, failure?.message)}`,
       { request: exchange.request },
     );
   }

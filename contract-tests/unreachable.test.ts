@@ -1,7 +1,9 @@
 // A target the suite cannot reach: the run stops with exit 2, and the message says what to try for
 // the reason it was given (a refused connection, a host name that does not resolve, a certificate
 // Node does not trust, a port fetch refuses).
-import { expect, it } from 'vitest';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { expect, it, onTestFinished } from 'vitest';
 import { runContract } from './run.js';
 
 /** fetch failing as undici's does: a TypeError whose cause carries the system's or TLS's code. */
@@ -38,5 +40,21 @@ it.each([
   expect(report.exitCode).toBe(2);
   expect(report.aborted?.message).toBe(
     `Cannot reach http://staging.example/v1/pets: no response: ${message}. ${hint}`,
+  );
+});
+
+it('a target that answers a body it cannot read (not in its Content-Encoding): not "cannot reach", but what it answered', async () => {
+  // Over real HTTP: undici decodes the body as its Content-Encoding says, and fails on this one.
+  const server = createServer((_request, response) => {
+    response.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+    response.end('[] is not gzip');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  const report = await runContract({ baseUrl: base, apiKey: 'k', sleep: async () => undefined });
+  expect(report.exitCode).toBe(2);
+  expect(report.aborted?.message).toBe(
+    `${base}/pets answered 200, but its body could not be read: incorrect header check. The suite reads a body as sent, decoded by its Content-Encoding (gzip, deflate, br), up to 4 MiB.`,
   );
 });
