@@ -84,7 +84,9 @@ async function readStreamCapped(
     if (done) break;
     total += value.byteLength;
     if (total > limit) {
-      await reader.cancel('payload too large').catch(() => undefined);
+      // Not awaited: a stream tee'd upstream (MSW's interceptor keeps a branch of the request) settles
+      // its cancel only once every branch is cancelled, so waiting for it held the answer for ever.
+      reader.cancel('payload too large').catch(() => undefined);
       return undefined;
     }
     chunks.push(value);

@@ -25,6 +25,34 @@ describe('createHandlers with setupServer', () => {
     expect(res.status).toBe(200);
     expect(res.json).toHaveLength(5);
   });
+  it('answers 413 to a body over 16 KiB, whole or streamed without end, as the server does', async () => {
+    const json = { ...KEY, 'content-type': 'application/json' };
+    // The request's body reaches the handler through MSW's interceptor, which keeps a branch of it:
+    // the read stopped at the cap used to wait for its cancel, which never came, and the fetch hung.
+    const whole = await checkedFetch('https://api.example.test/v1/pets', {
+      method: 'POST',
+      headers: json,
+      body: `{"name":"${'x'.repeat(17_000)}","categoryId":1}`,
+    });
+    expect(whole.status).toBe(413);
+    expect(whole.json).toMatchObject({ code: 'payload_too_large' });
+    let pulled = 0;
+    const endless = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        pulled += 1;
+        controller.enqueue(new Uint8Array(65_536).fill(0x20));
+      },
+    });
+    const streamed = await checkedFetch('https://api.example.test/v1/pets', {
+      method: 'POST',
+      headers: json,
+      body: endless,
+      duplex: 'half',
+    } as RequestInit);
+    expect(streamed.status).toBe(413);
+    // Read no further than the cap asks (and what the streams buffer ahead).
+    expect(pulled).toBeLessThan(8);
+  });
   it('creates and fetches a pet, and resets through the control API', async () => {
     const created = await checkedFetch('https://api.example.test/v1/pets', {
       method: 'POST',
