@@ -46,7 +46,14 @@ export async function readJsonBody(call: MockCall): Promise<BodyResult> {
   }
   const declared = Number(call.header('content-length') ?? 0);
   if (declared > MAX_BODY_BYTES) return refuse('payload_too_large');
-  const bytes = await call.body.read(MAX_BODY_BYTES);
+  let bytes: Uint8Array | undefined;
+  try {
+    bytes = await call.body.read(MAX_BODY_BYTES);
+  } catch {
+    // The request's stream failed before its end (a client that went away, a stream that errored):
+    // what came is not a whole JSON text. Its error's words are the client's own, not repeated.
+    return refuse('malformed_json', 'The body could not be read to its end: its stream failed.');
+  }
   if (bytes === undefined) return refuse('payload_too_large');
   let text: string;
   try {

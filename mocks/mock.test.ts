@@ -219,6 +219,28 @@ describe('createPet', () => {
     expect(res.status).toBe(400);
     expect(code(res.json)).toBe('malformed_json');
   });
+  it('answers 400 malformed_json, not a 500, when the body stream fails before its end', async () => {
+    const failing = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('{"name":'));
+        controller.error(new Error('client went away'));
+      },
+    });
+    const res = await fresh().handle(
+      new Request('http://localhost/v1/pets', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${FREE}`, 'content-type': 'application/json' },
+        body: failing,
+        duplex: 'half',
+      } as RequestInit),
+    );
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({
+      code: 'malformed_json',
+      message: 'The body could not be read to its end: its stream failed.',
+      status: 400,
+    });
+  });
   it('answers 400 malformed_json for a POST with no body at all', async () => {
     const res = await checkedRequest(fresh(), '/v1/pets', withKey(FREE, { method: 'POST' }));
     expect(code(res.json)).toBe('malformed_json');
