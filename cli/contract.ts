@@ -1,4 +1,5 @@
 // `petkit contract`: parses flags, runs the engine, hands the report to a reporter. Nothing else.
+import { resolve } from 'node:path';
 import { setTimeout as wait } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import {
@@ -143,7 +144,15 @@ export async function run(argv: string[], io: Io = PROCESS_IO): Promise<number> 
     return 2;
   }
   // The files it writes at the end are checked now: a run is not spent to find, at its end, that its
-  // report or HAR cannot be written.
+  // report or HAR cannot be written, or that one was written over the other.
+  if (
+    values.output !== undefined &&
+    values.har !== undefined &&
+    resolve(values.output) === resolve(values.har)
+  ) {
+    say(`petkit contract: --output and --har both name ${values.har}: give each a file of its own.\n`);
+    return 2;
+  }
   for (const [flag, file] of [
     ['--output', values.output],
     ['--har', values.har],

@@ -366,6 +366,12 @@ describe('petkit contract reports', () => {
     expect(second.err()).toBe(
       `petkit contract: --har ${dir}: is a folder; give the path of a file to write.\n`,
     );
+    const same = fakeIo();
+    const file = join(dir, 'run.out');
+    expect(await run([...args, '--output', file, '--har', `${dir}/./run.out`], same.io)).toBe(2);
+    expect(same.err()).toBe(
+      `petkit contract: --output and --har both name ${dir}/./run.out: give each a file of its own.\n`,
+    );
     expect(requests).toBe(0);
     // A device is written into, as asked: --output /dev/null.
     const third = fakeIo();
