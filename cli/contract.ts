@@ -14,7 +14,7 @@ import { createRedactor } from '../contract-tests/redaction.js';
 import { recordContractHar } from './contract-har.js';
 import { integerFlag, UsageError } from './flags.js';
 import { petkitVersion } from './mock-har.js';
-import { codeOf, fileFault, writeOut } from './write-whole.js';
+import { codeOf, fileFault, ownStream, writeOut } from './write-whole.js';
 
 const HELP = `petkit contract: check a server against openapi.yaml, check by check
 
@@ -273,8 +273,13 @@ export async function run(argv: string[], io: Io = PROCESS_IO): Promise<number> 
     if (values.output === undefined) io.stdout.write(text);
     else {
       try {
-        writeOut(values.output, text);
-        io.stdout.write(
+        // `--output /dev/stdout` (or stderr): through the stream, which a path may not open.
+        const own = ownStream(values.output);
+        if (own === 1) io.stdout.write(text);
+        else if (own === 2) io.stderr.write(text);
+        else writeOut(values.output, text);
+        // The one-line verdict on stdout, unless stdout is the report (`> report.xml` stays whole).
+        (own === 1 ? io.stderr : io.stdout).write(
           `petkit contract: ${report.verdict} (exit ${report.exitCode}), ${report.findings.length} finding${report.findings.length === 1 ? '' : 's'}, seed ${report.seed}; ${reporter} report in ${values.output}\n`,
         );
       } catch (error) {

@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import {
   closeSync,
   constants,
+  fstatSync,
   openSync,
   renameSync,
   rmSync,
@@ -41,14 +42,18 @@ export function writeWhole(file: string, text: string, partial = partialOf(file)
  * for what a run made is lost when the write fails at its end. The folder must exist and take a new
  * file (one is created there and removed: on a read-only place, or as root where permissions do not
  * stop a write, only trying tells), and `file`, if it exists, must be a regular file (the rename
- * would replace a folder's entry or a device node), or with `devices` a character device.
+ * would replace a folder's entry or a device node), or with `devices` a character device or the
+ * process's own stdout or stderr.
  */
 export function fileFault(file: string, options: { readonly devices?: boolean } = {}): string | undefined {
   const target = statOf(file);
   if (target !== undefined && 'error' in target) return `cannot be reached (${codeOf(target.error)})`;
   if (target !== undefined) {
-    // `--output /dev/null`: written into as it is (writeOut), never replaced.
-    if (options.devices === true && target.isCharacterDevice()) return undefined;
+    // `--output /dev/null`: written into as it is (writeOut), never replaced; `/dev/stdout`: the
+    // process's own stream (ownStream), whatever it is. Not another named pipe: with no reader,
+    // writing to it would wait for ever.
+    if (options.devices === true && (target.isCharacterDevice() || ownStream(file) !== undefined))
+      return undefined;
     const kind = notAFile(target);
     if (kind !== undefined) return `is ${kind}; give the path of a file to write`;
   }
@@ -83,8 +88,28 @@ function statOf(path: string): Stats | undefined | { error: unknown } {
 }
 
 /**
- * Writes `text` to `file` as writeWhole does, or into it when it is a character device
- * (`/dev/null`, `/dev/stderr` on a terminal): a device is written to, never replaced.
+ * The process's own stdout (1) or stderr (2) when `file` is one of them, whatever they are
+ * (`/dev/stdout` is a pipe or a socket under CI, which a path cannot always open): written through
+ * the stream, not the path.
+ */
+export function ownStream(file: string): 1 | 2 | undefined {
+  const target = statOf(file);
+  if (target === undefined || 'error' in target) return undefined;
+  for (const fd of [1, 2] as const) {
+    try {
+      const own = fstatSync(fd);
+      if (own.dev === target.dev && own.ino === target.ino) return fd;
+    } catch {
+      // That stream is closed: not this one.
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Writes `text` to `file` as writeWhole does, or into it when it is a character device (`/dev/null`,
+ * a terminal): a device is written to, never replaced. The process's own streams are the caller's
+ * to write (ownStream).
  */
 export function writeOut(file: string, text: string): void {
   const target = statOf(file);

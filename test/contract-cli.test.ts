@@ -458,6 +458,39 @@ describe('petkit contract reports', () => {
   });
 });
 
+test('--output /dev/stdout writes the report into its stdout, a pipe here as under CI', async () => {
+  const url = await start();
+  const result = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+    const child = execFile(
+      process.execPath,
+      [
+        'dist/bin/petkit.js',
+        'contract',
+        '--base-url',
+        url,
+        '--api-key',
+        REFERENCE_KEY,
+        '--checks',
+        'not_found',
+        '--reporter',
+        'junit',
+        '--output',
+        '/dev/stdout',
+      ],
+      (error, stdout, stderr) => resolve({ code: error ? (error.code as number) : 0, stdout, stderr }),
+    );
+    child.stdin?.end();
+  });
+  expect(result.code).toBe(0);
+  // stdout is the report and nothing else (`> report.xml` stays whole); the verdict's line on stderr.
+  expect(result.stdout).toMatch(
+    /^<\?xml version="1\.0" encoding="UTF-8"\?>\n<testsuites [\s\S]*<\/testsuites>$/,
+  );
+  expect(result.stderr).toMatch(
+    /^petkit contract: conformant \(exit 0\), .*; junit report in \/dev\/stdout\n$/m,
+  );
+});
+
 test('the built binary runs it: npx petkit contract', async () => {
   const url = await start();
   const result = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
