@@ -458,29 +458,28 @@ describe('petkit contract reports', () => {
   });
 });
 
-test('--output /dev/stdout writes the report into its stdout, a pipe here as under CI', async () => {
-  const url = await start();
-  const result = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+/** The built `petkit contract` against `url` with the reference key: its exit status and output. */
+function builtContract(url: string, args: string[]) {
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
     const child = execFile(
       process.execPath,
-      [
-        'dist/bin/petkit.js',
-        'contract',
-        '--base-url',
-        url,
-        '--api-key',
-        REFERENCE_KEY,
-        '--checks',
-        'not_found',
-        '--reporter',
-        'junit',
-        '--output',
-        '/dev/stdout',
-      ],
+      ['dist/bin/petkit.js', 'contract', '--base-url', url, '--api-key', REFERENCE_KEY, ...args],
       (error, stdout, stderr) => resolve({ code: error ? (error.code as number) : 0, stdout, stderr }),
     );
     child.stdin?.end();
   });
+}
+
+test('--output /dev/stdout writes the report into its stdout, a pipe here as under CI', async () => {
+  const url = await start();
+  const result = await builtContract(url, [
+    '--checks',
+    'not_found',
+    '--reporter',
+    'junit',
+    '--output',
+    '/dev/stdout',
+  ]);
   expect(result.code).toBe(0);
   // stdout is the report and nothing else (`> report.xml` stays whole); the verdict's line on stderr.
   expect(result.stdout).toMatch(
@@ -493,23 +492,7 @@ test('--output /dev/stdout writes the report into its stdout, a pipe here as und
 
 test('the built binary runs it: npx petkit contract', async () => {
   const url = await start();
-  const result = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
-    const child = execFile(
-      process.execPath,
-      [
-        'dist/bin/petkit.js',
-        'contract',
-        '--base-url',
-        url,
-        '--api-key',
-        REFERENCE_KEY,
-        '--checks',
-        'not_found,auth_enforced',
-      ],
-      (error, stdout) => resolve({ code: error ? (error.code as number) : 0, stdout }),
-    );
-    child.stdin?.end();
-  });
+  const result = await builtContract(url, ['--checks', 'not_found,auth_enforced']);
   expect(result.code).toBe(0);
   expect(result.stdout).toMatch(/verdict: ✓ conformant \(exit 0\)/);
 });
