@@ -166,6 +166,9 @@ export function resetOptionsOf(value: unknown, maxPets: number): ResetOptions | 
       const detail = describeFault(extra);
       return `/pets/${index}${detail.path} ${detail.message} (each pet must be a Pet of openapi.yaml).`;
     }
+    // A valid int64 that JSON.parse has rounded: stored, it would be another number.
+    if (!Number.isSafeInteger(fields.categoryId))
+      return `/pets/${index}/categoryId is beyond 2^53-1, the largest integer this mock stores exactly.`;
     // The store numbers pets itself: ids other than 1, 2, 3… would be changed silently, so refused.
     if (id !== index + 1)
       return `/pets/${index}/id must be ${index + 1}: pets are given with ids 1, 2, 3… in order.`;

@@ -35,8 +35,14 @@ describe('the pets option and reset', () => {
     [[{ name: 'Rex', categoryId: 1, colour: 'red' }], 'Option pets[0]: /colour is not an allowed property.'],
     [
       { name: 'Rex' },
-      'Option pets must be an array of pets ({"name", "categoryId", "status"}), got {"name":"Rex"}.',
+      'Option pets must be an array of pets ({"name", "categoryId", "status"}), got an object.',
     ],
+    // A keys file given as --fixtures by mistake: said what it is, its keys never printed.
+    [
+      { keys: [{ key: 'sk_live_4f9a8b7c6d5e4f3a2b1c', plan: 'pro' }] },
+      'Option pets must be an array of pets ({"name", "categoryId", "status"}), got an object.',
+    ],
+    ['pets.json', 'Option pets must be an array of pets ({"name", "categoryId", "status"}), got a string.'],
   ])('refuses %j, naming the bad entry', (pets, message) => {
     expect(() => createMock({ pets: pets as never })).toThrow(new MockOptionsError(message));
   });

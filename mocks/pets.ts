@@ -9,7 +9,8 @@ export type PetsCheck = { readonly pets: NewPet[] } | { readonly fault: string }
 export function checkPets(value: unknown): PetsCheck {
   if (!Array.isArray(value)) {
     return {
-      fault: `pets must be an array of pets ({"name", "categoryId", "status"}), got ${quoteValue(value)}`,
+      // What it is, not what it holds: a keys file given by mistake is not printed.
+      fault: `pets must be an array of pets ({"name", "categoryId", "status"}), got ${kindOf(value)}`,
     };
   }
   const body = loadSpec().operation('createPet').requestBody?.content.get('application/json');
@@ -37,4 +38,12 @@ export function checkPets(value: unknown): PetsCheck {
     pets.push(checked);
   }
   return { pets };
+}
+
+/** `an object`, `a string`, `null`: what a value is, in words, without quoting it. */
+function kindOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (typeof value === 'object') return 'an object';
+  if (typeof value === 'boolean') return String(value);
+  return `a ${typeof value}`;
 }

@@ -108,6 +108,14 @@ describe('normalizeRule', () => {
     expect(stored({ key: PRIVATE_KEY, respond: { fault: 'close' } }).key).toBe(PRIVATE_KEY);
   });
 
+  it('never quotes a key inside a key of the wrong type', () => {
+    for (const key of [[PRIVATE_KEY], { value: PRIVATE_KEY }, [[{ [PRIVATE_KEY]: 1 }]]]) {
+      const refused = fault({ key, respond: { fault: 'close' } });
+      expect(refused.message).toMatch(/^Invalid rule: \/key must be string,null; got /);
+      expect(JSON.stringify(refused)).not.toContain('4f9a');
+    }
+  });
+
   it('never quotes a key its schema refuses', () => {
     const long = `sk_live_${'s'.repeat(600)}`;
     const refused = fault({ key: long, respond: { fault: 'close' } });

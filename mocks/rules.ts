@@ -58,11 +58,27 @@ export interface RequestFacts {
   readonly key: string | null;
 }
 
-/** The value as a message may quote it: a key of the rule shown as the journal shows keys. */
+/**
+ * The value as a message may quote it: a key of the rule shown as the journal shows keys, and every
+ * text inside a `key` that is not one (`["sk_live_…"]`, `{"value": "sk_live_…"}`) likewise: whatever
+ * shape it came in, a key of the keys file is never repeated.
+ */
 function quotable(input: unknown): unknown {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) return input;
   const { key } = input as { key?: unknown };
-  return typeof key === 'string' ? { ...input, key: keyLabel(key) } : input;
+  return key === undefined || key === null ? input : { ...input, key: labelled(key, 0) };
+}
+
+/** Each text in `value` as keyLabel shows a key, a few levels and members deep (a message quotes 60 characters). */
+function labelled(value: unknown, depth: number): unknown {
+  if (typeof value === 'string') return keyLabel(value);
+  if (typeof value !== 'object' || value === null) return value;
+  if (depth >= 3) return Array.isArray(value) ? [] : {};
+  if (Array.isArray(value)) return value.slice(0, 8).map((member) => labelled(member, depth + 1));
+  const shown: Record<string, unknown> = {};
+  for (const name of Object.keys(value).slice(0, 8))
+    shown[keyLabel(name)] = labelled((value as Record<string, unknown>)[name], depth + 1);
+  return shown;
 }
 
 /** The fault of a rule: the first of its faults in words, all of them (20 at most) in details. */
