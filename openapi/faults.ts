@@ -126,6 +126,17 @@ function stringText(value: string, room: number): string {
 }
 
 /**
+ * A member name as a JSON Pointer token names it, cut as quoteValue cuts (`...`) past QUOTE_LENGTH:
+ * a client's unknown property of 16,000 characters is named by its start, not sent back whole.
+ */
+function nameText(name: string): string {
+  const token = escapeToken(name.length > QUOTE_LENGTH ? name.slice(0, QUOTE_LENGTH) : name);
+  return name.length > QUOTE_LENGTH || token.length > QUOTE_LENGTH
+    ? `${token.slice(0, QUOTE_LENGTH - 3)}...`
+    : token;
+}
+
+/**
  * Points `required` and `additionalProperties` faults at the property concerned, not its parent; an
  * `enum` fault lists the allowed values.
  */
@@ -145,7 +156,7 @@ function describe(fault: Fault, data: { readonly value: unknown } | undefined): 
   }
   if (fault.keyword === 'additionalProperties' && typeof params.additionalProperty === 'string') {
     return {
-      path: `${fault.instancePath}/${escapeToken(params.additionalProperty)}`,
+      path: `${fault.instancePath}/${nameText(params.additionalProperty)}`,
       message: 'is not an allowed property',
     };
   }

@@ -82,6 +82,18 @@ describe('operation.validateRequest', () => {
     });
   });
 
+  it('names an unknown property by its first characters, however long it is', async () => {
+    const name = `k${'x'.repeat(16_000)}`;
+    const refused = await createPet.validateRequest(
+      request('', { body: () => ({ name: 'Rex', categoryId: 1, [name]: 1 }) }),
+    );
+    const shown = `/k${'x'.repeat(56)}...`;
+    expect(refused).toMatchObject({
+      message: `Invalid body: ${shown} is not an allowed property.`,
+      details: [{ path: shown, message: 'is not an allowed property' }],
+    });
+  });
+
   it('lists the first 20 faults in details, and counts the others in the message', async () => {
     /** A pet with `unknown` properties it does not allow (name and categoryId there): as many faults. */
     const withUnknown = (unknown: number) => () => ({
