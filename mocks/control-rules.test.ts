@@ -100,6 +100,23 @@ describe('/__petkit/rules', () => {
     });
   });
 
+  it('finds the requests a network fault answered with ?status=0, as the journal shows them', async () => {
+    const mock = mockAt();
+    await send(mock, 'POST', '/__petkit/rules', {
+      operation: 'listPets',
+      times: 1,
+      respond: { fault: 'reset' },
+    });
+    await mock.request('/v1/pets', withKey('demo-free'));
+    await checkedRequest(mock, '/v1/pets', withKey('demo-free'));
+    const faults = await send(mock, 'GET', '/__petkit/requests?status=0');
+    expect(faults.status).toBe(200);
+    const { entries } = faults.json as { entries: { path: string; status: number; fault: string }[] };
+    expect(entries.map(({ path, status, fault }) => ({ path, status, fault }))).toEqual([
+      { path: '/v1/pets', status: 0, fault: 'reset' },
+    ]);
+  });
+
   it('switches a rule off and on (PATCH), and says which rules there are for an unknown id (404)', async () => {
     const mock = mockAt();
     await send(mock, 'POST', '/__petkit/rules', { operation: 'getPet', respond: { status: 404 } });

@@ -34,9 +34,10 @@ export function parseJournalQuery(params: URLSearchParams): JournalQuery {
   }
   const method = params.get('method') ?? undefined;
   const status = params.get('status') ?? undefined;
-  if (status !== undefined && !/^[1-5](?:\d\d|xx)$/i.test(status))
+  // 0: the entries of a network fault (their status is 0; a `truncated` one keeps its status).
+  if (status !== undefined && !/^(?:0|[1-5](?:\d\d|xx))$/i.test(status))
     throw new JournalQueryError(
-      `status must be a status such as 404 or a class such as 4xx, got "${status.slice(0, 40)}".`,
+      `status must be a status such as 404, a class such as 4xx, or 0 (network faults), got "${status.slice(0, 40)}".`,
     );
   const since = params.get('since');
   const sinceMs = since === null ? undefined : timeOf(since);

@@ -366,7 +366,10 @@ describe('GET /__petkit/requests', () => {
   it('answers 400 naming a filter it cannot read', async () => {
     const mock = fresh();
     for (const [query, message] of [
-      ['?status=abc', 'status must be a status such as 404 or a class such as 4xx, got "abc".'],
+      [
+        '?status=abc',
+        'status must be a status such as 404, a class such as 4xx, or 0 (network faults), got "abc".',
+      ],
       ['?limit=0', 'limit must be an integer from 1 to 1000, got "0".'],
       [
         '?since=yesterday',
