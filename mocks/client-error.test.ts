@@ -329,6 +329,16 @@ describe('startServer: refusals Node would make bare', () => {
     expect(answer.statusLine).toBe('HTTP/1.1 417 Expectation Failed');
     expect(body.message).toBe('Expect: "200-ok" is not supported; only "100-continue" is.');
   });
+  it('answers 100-continue with another expectation beside it with 417 too, before any body', async () => {
+    const { origin } = await start();
+    const answer = await exchange(
+      origin,
+      `POST /v1/pets HTTP/1.1\r\nhost: x\r\n${KEY}expect: 100-continue, foo\r\ncontent-type: application/json\r\ncontent-length: 30\r\n\r\n`,
+    );
+    const body = expectJsonError(answer, 'expectation_failed');
+    expect(answer.statusLine).toBe('HTTP/1.1 417 Expectation Failed');
+    expect(body.message).toBe('Expect: "100-continue, foo" is not supported; only "100-continue" is.');
+  });
   it('answers CONNECT with a JSON 405 and Allow, and closes', async () => {
     const { origin } = await start();
     const answer = await exchange(

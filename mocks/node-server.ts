@@ -154,7 +154,12 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     },
     (incoming, outgoing) => serve(incoming, outgoing, false),
   );
-  server.on('checkContinue', (incoming, outgoing) => serve(incoming, outgoing, true));
+  // Node takes any Expect that holds 100-continue among others (`100-continue, foo`) for this one.
+  server.on('checkContinue', (incoming, outgoing) => {
+    const expect = String(incoming.headers.expect);
+    if (/^[ \t]*100-continue[ \t]*$/i.test(expect)) serve(incoming, outgoing, true);
+    else write(incoming, outgoing, expectationReply(expect), open);
+  });
   server.on('checkExpectation', (incoming, outgoing) => {
     write(incoming, outgoing, expectationReply(String(incoming.headers.expect)), open);
   });
