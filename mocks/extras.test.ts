@@ -68,24 +68,27 @@ describe('delays', () => {
   afterEach(() => {
     vi.useRealTimers();
   });
-  it('waits Prefer: delay=MS, capped at 10 s', async () => {
-    vi.useFakeTimers({ toFake: ['setTimeout'] });
-    const mock = fresh();
-    let done = false;
-    const pending = mock
-      .request('/v1/pets', withKey(KEY, { headers: { prefer: 'delay=60000' } }))
-      .then((r) => {
-        done = true;
-        return r;
-      });
-    await vi.advanceTimersByTimeAsync(9_999);
-    expect(done).toBe(false);
-    expect(mock.inFlight).toBe(1);
-    await vi.advanceTimersByTimeAsync(1);
-    const res = await pending;
-    expect(res.headers.get('preference-applied')).toBe('delay=10000');
-    expect(mock.inFlight).toBe(0);
-  });
+  it.each(['60000', '99999999999999999999999'])(
+    'waits Prefer: delay=%s capped at 10 s, however many digits it has',
+    async (ms) => {
+      vi.useFakeTimers({ toFake: ['setTimeout'] });
+      const mock = fresh();
+      let done = false;
+      const pending = mock
+        .request('/v1/pets', withKey(KEY, { headers: { prefer: `delay=${ms}` } }))
+        .then((r) => {
+          done = true;
+          return r;
+        });
+      await vi.advanceTimersByTimeAsync(9_999);
+      expect(done).toBe(false);
+      expect(mock.inFlight).toBe(1);
+      await vi.advanceTimersByTimeAsync(1);
+      const res = await pending;
+      expect(res.headers.get('preference-applied')).toBe('delay=10000');
+      expect(mock.inFlight).toBe(0);
+    },
+  );
   it('adds the latency option to every answer', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout'] });
     const mock = createMock({ clock: () => NOW, latency: 200 });

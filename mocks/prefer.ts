@@ -10,7 +10,8 @@ export interface Preferences {
 
 const NONE: Preferences = { code: undefined, delay: undefined };
 const STATUS = /^[1-5]\d\d$/;
-const DIGITS = /^\d{1,9}$/;
+/** Any number of digits: a delay past the cap is capped, however long (the header's size bounds it). */
+const DIGITS = /^\d+$/;
 
 export function parsePrefer(header: string | null): Preferences {
   if (header === null) return NONE;
