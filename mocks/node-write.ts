@@ -74,8 +74,9 @@ export function write(
   const length =
     body === null ? undefined : String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
   // A body refused part-read leaves the rest on the wire: this connection cannot carry another
-  // request. Say so, and close it rather than drain the rest.
-  const close = !incoming.complete && (answer.status === 413 || headers.connection === 'close');
+  // request. Say so, and close it rather than drain the rest. A 413 closes it always, even when the
+  // whole body had come in with the head: what a client sees does not hang on how its packets fell.
+  const close = answer.status === 413 || (!incoming.complete && headers.connection === 'close');
   if (close) outgoing.once('finish', () => incoming.socket.destroy());
   writeHead(outgoing, answer.status, headers, length, close);
   outgoing.end(head || body === null ? undefined : body);
