@@ -191,6 +191,16 @@ process.stdout.write = (chunk, ...rest) => {
   it.each([
     [['--port', 'abc'], /--port must be an integer/],
     [['--latency', '5-1'], /minimum is above the maximum/],
+    [['--latency', '1-99999999999'], /^petkit mock: --latency 1-99999999999: at most 60000 ms\.\n/],
+    [['--latency', '60001'], /^petkit mock: --latency 60001: at most 60000 ms\.\n/],
+    [
+      ['--control-origin', 'javascript:alert(1)'],
+      /Control origin "javascript:alert\(1\)" is not a web origin: give scheme:\/\/host\[:port\] of http or https/,
+    ],
+    [
+      ['--host', '999.1.1.1'],
+      /^petkit mock: --host 999\.1\.1\.1: not an address of this machine \(E[A-Z_]+\)/,
+    ],
     [['--bogus'], /unknown option --bogus\./],
     [['--keys', '/nonexistent/keys.json'], /\/nonexistent\/keys\.json: no such file/],
     // Where no permission stops root, a place that takes no file at all.

@@ -27,7 +27,7 @@ import {
   startServer,
 } from '../mocks/index.js';
 import { demoKeysFile } from '../mocks/keys.js';
-import type { Logger } from '../mocks/options.js';
+import { type Logger, MAX_LATENCY_MS } from '../mocks/options.js';
 import type { SharedState } from '../mocks/postgres/index.js';
 import { loadRulesFile } from '../mocks/rules-file.js';
 import { checkedArgv, integerFlag, UsageError } from './flags.js';
@@ -78,9 +78,13 @@ function latencyOf(raw: string | undefined): Latency | undefined {
     const min = Number(range[1]);
     const max = Number(range[2]);
     if (min > max) throw new UsageError(`--latency ${raw}: the minimum is above the maximum.`);
+    if (max > MAX_LATENCY_MS) throw new UsageError(`--latency ${raw}: at most ${MAX_LATENCY_MS} ms.`);
     return { min, max };
   }
-  if (/^\d+$/.test(raw)) return Number(raw);
+  if (/^\d+$/.test(raw)) {
+    if (Number(raw) > MAX_LATENCY_MS) throw new UsageError(`--latency ${raw}: at most ${MAX_LATENCY_MS} ms.`);
+    return Number(raw);
+  }
   throw new UsageError(`--latency must be MS or MIN-MAX (e.g. 50 or 20-200), got "${raw}".`);
 }
 
@@ -242,6 +246,13 @@ export async function run(argv: string[]): Promise<number> {
       return 2;
     }
     const code = (error as NodeJS.ErrnoException).code;
+    // A --host that names no address of this machine is the flag's fault (exit 2); a port taken is not.
+    if (code === 'ENOTFOUND' || code === 'EADDRNOTAVAIL' || code === 'EAI_AGAIN') {
+      process.stderr.write(
+        `petkit mock: --host ${parsed.host}: not an address of this machine (${code}); e.g. 127.0.0.1, or 0.0.0.0 for every interface.\n`,
+      );
+      return 2;
+    }
     process.stderr.write(
       `petkit mock: cannot listen on ${parsed.host}:${parsed.port} (${code ?? String(error)}).\n`,
     );

@@ -67,7 +67,11 @@ function originsOf(given: readonly string[]): { any: boolean; origins: Set<strin
         `Control origin "${origin}" is not an origin such as http://localhost:5173.`,
       );
     }
-    if (url.origin === 'null' || url.origin !== origin.replace(/\/$/, ''))
+    if (url.origin === 'null')
+      throw new MockOptionsError(
+        `Control origin "${origin.slice(0, 80)}" is not a web origin: give scheme://host[:port] of http or https, such as http://localhost:5173.`,
+      );
+    if (url.origin !== origin.replace(/\/$/, ''))
       throw new MockOptionsError(
         `Control origin "${origin}" must be scheme://host[:port] only (got a path or credentials); e.g. ${url.origin}.`,
       );
