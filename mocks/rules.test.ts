@@ -138,6 +138,36 @@ describe('normalizeRule', () => {
     expect(fault({ operation: 'getPet', path: '/v1/pets', respond: { status: 404 } }).message).toBe(
       'Invalid rule: /path /v1/pets routes to listPets, not getPet: the rule would match nothing.',
     );
+    // A path alone, or a prefix: armed (201) and never fired, before.
+    expect(fault({ path: '/v1/nope', respond: { delayMs: 1 } }).message).toBe(
+      'Invalid rule: /path /v1/nope is no path of any operation (paths start /v1, as the journal shows them): the rule would match nothing.',
+    );
+    expect(fault({ path: '/x/*', respond: { delayMs: 1 } }).message).toBe(
+      'Invalid rule: /path no path of any operation begins /x/ (paths start /v1, as the journal shows them): the rule would match nothing.',
+    );
+    expect(fault({ operation: 'listPets', path: '/v1/pets/*', respond: { status: 500 } }).message).toBe(
+      'Invalid rule: /path no path of listPets begins /v1/pets/ (paths start /v1, as the journal shows them): the rule would match nothing.',
+    );
+    expect(fault({ method: 'POST', path: '/v1/pets/1*', respond: { delayMs: 1 } }).message).toContain(
+      'no path of an operation with POST begins /v1/pets/1',
+    );
+    for (const path of ['/v1/pets?limit=1', '/v1/pets#x', '/v1/pets?*'])
+      expect(fault({ path, respond: { delayMs: 1 } }).message).toBe(
+        `Invalid rule: /path ${path} holds a query or a fragment; a rule matches the path without them: the rule would match nothing.`,
+      );
+  });
+
+  it('arms a path or a prefix some request of its operation can have', () => {
+    for (const rule of [
+      { path: '/v1/pets', respond: { delayMs: 1 } },
+      { path: '/v1/pets/7', respond: { delayMs: 1 } },
+      { path: '/v1/*', respond: { delayMs: 1 } },
+      { path: '/v1/pe*', respond: { delayMs: 1 } },
+      { operation: 'getPet', path: '/v1/pets/*', respond: { status: 404 } },
+      { operation: 'getPet', path: '/v1/pets/12*', respond: { status: 404 } },
+      { method: 'POST', path: '/v1/pets*', respond: { delayMs: 1 } },
+    ])
+      expect(stored(rule)).toMatchObject({ path: rule.path });
   });
 
   it("answers openapi.yaml's faults in the API's words, every one in details", () => {

@@ -101,6 +101,28 @@ const methodOf = (method: string, operation: OperationSpec): boolean =>
   method === operation.method || (method === 'HEAD' && operation.method === 'GET');
 
 /**
+ * Whether some path of `template` (`/v1/pets/{petId}`, a parameter one or more characters other
+ * than `/`) begins with `prefix`.
+ */
+function beginsSomePath(template: string, prefix: string): boolean {
+  let t = 0;
+  let p = 0;
+  while (p < prefix.length) {
+    if (t >= template.length) return false;
+    if (template[t] === '{') {
+      if (prefix[p] === '/') return false;
+      while (p < prefix.length && prefix[p] !== '/') p += 1;
+      t = template.indexOf('}', t) + 1;
+    } else {
+      if (template[t] !== prefix[p]) return false;
+      t += 1;
+      p += 1;
+    }
+  }
+  return true;
+}
+
+/**
  * The operation a rule is for: the one it names, or the one its method and exact path route to; and
  * each part of it that can match no request of that operation (a rule that would never fire).
  */
@@ -120,15 +142,46 @@ function operationOf(
     if (named === undefined && !spec.operations.some((operation) => methodOf(method, operation)))
       faults.push({ path: '/method', message: `${method} is the method of no operation: ${NOTHING}` });
   }
-  const exact = rule.path === undefined || rule.path.endsWith('*') ? undefined : rule.path;
-  if (faults.length > 0 || exact === undefined || (named === undefined && method === null))
+  const path = rule.path;
+  if (faults.length > 0 || path === undefined) return { operation: named, faults };
+  if (/[?#]/.test(path)) {
+    faults.push({
+      path: '/path',
+      message: `${shown(path)} holds a query or a fragment; a rule matches the path without them: ${NOTHING}`,
+    });
     return { operation: named, faults };
-  const route = createRouter(spec).match(method ?? named?.method ?? 'GET', exact);
-  const routed = route.kind === 'operation' ? route.operation : undefined;
+  }
+  // The operations the rule could be for: the one it names, or those of its method, or any.
+  const candidates =
+    named !== undefined
+      ? [named]
+      : spec.operations.filter((operation) => method === null || methodOf(method, operation));
+  if (path.endsWith('*')) {
+    const prefix = path.slice(0, -1);
+    if (!candidates.some((operation) => beginsSomePath(`${spec.basePath}${operation.path}`, prefix)))
+      faults.push({
+        path: '/path',
+        message: `no path of ${named?.id ?? (method === null ? 'any operation' : `an operation with ${method}`)} begins ${shown(prefix)} (paths start ${spec.basePath}, as the journal shows them): ${NOTHING}`,
+      });
+    return { operation: named, faults };
+  }
+  const exact = path;
+  const router = createRouter(spec);
+  const methods = method !== null ? [method] : [...new Set(candidates.map((operation) => operation.method))];
+  let routed: OperationSpec | undefined;
+  for (const tried of methods) {
+    const route = router.match(tried, exact);
+    if (route.kind === 'operation') {
+      routed = route.operation;
+      break;
+    }
+  }
+  // A path alone names no operation (a status needs one), even one it routes to.
+  if (named === undefined && method === null && routed !== undefined) return { operation: named, faults };
   if (routed === undefined)
     faults.push({
       path: '/path',
-      message: `${shown(exact)} is no path of ${named?.id ?? `an operation with ${method}`} (paths start ${spec.basePath}, as the journal shows them): ${NOTHING}`,
+      message: `${shown(exact)} is no path of ${named?.id ?? (method === null ? 'any operation' : `an operation with ${method}`)} (paths start ${spec.basePath}, as the journal shows them): ${NOTHING}`,
     });
   else if (named !== undefined && routed !== named)
     faults.push({
