@@ -11,6 +11,7 @@ import {
   runContract,
 } from '../contract-tests/index.js';
 import { createRedactor } from '../contract-tests/redaction.js';
+import { printable } from '../contract-tests/reporters/printable.js';
 import { recordContractHar } from './contract-har.js';
 import { integerFlag, UsageError } from './flags.js';
 import { petkitVersion } from './mock-har.js';
@@ -291,7 +292,8 @@ export async function run(argv: string[], io: Io = PROCESS_IO): Promise<number> 
         io.stdout.write(text);
       }
     }
-    if (report.aborted !== null) say(`petkit contract: ${report.aborted.message}\n`);
+    // Its message may quote what the target sent: shown as the pretty report shows it.
+    if (report.aborted !== null) say(`petkit contract: ${printable(report.aborted.message)}\n`);
     if (!writeHar()) written = false;
     // Exit 2 when a file asked for could not be written: the run's outputs are not all there.
     return written ? report.exitCode : 2;

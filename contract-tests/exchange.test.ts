@@ -34,4 +34,8 @@ describe('excerpt', () => {
     );
     expect(excerpt('x'.repeat(400), 10)).toBe('xxxxxxxxxx… (400 characters)');
   });
+
+  it('never cuts a surrogate pair in two (half of one is no character: JSON shows it as \\ud83d)', () => {
+    expect(excerpt('🐶'.repeat(200), 5)).toBe('🐶🐶… (400 characters)');
+  });
 });

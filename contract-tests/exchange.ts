@@ -89,8 +89,14 @@ export function toCurl(request: RequestRecord): string {
   return parts.join(' ');
 }
 
-/** At most `max` characters of a body on one line (runs of white space folded), for a report. */
+/**
+ * At most `max` characters of a body on one line (runs of white space folded), for a report; never
+ * half of a surrogate pair. Other characters as they came: the reporters that print it for a person
+ * show the ones a terminal would act on as escapes (reporters/printable.ts).
+ */
 export function excerpt(body: string, max = 300): string {
   const line = body.replace(/\s+/g, ' ').trim();
-  return line.length <= max ? line : `${line.slice(0, max)}… (${body.length} characters)`;
+  if (line.length <= max) return line;
+  const end = /[\ud800-\udbff]/.test(line.charAt(max - 1)) ? max - 1 : max;
+  return `${line.slice(0, end)}… (${body.length} characters)`;
 }

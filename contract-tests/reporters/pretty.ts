@@ -2,6 +2,7 @@
 import { CHECKS } from '../checks.js';
 import type { Outcome, Report } from '../report.js';
 import { skippedByChoice } from '../results.js';
+import { printable } from './printable.js';
 import { describeFinding } from './text.js';
 
 export interface PrettyOptions {
@@ -26,7 +27,7 @@ export function renderPretty(report: Report, options: PrettyOptions): string {
   const columnWidth = Math.max(...operations.map((operation) => operation.length)) + 2;
   const out: string[] = [];
   out.push(
-    `petkit contract  ${report.baseUrl}  seed ${report.seed}  examples ${report.examples}${report.readOnly ? '  read-only' : ''}`,
+    `petkit contract  ${printable(report.baseUrl)}  seed ${report.seed}  examples ${report.examples}${report.readOnly ? '  read-only' : ''}`,
     '',
     `${''.padEnd(checkWidth)}${operations.map((operation) => operation.padEnd(columnWidth)).join('')}`.trimEnd(),
   );
@@ -34,8 +35,8 @@ export function renderPretty(report: Report, options: PrettyOptions): string {
   const stopped =
     report.aborted === null
       ? ''
-      : paint(`verdict: stopped (exit 2): ${report.aborted.message}`, 'red') +
-        (report.aborted.curl === null ? '' : `\n  ${report.aborted.curl}`);
+      : paint(`verdict: stopped (exit 2): ${printable(report.aborted.message)}`, 'red') +
+        (report.aborted.curl === null ? '' : `\n  ${printable(report.aborted.curl)}`);
   if (report.aborted !== null && report.results.every((result) => result.outcome === 'skipped')) {
     // Stopped before any check could say anything: the table would be all "skip".
     return `${out[0]}\n\n${stopped}\n${summary}\n`;
@@ -59,7 +60,8 @@ export function renderPretty(report: Report, options: PrettyOptions): string {
   }
   if (reasons.size > 0) {
     out.push('');
-    for (const [reason, which] of reasons) out.push(paint(`skipped (${reason}): ${which.join(', ')}`, 'dim'));
+    for (const [reason, which] of reasons)
+      out.push(paint(`skipped (${printable(reason)}): ${which.join(', ')}`, 'dim'));
   }
   if (report.findings.length > 0) {
     out.push('', paint(`Findings (${report.findings.length})`, 'bold'));

@@ -1,5 +1,6 @@
 // Shared wording of findings, for the pretty reporter, JUnit failure bodies and the vitest front.
 import { type Finding, MAX_CASES } from '../finding.js';
+import { printable } from './printable.js';
 
 export function describeFinding(finding: Finding): string {
   const lines = [
@@ -34,5 +35,6 @@ export function describeFinding(finding: Finding): string {
     if (finding.response.bodyExcerpt !== '') lines.push(`       ${finding.response.bodyExcerpt}`);
   }
   lines.push(`  ${finding.curl}`);
-  return lines.join('\n');
+  // Each line is one line of data, whatever the target put in it (an ESC in its body).
+  return lines.map(printable).join('\n');
 }
