@@ -259,7 +259,10 @@ async function preflight(context: Context): Promise<Pet[]> {
       failure?.status !== undefined
         ? // It is there, and answers: what it sent cannot be read, so nothing can be judged.
           `${exchange.request.url} ${failure.message}. The suite reads a body as sent, decoded by its Content-Encoding (gzip, deflate, br), up to 4 MiB.`
-        : `Cannot reach ${exchange.request.url}: ${failure?.message ?? 'no response'}. ${unreachableHint(failure?.code, failure?.message)}`,
+        : failure?.code?.startsWith('HPE_') === true
+          ? // It is there too: bytes came, but no HTTP/1.1 response Node's parser (llhttp) would take.
+            `${exchange.request.url} answered, but not in valid HTTP/1.1: ${parserReason(failure.message)} (${failure.code}). ${malformedHint(failure.code)}`
+          : `Cannot reach ${exchange.request.url}: ${failure?.message ?? 'no response'}. ${unreachableHint(failure?.code, failure?.message)}`,
       { request: exchange.request },
     );
   }
@@ -283,6 +286,23 @@ async function preflight(context: Context): Promise<Pet[]> {
   }
   const body = response.status === 200 ? conformingBody(context.spec, exchange) : undefined;
   return body === undefined ? [] : (body.value as Pet[]);
+}
+
+/** undici's words for a parse error, without its preamble: `no response: Response does not match the HTTP/1.1 protocol (Expected HTTP/)`. */
+function parserReason(message: string): string {
+  const reason = message.replace(/^no response: /, '');
+  return /^Response does not match the HTTP\/1\.1 protocol \((.*)\)$/.exec(reason)?.[1] ?? reason;
+}
+
+/** What to try when the target answered bytes that are not HTTP/1.1, by llhttp's code. */
+function malformedHint(code: string): string {
+  // Not even a status line: something else listens there.
+  if (code === 'HPE_INVALID_CONSTANT')
+    return 'The answer does not begin with HTTP/1.x: does the port speak another protocol (HTTP/2 alone, TLS: then https:// in --base-url)?';
+  return (
+    "Node's fetch refuses such a response whole, as RFC 9112 lets it: lines end in CRLF, and a body is framed by " +
+    'Content-Length or Transfer-Encoding, never both. Fix what the server (or a proxy in front of it) writes.'
+  );
 }
 
 /** What to try, by why the target could not be reached. */

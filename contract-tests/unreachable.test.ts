@@ -1,8 +1,9 @@
 // A target the suite cannot reach: the run stops with exit 2, and the message says what to try for
 // the reason it was given (a refused connection, a host name that does not resolve, a certificate
-// Node does not trust, a port fetch refuses).
+// Node does not trust, a port fetch refuses). A target that answers what cannot be read is told apart:
+// it is there, and the message says what was wrong with its answer.
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, createServer as createTcpServer, type Socket } from 'node:net';
 import { expect, it, onTestFinished } from 'vitest';
 import { runContract } from './run.js';
 
@@ -56,5 +57,71 @@ it('a target that answers a body it cannot read (not in its Content-Encoding): n
   expect(report.exitCode).toBe(2);
   expect(report.aborted?.message).toBe(
     `${base}/pets answered 200, but its body could not be read: incorrect header check. The suite reads a body as sent, decoded by its Content-Encoding (gzip, deflate, br), up to 4 MiB.`,
+  );
+});
+
+/** A server that answers every request with these bytes, then closes: what no HTTP library would send. */
+async function rawServer(answer: string): Promise<string> {
+  const server = createTcpServer((socket) => {
+    socket.on('error', () => undefined);
+    socket.once('data', () => socket.end(answer));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+}
+
+const FRAMING =
+  "Node's fetch refuses such a response whole, as RFC 9112 lets it: lines end in CRLF, and a body is framed by " +
+  'Content-Length or Transfer-Encoding, never both. Fix what the server (or a proxy in front of it) writes.';
+
+it.each([
+  [
+    'lines ended by LF alone',
+    'HTTP/1.1 200 OK\ncontent-type: application/json\ncontent-length: 2\n\n[]',
+    `Invalid header value char (HPE_INVALID_HEADER_TOKEN). ${FRAMING}`,
+  ],
+  [
+    'both Transfer-Encoding and Content-Length',
+    'HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 2\r\ntransfer-encoding: chunked\r\n\r\n2\r\n[]\r\n0\r\n\r\n',
+    `Content-Length can't be present with Transfer-Encoding (HPE_UNEXPECTED_CONTENT_LENGTH). ${FRAMING}`,
+  ],
+  [
+    'no status line (another protocol on the port)',
+    'SSH-2.0-OpenSSH_9.6\r\n',
+    'Expected HTTP/ (HPE_INVALID_CONSTANT). The answer does not begin with HTTP/1.x: does the port speak another protocol (HTTP/2 alone, TLS: then https:// in --base-url)?',
+  ],
+])(
+  'a target that answers, with %s: not "cannot reach", but what was wrong with its answer',
+  async (_what, answer, said) => {
+    const base = await rawServer(answer);
+    const report = await runContract({ baseUrl: base, apiKey: 'k', sleep: async () => undefined });
+    expect(report.exitCode).toBe(2);
+    expect(report.aborted?.code).toBe('unreachable');
+    expect(report.aborted?.message).toBe(`${base}/pets answered, but not in valid HTTP/1.1: ${said}`);
+  },
+);
+
+it('a target that accepts the connection and never answers: "cannot reach", is the server running', async () => {
+  const sockets = new Set<Socket>();
+  const server = createTcpServer((socket) => {
+    sockets.add(socket);
+    socket.on('error', () => undefined);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  onTestFinished(() => {
+    for (const socket of sockets) socket.destroy();
+    return new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  const report = await runContract({
+    baseUrl: base,
+    apiKey: 'k',
+    timeoutMs: 200,
+    sleep: async () => undefined,
+  });
+  expect(report.exitCode).toBe(2);
+  expect(report.aborted?.message).toBe(
+    `Cannot reach ${base}/pets: no response within 200 ms. Is the server running, and is --base-url right?`,
   );
 });
