@@ -32,8 +32,14 @@ export interface RunEnd {
   readonly aborted: boolean;
   /** The budget in force when it was spent, or undefined when it was not. */
   readonly budgetSpent: number | undefined;
-  /** The time budget (s) and why it stopped the run (what the windows offered), if it did. */
-  readonly outOfTime?: { readonly seconds: number; readonly reason: string } | undefined;
+  /**
+   * The time budget (s) and why it stopped the run (what the windows offered), if it did; `waitsFor`,
+   * when the budget did not run out but a wait for the window would have ended past it: the
+   * --time-budget (s) that would have waited.
+   */
+  readonly outOfTime?:
+    | { readonly seconds: number; readonly reason: string; readonly waitsFor?: number | undefined }
+    | undefined;
 }
 
 /** Who found it on which exchange: one finding per (check, exchange), a scenario's before a judge's. */
@@ -174,7 +180,10 @@ export function createResults(
       const timeBudget =
         end.outOfTime === undefined
           ? undefined
-          : `the time budget of ${end.outOfTime.seconds} s ran out (--time-budget)`;
+          : end.outOfTime.waitsFor === undefined
+            ? `the time budget of ${end.outOfTime.seconds} s ran out (--time-budget)`
+            : `the run stopped short of its time budget of ${end.outOfTime.seconds} s, not to wait past it ` +
+              `(--time-budget ${end.outOfTime.waitsFor} or more waits)`;
       const stopped = end.aborted
         ? 'the run stopped'
         : end.outOfTime !== undefined

@@ -159,7 +159,7 @@ export async function runContract(input: ContractOptions, spec: Spec = loadSpec(
   /** Set when the target stopped answering: nothing after it is judged. */
   let silence: TargetSilent | undefined;
   /** Why the time budget stopped the run, when it did. */
-  let outOfTime: string | undefined;
+  let outOfTime: OutOfTime | undefined;
   /** A phase runs, then its passes stand (results.completed) even if the run stops later. */
   const run = async (name: string, scenario: Scenario) => {
     phase = name;
@@ -183,7 +183,7 @@ export async function runContract(input: ContractOptions, spec: Spec = loadSpec(
       await run('after creates', afterCreatesScenario);
     } catch (cause) {
       if (cause instanceof BudgetSpent) budgetSpent = true;
-      else if (cause instanceof OutOfTime) outOfTime = cause.reason;
+      else if (cause instanceof OutOfTime) outOfTime = cause;
       else throw cause;
     }
     // The probes spend a window on purpose, when asked: only an explicit --budget holds them, and
@@ -194,7 +194,7 @@ export async function runContract(input: ContractOptions, spec: Spec = loadSpec(
     for (const [name, scenario] of PROBES) await run(name, scenario);
   } catch (cause) {
     if (cause instanceof BudgetSpent) budgetSpent = true;
-    else if (cause instanceof OutOfTime) outOfTime = cause.reason;
+    else if (cause instanceof OutOfTime) outOfTime = cause;
     else if (cause instanceof TargetSilent) {
       silence = cause;
       // Whatever was selected: a target that stopped answering is the run's finding, exit 1.
@@ -222,7 +222,14 @@ export async function runContract(input: ContractOptions, spec: Spec = loadSpec(
     outOfTime:
       outOfTime === undefined
         ? undefined
-        : { seconds: Math.round(options.timeBudgetMs / 1000), reason: outOfTime },
+        : {
+            seconds: Math.round(options.timeBudgetMs / 1000),
+            reason: outOfTime.reason,
+            waitsFor:
+              outOfTime.waitEndsMs === undefined
+                ? undefined
+                : Math.ceil((outOfTime.waitEndsMs - startedMs) / 1000),
+          },
   });
   const failed = table.some((result) => result.outcome === 'failed') || silence !== undefined;
   return {

@@ -45,10 +45,17 @@ export interface WindowSpenderOptions {
   marginRatio?: number;
 }
 
-/** The run's time budget ran out before a window that had room: what it skipped says why. */
+/**
+ * The run's time budget ran out, or would have before the window had room: what it skipped says why.
+ * `waitEndsMs`, when the budget did not run out: when the wait not started would have ended at the
+ * latest (the window's reset and the most jitter), for the time budget that would wait for it.
+ */
 export class OutOfTime extends Error {
   override readonly name = 'OutOfTime';
-  constructor(readonly reason: string) {
+  constructor(
+    readonly reason: string,
+    readonly waitEndsMs: number | undefined = undefined,
+  ) {
     super(reason);
   }
 }
@@ -110,10 +117,14 @@ export function createWindowSpender(options: WindowSpenderOptions): WindowSpende
           );
         }
         if (now + wait > deadlineMs) {
+          // Not out of time: the window has no room the run may take, and comes back only after the deadline.
+          const inFlight = mine.inFlight > 0 ? `; ${mine.inFlight} of the run's requests in flight` : '';
           throw new OutOfTime(
-            `${sent} requests sent in it; the ${bucket === 'key' ? "key's" : 'anonymous'} window then had ${Math.max(0, reading.remaining)} of ${reading.limit} ` +
-              `left (X-RateLimit-Remaining; ${margin} are kept for the key's other users) until ${seconds(reading.resetMs - now)} later; ` +
+            `the ${bucket === 'key' ? "key's" : 'anonymous'} window had ${Math.max(0, reading.remaining)} of ${reading.limit} requests left ` +
+              `(X-RateLimit-Remaining${inFlight}), no more than the ${margin} the suite keeps for the key's other users, ` +
+              `and resets only ${seconds(reading.resetMs - now)} later, after the time budget ends; ${sent} requests sent; ` +
               'another client may be spending it',
+            reading.resetMs + options.backoffBaseMs,
           );
         }
         await options.sleep(wait);

@@ -70,7 +70,7 @@ test.each([0, 15_000, 30_000, 45_000, 59_900])(
   },
 );
 
-test('another client spent 50 of the first window: the run stops at the time budget, exit 0, and names what it skipped and why', async () => {
+test('another client spent 50 of the first window: the run stops rather than wait past the time budget, exit 0, and names what it skipped and why', async () => {
   const clock = fakeClock(30_000);
   const reference = createReference({ perMinute: PER_MINUTE, now: clock.now });
   const other: RawRequest = {
@@ -91,8 +91,13 @@ test('another client spent 50 of the first window: the run stops at the time bud
   );
   expect(skipped.length).toBeGreaterThan(0);
   for (const result of skipped) {
-    expect(result.reason).toMatch(/^the time budget of 75 s ran out \(--time-budget\)/);
-    expect(result.reason).toMatch(/X-RateLimit-Remaining.*another client may be spending it/);
+    // The window's reset was past the budget: the run stopped short of it, rather than wait past it.
+    expect(result.reason).toMatch(
+      /^the run stopped short of its time budget of 75 s, not to wait past it \(--time-budget \d+ or more waits\)/,
+    );
+    expect(result.reason).toMatch(
+      /the key's window had \d+ of 60 requests left \(X-RateLimit-Remaining[^)]*\), no more than the 3 the suite keeps for the key's other users, and resets only \d+ s later, after the time budget ends; \d+ requests sent; another client may be spending it/,
+    );
   }
 });
 
@@ -102,10 +107,65 @@ test('--time-budget S holds a run that the window would let go on', async () => 
   const { report } = await run(target.handler, clock, { timeBudgetMs: 20_000 });
   expect(report.durationMs).toBeLessThanOrEqual(20_000);
   expect(report.exitCode).toBe(0);
+  // The window is spent within the 20 s; it comes back at 60 s, when a --time-budget of 61 would wait.
   expect(report.results).toContainEqual(
     expect.objectContaining({
       outcome: 'skipped',
-      reason: expect.stringMatching(/^the time budget of 20 s ran out \(--time-budget\)/),
+      reason: expect.stringMatching(
+        /^the run stopped short of its time budget of 20 s, not to wait past it \(--time-budget 61 or more waits\) before it: the key's window had 3 of 60 requests left/,
+      ),
+    }),
+  );
+});
+
+test('a window with only its margin left, resetting past the budget: the run says so, not that the time budget ran out', async () => {
+  // X-RateLimit-Remaining 102 of 2000 (100 kept for the key's other users), resetting 50 s on; --time-budget 5.
+  const clock = fakeClock(30_000);
+  const reference = createReference({ now: clock.now });
+  const resetAt = String(Math.floor(clock.now() / 1000) + 50);
+  const { report } = await run(
+    async (request) => {
+      const answer = reference(request);
+      return {
+        ...answer,
+        headers: {
+          ...answer.headers,
+          'x-ratelimit-limit': '2000',
+          'x-ratelimit-remaining': '102',
+          'x-ratelimit-reset': resetAt,
+        },
+      };
+    },
+    clock,
+    { timeBudgetMs: 5_000 },
+  );
+  expect(report.durationMs).toBeLessThan(5_000);
+  const reasons = [...new Set(report.results.map((result) => result.reason ?? ''))];
+  expect(reasons.filter((reason) => reason.includes('ran out'))).toEqual([]);
+  expect(reasons).toContainEqual(
+    expect.stringMatching(
+      /^the run stopped short of its time budget of 5 s, not to wait past it \(--time-budget 51 or more waits\)( before it)?: the key's window had 102 of 2000 requests left \(X-RateLimit-Remaining(; \d+ of the run's requests in flight)?\), no more than the 100 the suite keeps for the key's other users, and resets only 50 s later, after the time budget ends; \d+ requests sent; another client may be spending it/,
+    ),
+  );
+});
+
+test('a run whose time budget does run out (a slow target, a window with room) says so', async () => {
+  const clock = fakeClock(0);
+  const reference = createReference({ now: clock.now });
+  const { report } = await run(
+    (request) => {
+      clock.advance(400);
+      return reference(request);
+    },
+    clock,
+    { timeBudgetMs: 3_000 },
+  );
+  expect(report.results).toContainEqual(
+    expect.objectContaining({
+      outcome: 'skipped',
+      reason: expect.stringMatching(
+        /^the time budget of 3 s ran out \(--time-budget\) before it: \d+ requests sent in it$/,
+      ),
     }),
   );
 });
