@@ -290,3 +290,99 @@ describe('an operation that never answers', () => {
     expect((await client.send(list)).response?.status).toBe(200);
   });
 });
+
+describe('an operation whose connection fails', () => {
+  const getPet: Outgoing = { operationId: 'getPet', method: 'GET', path: '/pets/1' };
+  /** fetch failing as undici's does when the connection closes or the answer is not HTTP. */
+  const dropped = (message: string, code?: string) =>
+    new TypeError('fetch failed', { cause: Object.assign(new Error(message), code ? { code } : {}) });
+  /** A target that answers everything but what `fails` picks, which it drops as `error` says. */
+  const target = (fails: (url: string, nth: number) => Error | undefined) => {
+    const sent: string[] = [];
+    const fetch = (async (input: string | URL | Request) => {
+      const url = String(input);
+      sent.push(url);
+      const error = fails(url, sent.filter((s) => s === url).length);
+      if (error !== undefined) throw error;
+      return new Response('[]', { status: 200, headers: { 'content-type': 'application/json' } });
+    }) as typeof globalThis.fetch;
+    return { sent, fetch };
+  };
+
+  test('after 3 of its requests in a row lose their connection, it is no longer sent, nor recorded, and waits no more', async () => {
+    const { sent, fetch } = target((url) =>
+      url.endsWith('/pets/1') ? dropped('other side closed', 'UND_ERR_SOCKET') : undefined,
+    );
+    const { client, sleeps, exchanges } = harness([], { fetch });
+    await client.send(list);
+    for (let i = 0; i < 3; i += 1) {
+      const exchange = await client.send(getPet);
+      expect(exchange.failure?.message).toBe('no response: other side closed');
+    }
+    // Each GET tried three times, 500 ms apart, to tell a dropped request from a target gone.
+    expect(sent.filter((url) => url.endsWith('/pets/1'))).toHaveLength(9);
+    expect(sleeps).toEqual([500, 500, 500, 500, 500, 500]);
+    const recorded = exchanges.length;
+    const muted = await client.send(getPet);
+    expect(sent.filter((url) => url.endsWith('/pets/1'))).toHaveLength(9);
+    expect(sleeps).toHaveLength(6);
+    expect(exchanges).toHaveLength(recorded);
+    expect(muted.response).toBeNull();
+    expect(muted.failure).toEqual({
+      kind: 'not_sent',
+      message:
+        'not sent: getPet got no whole response to 3 requests in a row (the last: no response: other side closed)',
+    });
+    expect(client.muted.get('getPet')).toBe(
+      'got no whole response to 3 requests in a row (the last: no response: other side closed)',
+    );
+    // The other operations are still sent.
+    expect((await client.send(list)).response?.status).toBe(200);
+  });
+
+  test('a request it drops between answered ones does not stop it: the count is of requests in a row', async () => {
+    const { fetch } = target((url) => (url.endsWith('/pets/7') ? dropped('other side closed') : undefined));
+    const { client } = harness([], { fetch });
+    await client.send(list);
+    for (let i = 0; i < 4; i += 1) {
+      expect((await client.send({ ...getPet, path: '/pets/7' })).failure?.kind).toBe('network');
+      expect((await client.send(getPet)).response?.status).toBe(200);
+    }
+    expect(client.muted.size).toBe(0);
+  });
+
+  test('timeouts and dropped connections count together', async () => {
+    const timeout = Object.assign(new Error('The operation was aborted due to timeout'), {
+      name: 'TimeoutError',
+    });
+    const { fetch } = target((url, nth) =>
+      url.endsWith('/pets/1') ? (nth === 1 ? timeout : dropped('other side closed')) : undefined,
+    );
+    const { client } = harness([], { fetch });
+    await client.send(list);
+    for (let i = 0; i < 3; i += 1) await client.send(getPet);
+    expect((await client.send(getPet)).failure?.kind).toBe('not_sent');
+  });
+
+  test("an answer Node's HTTP client refuses (a control character in a header value) is the answer's fault, and counts", async () => {
+    const { fetch } = target((url) =>
+      url.endsWith('/pets/1')
+        ? dropped(
+            'Response does not match the HTTP/1.1 protocol (Invalid header value char)',
+            'HPE_INVALID_HEADER_TOKEN',
+          )
+        : undefined,
+    );
+    const { client } = harness([], { fetch });
+    await client.send(list);
+    const exchange = await client.send(getPet);
+    expect(exchange.failure).toEqual({
+      kind: 'network',
+      code: 'HPE_INVALID_HEADER_TOKEN',
+      message:
+        "an answer Node's HTTP client refuses, not valid HTTP/1.1: Response does not match the HTTP/1.1 protocol (Invalid header value char)",
+    });
+    for (let i = 0; i < 2; i += 1) await client.send(getPet);
+    expect((await client.send(getPet)).failure?.kind).toBe('not_sent');
+  });
+});

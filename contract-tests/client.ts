@@ -88,6 +88,11 @@ export interface Client {
   /** --max-rpm, else the key's X-RateLimit-Limit (the lowest seen; undefined until learnt). */
   readonly maxRpm: number | undefined;
   readonly requests: number;
+  /**
+   * Operations no longer sent (OPERATION_SILENT_AFTER), each with why, in words that follow its id:
+   * `got no whole response to 3 requests in a row (the last: …)`.
+   */
+  readonly muted: ReadonlyMap<string, string>;
   /** 2 × (limit − margin) of the key's window, once its limit is known. */
   requestBudget(): number | undefined;
   /** Moves the deadline for waits (the probes lift it). */
@@ -102,9 +107,14 @@ export interface Client {
 export const SILENT_AFTER = 3;
 
 /**
- * Requests of one operation in a row that got no answer within the timeout while the target answered
- * others: the operation is taken to hang, and its later requests are not sent (each would wait the
- * --timeout and say nothing more); they fail at once, saying so.
+ * Requests of one operation in a row that got no whole answer (none within the timeout, a connection
+ * closed or reset before the body's end, an answer Node's HTTP client refuses) while the target answered
+ * others: the operation is taken to be broken, and its later requests are not sent (each would wait the
+ * --timeout, or a dropped GET its two tries again, and say nothing more); they fail at once, saying so,
+ * and the run goes on with the other operations. Timeouts and transport failures count together: an
+ * operation that times out once and drops the connection twice answers no better. A request is one
+ * strike however many times it was tried (a dropped GET is sent three times): one request the target
+ * drops, for one id, does not stop the others.
  */
 export const OPERATION_SILENT_AFTER = 3;
 
@@ -177,8 +187,13 @@ export function createClient(options: ClientOptions): Client {
   /** Requests in a row that got no answer within the timeout; a response puts it back to 0. */
   let unanswered = 0;
   let silent = false;
-  /** By operation: its requests in a row that got no answer within the timeout. */
-  const unansweredOf = new Map<string, number>();
+  /**
+   * By operation: its requests in a row that got no whole answer, and how many of them timed out; a
+   * response read to its end removes it.
+   */
+  const strikesOf = new Map<string, { requests: number; timeouts: number }>();
+  /** Operations no longer sent, with why (OPERATION_SILENT_AFTER). */
+  const mutedOf = new Map<string, string>();
   /** One timeline of sends and answers: an answer below a request's sentSeq came before it left. */
   let tick = 0;
   const { redactor } = options;
@@ -246,13 +261,11 @@ export function createClient(options: ClientOptions): Client {
       ...(failure === undefined ? {} : { failure }),
       durationMs: options.now() - startedMs,
     });
-    const hung = unansweredOf.get(outgoing.operationId) ?? 0;
-    if (hung >= OPERATION_SILENT_AFTER) {
+    const muted = mutedOf.get(outgoing.operationId);
+    if (muted !== undefined) {
       return unansweredExchange(++tick, {
-        kind: 'timeout',
-        message:
-          `not sent: ${outgoing.operationId} got no response to ${hung} requests in a row ` +
-          `(each waited the --timeout, ${options.timeoutMs} ms) while the target answered others`,
+        kind: 'not_sent',
+        message: `not sent: ${outgoing.operationId} ${muted}`,
       });
     }
     // Told to stop (after the waits before it): nothing more is sent; one in flight is given up.
@@ -285,7 +298,7 @@ export function createClient(options: ClientOptions): Client {
       inFlight -= 1;
       answered += 1;
       unanswered = 0;
-      unansweredOf.delete(outgoing.operationId);
+      strikesOf.delete(outgoing.operationId);
       const responseHeaders: Record<string, string> = {};
       response.headers.forEach((value, name) => {
         responseHeaders[name.toLowerCase()] = redactor.response(value);
@@ -334,10 +347,10 @@ export function createClient(options: ClientOptions): Client {
           ? ((cause.cause as Error | undefined)?.message ?? cause.message)
           : String(cause);
       const code = cause instanceof Error ? (cause.cause as { code?: unknown } | undefined)?.code : undefined;
-      if (timeout) {
-        unanswered += 1;
-        unansweredOf.set(outgoing.operationId, (unansweredOf.get(outgoing.operationId) ?? 0) + 1);
-      }
+      if (timeout) unanswered += 1;
+      // llhttp's codes (HPE_INVALID_HEADER_TOKEN for a control character in a header value): the
+      // target answered, in bytes that are not HTTP/1.1.
+      const unparsable = status === undefined && typeof code === 'string' && code.startsWith('HPE_');
       return unansweredExchange(
         sentSeq,
         timeout
@@ -345,8 +358,9 @@ export function createClient(options: ClientOptions): Client {
           : {
               kind: 'network',
               // Node's own words may quote what was sent (an invalid header value quotes it whole).
-              message:
-                status === undefined
+              message: unparsable
+                ? `an answer Node's HTTP client refuses, not valid HTTP/1.1: ${redactor.response(reason)}`
+                : status === undefined
                   ? `no response: ${redactor.response(reason)}`
                   : `answered ${status}, but its body could not be read: ${redactor.response(reason)}`,
               ...(typeof code === 'string' ? { code } : {}),
@@ -357,12 +371,34 @@ export function createClient(options: ClientOptions): Client {
   };
 
   /**
+   * One more request of an operation that got no whole answer; at OPERATION_SILENT_AFTER in a row, the
+   * operation is no longer sent.
+   */
+  const strike = (operationId: string, failure: NonNullable<Exchange['failure']>): void => {
+    const before = strikesOf.get(operationId) ?? { requests: 0, timeouts: 0 };
+    const now = {
+      requests: before.requests + 1,
+      timeouts: before.timeouts + (failure.kind === 'timeout' ? 1 : 0),
+    };
+    strikesOf.set(operationId, now);
+    if (now.requests < OPERATION_SILENT_AFTER) return;
+    mutedOf.set(
+      operationId,
+      now.timeouts === now.requests
+        ? `got no response to ${now.requests} requests in a row (each waited the --timeout, ${options.timeoutMs} ms) while the target answered others`
+        : `got no whole response to ${now.requests} requests in a row (the last: ${failure.message})`,
+    );
+  };
+
+  /**
    * After a request that got no answer in time: listPets, until SILENT_AFTER requests in a row went
    * unanswered (the target stopped answering: TargetSilent) or one is answered (the request's own
    * finding, then). Creates sent at once may reach SILENT_AFTER together, with no listPets.
    */
   const stillAnswering = async (exchange: Exchange): Promise<void> => {
     while (unanswered < SILENT_AFTER && !silent) {
+      // listPets no longer sent: the next requests that time out tell, each counting in `unanswered`.
+      if (mutedOf.has(LIVENESS_PROBE.operationId)) return;
       const reserved = await waitYourTurn(true, 'key');
       const probe = await once(LIVENESS_PROBE, reserved);
       options.onExchange(probe);
@@ -384,6 +420,7 @@ export function createClient(options: ClientOptions): Client {
     get requests() {
       return requests;
     },
+    muted: mutedOf,
     // From the key's limit even when its Reset is unreadable: the budget needs no Reset.
     requestBudget: () => (maxRpm === undefined ? undefined : requestBudgetOf(maxRpm)),
     setDeadline: (ms) => windows.setDeadline(ms),
@@ -395,10 +432,12 @@ export function createClient(options: ClientOptions): Client {
         );
       }
       for (let attempt = 0; ; attempt += 1) {
-        // An operation taken to hang is not sent (once answers for it at once): it waits no turn.
-        const hangs = (unansweredOf.get(outgoing.operationId) ?? 0) >= OPERATION_SILENT_AFTER;
-        const reserved = hangs ? false : await waitYourTurn(sendOptions.pace !== false, bucketOf(outgoing));
+        // An operation no longer sent waits no turn: once answers for it at once, and nothing went
+        // over the wire to record.
+        const muted = mutedOf.has(outgoing.operationId);
+        const reserved = muted ? false : await waitYourTurn(sendOptions.pace !== false, bucketOf(outgoing));
         let exchange = await once(outgoing, reserved);
+        if (exchange.failure?.kind === 'not_sent') return exchange;
         options.onExchange(exchange);
         const refused = (sent: Exchange) =>
           sent.failure?.kind === 'network' && /ECONNREFUSED/.test(sent.failure.message);
@@ -414,12 +453,17 @@ export function createClient(options: ClientOptions): Client {
           await options.sleep(options.backoffBaseMs);
           const idempotent = outgoing.method === 'GET' || outgoing.method === 'HEAD';
           const again = idempotent ? outgoing : LIVENESS_PROBE;
-          probe = await once(again, await waitYourTurn(sendOptions.pace !== false, bucketOf(again)));
+          const muted = mutedOf.has(again.operationId);
+          probe = await once(
+            again,
+            muted ? false : await waitYourTurn(sendOptions.pace !== false, bucketOf(again)),
+          );
+          if (probe.failure?.kind === 'not_sent') break;
           options.onExchange(probe);
           if (idempotent) exchange = probe;
         }
-        const notSent = exchange.failure?.message.startsWith('not sent:') === true;
-        if (exchange.failure?.kind === 'timeout' && answered > 0 && !notSent) await stillAnswering(exchange);
+        if (exchange.failure !== undefined && !refused(probe)) strike(outgoing.operationId, exchange.failure);
+        if (exchange.failure?.kind === 'timeout' && answered > 0) await stillAnswering(exchange);
         if (answered > 0 && refused(probe)) {
           throw new ContractAbort(
             'unreachable',

@@ -35,7 +35,12 @@ export interface Exchange {
   /** null when no response came: see `failure`. */
   readonly response: ResponseRecord | null;
   readonly failure?: {
-    readonly kind: 'timeout' | 'network';
+    /**
+     * No answer within the --timeout; the connection failed (refused, reset, closed before the body's
+     * end, an answer that is not HTTP); or not sent at all, its operation no longer sent
+     * (client.ts, OPERATION_SILENT_AFTER): such an exchange goes to no judge, report nor HAR.
+     */
+    readonly kind: 'timeout' | 'network' | 'not_sent';
     readonly message: string;
     /** The system's or TLS's error code, when it gave one (`ECONNREFUSED`, `DEPTH_ZERO_SELF_SIGNED_CERT`). */
     readonly code?: string;

@@ -29,6 +29,11 @@ export function skippedByChoice(reason: string | undefined): boolean {
 export interface RunEnd {
   /** The target stopped answering after this many answered requests. */
   readonly silentAfter: number | undefined;
+  /**
+   * Operations no longer sent (client.ts, OPERATION_SILENT_AFTER), each with why, in words that follow
+   * its id: `got no whole response to 3 requests in a row (the last: …)`.
+   */
+  readonly muted?: ReadonlyMap<string, string>;
   readonly aborted: boolean;
   /** The budget in force when it was spent, or undefined when it was not. */
   readonly budgetSpent: number | undefined;
@@ -224,6 +229,15 @@ export function createResults(
               ...base,
               outcome: 'skipped',
               reason: `not judged: the target stopped answering after ${answered}`,
+            });
+          } else if (end.muted?.has(operation.id) === true) {
+            // Its first requests may have passed: not the cases it was to send after.
+            const why = `${operation.id} was no longer sent: it ${end.muted.get(operation.id) ?? ''}`;
+            const cases = `${passed} case${passed === 1 ? '' : 's'} passed before, none failed`;
+            results.push({
+              ...base,
+              outcome: 'skipped',
+              reason: passed === 0 ? `not judged: ${why}` : `${why} (${cases})`,
             });
           } else if (unverified.has(k)) {
             results.push({ ...base, outcome: 'skipped', reason: unverified.get(k) ?? '' });

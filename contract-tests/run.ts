@@ -141,6 +141,8 @@ export async function runContract(input: ContractOptions, spec: Spec = loadSpec(
     tested: (operationId) => options.operations.has(operationId),
     passed: results.passed,
     failed(check, exchange, finding) {
+      // Its operation is no longer sent (client.ts): the table says why its pairs were not judged.
+      if (exchange.failure?.kind === 'not_sent') return;
       results.add(findingOf(exchange, { check, severity: 'error', ...finding }), {
         sentSeq: exchange.sentSeq,
         by: 'scenario',
@@ -217,6 +219,7 @@ export async function runContract(input: ContractOptions, spec: Spec = loadSpec(
   judge.settle();
   const table = results.table({
     silentAfter: silence?.answered,
+    muted: client.muted,
     aborted: aborted !== null,
     budgetSpent: budgetSpent ? runBudget : undefined,
     outOfTime:
@@ -297,7 +300,9 @@ async function preflight(context: Context): Promise<Pet[]> {
 
 /** undici's words for a parse error, without its preamble: `no response: Response does not match the HTTP/1.1 protocol (Expected HTTP/)`. */
 function parserReason(message: string): string {
-  const reason = message.replace(/^no response: /, '');
+  const reason = message
+    .replace(/^no response: /, '')
+    .replace(/^an answer Node's HTTP client refuses, not valid HTTP\/1\.1: /, '');
   return /^Response does not match the HTTP\/1\.1 protocol \((.*)\)$/.exec(reason)?.[1] ?? reason;
 }
 
@@ -307,8 +312,9 @@ function malformedHint(code: string): string {
   if (code === 'HPE_INVALID_CONSTANT')
     return 'The answer does not begin with HTTP/1.x: does the port speak another protocol (HTTP/2 alone, TLS: then https:// in --base-url)?';
   return (
-    "Node's fetch refuses such a response whole, as RFC 9112 lets it: lines end in CRLF, and a body is framed by " +
-    'Content-Length or Transfer-Encoding, never both. Fix what the server (or a proxy in front of it) writes.'
+    "Node's fetch refuses such a response whole, as RFC 9112 lets it: lines end in CRLF, a header value holds no " +
+    'control character (RFC 9110 §5.5), and a body is framed by Content-Length or Transfer-Encoding, never both. ' +
+    'Fix what the server (or a proxy in front of it) writes.'
   );
 }
 

@@ -72,13 +72,19 @@ async function rawServer(answer: string): Promise<string> {
 }
 
 const FRAMING =
-  "Node's fetch refuses such a response whole, as RFC 9112 lets it: lines end in CRLF, and a body is framed by " +
-  'Content-Length or Transfer-Encoding, never both. Fix what the server (or a proxy in front of it) writes.';
+  "Node's fetch refuses such a response whole, as RFC 9112 lets it: lines end in CRLF, a header value holds no " +
+  'control character (RFC 9110 §5.5), and a body is framed by Content-Length or Transfer-Encoding, never both. ' +
+  'Fix what the server (or a proxy in front of it) writes.';
 
 it.each([
   [
     'lines ended by LF alone',
     'HTTP/1.1 200 OK\ncontent-type: application/json\ncontent-length: 2\n\n[]',
+    `Invalid header value char (HPE_INVALID_HEADER_TOKEN). ${FRAMING}`,
+  ],
+  [
+    'an ESC byte in a header value',
+    'HTTP/1.1 200 OK\r\ncontent-type: application/json\r\nx-trace: a\u001bb\r\ncontent-length: 2\r\n\r\n[]',
     `Invalid header value char (HPE_INVALID_HEADER_TOKEN). ${FRAMING}`,
   ],
   [

@@ -8,7 +8,7 @@ import { afterEach, expect, test } from 'vitest';
 import { type Io, run } from '../cli/contract.js';
 import type { Report } from '../contract-tests/index.js';
 import { fakeClock } from './servers/fake-clock.js';
-import { HOSTILE_SERVERS, serveHostile } from './servers/hostile.js';
+import { HOSTILE_SERVERS, type HostileServer, serveHostile } from './servers/hostile.js';
 import { REFERENCE_KEY, type Served } from './servers/reference.js';
 
 let served: Served | undefined;
@@ -28,6 +28,10 @@ const EXPECTED: Record<string, { exit: 0 | 1 | 2; says: RegExp }> = {
     says: /(no response|answered \d{3}, but its body could not be read): .*(terminated|closed|reset|ECONNRESET)/i,
   },
   'never-ends': { exit: 1, says: /no response within 300 ms/ },
+  'control-character-in-header': {
+    exit: 1,
+    says: /an answer Node's HTTP client refuses, not valid HTTP\/1\.1: .*Invalid header value char/,
+  },
   'two-megabyte-list': { exit: 1, says: /came back/ },
   'endless-body': { exit: 1, says: /the response body is larger than 4 MiB: not read further/ },
   'html-as-json': { exit: 1, says: /the body is not JSON \(Content-Type: application\/json\)/ },
@@ -44,43 +48,59 @@ test('every hostile server has its expectation', () => {
   expect(Object.keys(EXPECTED).sort()).toEqual(HOSTILE_SERVERS.map((server) => server.name).sort());
 });
 
+/**
+ * `petkit contract` against a hostile server on a fake clock, as a user runs it: the JSON report, the
+ * streams, and with `har` the HAR (written only then: a 2 MB list takes seconds to write).
+ */
+async function contractAgainst(server: HostileServer, args: readonly string[], withHar = false) {
+  const clock = fakeClock();
+  served = await serveHostile(server, clock.now);
+  dir = mkdtempSync(join(tmpdir(), 'petkit-hostile-'));
+  const file = join(dir, 'report.json');
+  const har = join(dir, 'run.har');
+  let stdout = '';
+  let stderr = '';
+  const io: Io = {
+    stdout: { write: (text: string) => (stdout += text), isTTY: false },
+    stderr: { write: (text: string) => (stderr += text), isTTY: false },
+    env: { CONTRACT_API_KEY: REFERENCE_KEY },
+    clock,
+  };
+  const started = Date.now();
+  const exit = await run(
+    [
+      '--base-url',
+      served.url,
+      '--seed',
+      '7',
+      '--timeout',
+      '300',
+      '--reporter',
+      'json',
+      '--output',
+      file,
+      ...(withHar ? ['--har', har] : []),
+      ...args,
+    ],
+    io,
+  );
+  expect(Date.now() - started).toBeLessThan(20_000);
+  const text = readFileSync(file, 'utf8');
+  const report = JSON.parse(text) as Report;
+  return { exit, text, report, har: withHar ? readFileSync(har, 'utf8') : '', stdout, stderr };
+}
+
+const hostile = (name: string): HostileServer => {
+  const server = HOSTILE_SERVERS.find((candidate) => candidate.name === name);
+  if (server === undefined) throw new Error(`${name} missing`);
+  return server;
+};
+
 test.each(HOSTILE_SERVERS)(
   '$name ($does): a clear finding or a clean exit 2, a written report, no key',
   async (server) => {
-    const clock = fakeClock();
-    served = await serveHostile(server, clock.now);
-    dir = mkdtempSync(join(tmpdir(), 'petkit-hostile-'));
-    const file = join(dir, 'report.json');
-    let stdout = '';
-    let stderr = '';
-    const io: Io = {
-      stdout: { write: (text: string) => (stdout += text), isTTY: false },
-      stderr: { write: (text: string) => (stderr += text), isTTY: false },
-      env: { CONTRACT_API_KEY: REFERENCE_KEY },
-      clock,
-    };
+    const { exit, text, report, stdout, stderr } = await contractAgainst(server, ['--examples', '2']);
     const expected = EXPECTED[server.name];
-    const started = Date.now();
-    const exit = await run(
-      [
-        '--base-url',
-        served.url,
-        '--seed',
-        '7',
-        '--examples',
-        '2',
-        '--timeout',
-        '300',
-        '--reporter',
-        'json',
-        '--output',
-        file,
-      ],
-      io,
-    );
-    expect(Date.now() - started).toBeLessThan(20_000);
-    const text = readFileSync(file, 'utf8');
-    const report = JSON.parse(text) as Report;
     expect(exit).toBe(expected?.exit);
     expect(report.exitCode).toBe(expected?.exit);
     const said = [
@@ -92,5 +112,39 @@ test.each(HOSTILE_SERVERS)(
     if (exit === 2) expect(stderr).toContain(`petkit contract: ${report.aborted?.message}`);
     expect(stdout).toMatch(/^petkit contract: (conformant|nonconformant|aborted) \(exit \d\)/);
     for (const output of [stdout, stderr, text]) expect(output).not.toContain(REFERENCE_KEY);
+  },
+);
+
+test.each(['resets-mid-response', 'control-character-in-header'])(
+  '%s on every getPet, under --time-budget 60: getPet is no longer sent after 3 requests, its other checks say why, and the run ends well within the budget',
+  async (name) => {
+    const { exit, report, har } = await contractAgainst(hostile(name), ['--time-budget', '60'], true);
+    expect(exit).toBe(1);
+    // Each failing getPet was tried 3 times, 500 ms apart: 3 s on the fake clock, not the whole 60.
+    expect(report.durationMs).toBeLessThan(10_000);
+    const getPet = report.results.filter((result) => result.operationId === 'getPet');
+    const others = report.results.filter((result) => result.operationId !== 'getPet');
+    // The other operations are judged, to the end.
+    expect(
+      others.filter((result) => result.outcome === 'skipped' && !/^opt-in/.test(result.reason ?? '')),
+    ).toEqual([]);
+    // What getPet got: a finding per request that showed it, with its curl line; the rest not judged, and why.
+    expect(report.findings.length).toBeGreaterThan(0);
+    expect(report.findings.length).toBeLessThanOrEqual(3);
+    for (const finding of report.findings) {
+      expect(finding.operationId).toBe('getPet');
+      expect(finding.curl).toMatch(/^curl -i '.*\/v1\/pets\/[^']+'/);
+      expect(finding.message).not.toMatch(/^not sent/);
+    }
+    const failed = getPet.filter((result) => result.outcome === 'failed');
+    expect(failed.length).toBeGreaterThan(0);
+    for (const result of getPet.filter((result) => result.outcome !== 'failed')) {
+      expect(result.outcome).toBe('skipped');
+      expect(result.reason).toMatch(
+        /^not judged: getPet was no longer sent: it got no whole response to 3 requests in a row \(the last: .+\)$/,
+      );
+    }
+    // What was not sent is not in the HAR.
+    expect(har).not.toContain('not sent');
   },
 );

@@ -47,6 +47,21 @@ function resetMidway(res: ServerResponse, response: RawResponse): void {
   );
 }
 
+/**
+ * The answer with an `x-trace` header holding an ESC byte, written to the socket as bytes (node:http
+ * refuses to write such a header), then the connection closed.
+ */
+function sendWithEscape(res: ServerResponse, response: RawResponse): void {
+  const headers = {
+    ...response.headers,
+    'x-trace': 'req\u001b[31m-1',
+    'content-length': String(Buffer.byteLength(response.body)),
+    connection: 'close',
+  };
+  const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
+  res.socket?.end(`HTTP/1.1 ${response.status} X\r\n${head.join('')}\r\n${response.body}`);
+}
+
 export const HOSTILE_SERVERS: readonly HostileServer[] = [
   {
     name: 'resets-mid-response',
@@ -62,6 +77,12 @@ export const HOSTILE_SERVERS: readonly HostileServer[] = [
       res.writeHead(response.status, { ...response.headers, 'content-length': '1000000' });
       res.write(response.body.slice(0, 10));
     },
+  },
+  {
+    name: 'control-character-in-header',
+    does: 'answers every getPet with a header value holding an ESC byte (RFC 9110 §5.5: none may)',
+    answer: (request, response, res) =>
+      isGetPet(request) ? sendWithEscape(res, response) : send(res, response),
   },
   {
     name: 'two-megabyte-list',
