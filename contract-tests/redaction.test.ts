@@ -28,12 +28,36 @@ describe('what came back shows each form of the key as a marker', () => {
       Buffer.from(`u:${KEY}`).toString('base64url'),
       /^.{0,4}\[API_KEY, base64\].{0,4}$/,
     ],
+    [
+      'every byte percent-encoded',
+      [...Buffer.from(KEY)].map((byte) => `%${byte.toString(16).toUpperCase()}`).join(''),
+      '[API_KEY, encoded]',
+    ],
+    ['in hex', `x-echo: ${Buffer.from(KEY).toString('hex')}`, 'x-echo: [API_KEY, hex]'],
+    ['in upper-case hex', Buffer.from(KEY).toString('hex').toUpperCase(), '[API_KEY, hex]'],
+    ['upper-cased, in hex', Buffer.from(KEY.toUpperCase()).toString('hex'), '[API_KEY, hex]'],
+    ['lower-cased, in hex', Buffer.from(KEY.toLowerCase()).toString('hex'), '[API_KEY, hex]'],
+    ['case swapped, in hex', Buffer.from(swapCase(KEY)).toString('hex'), '[API_KEY, hex]'],
+    [
+      'in hex, inside a longer hex string',
+      `00ff${Buffer.from(`Bearer ${KEY}`).toString('hex')}`,
+      `00ff${Buffer.from('Bearer ').toString('hex')}[API_KEY, hex]`,
+    ],
     ['its first half', `key ${KEY.slice(0, 12)}...`, 'key [part of API_KEY]...'],
     ['its last half', `...${KEY.slice(-12)}`, '...[part of API_KEY]'],
   ])('%s', (_what, text, shown) => {
     const hidden = response(text);
     if (typeof shown === 'string') expect(hidden).toBe(shown);
     else expect(hidden).toMatch(shown);
+  });
+
+  test('a key of 16 characters in hex, as a server echoes it in a header', () => {
+    const key = 'secret-key-12345';
+    expect(Buffer.from(key).toString('hex')).toBe('7365637265742d6b65792d3132333435');
+    expect(createRedactor(key).response('x-key: 7365637265742d6b65792d3132333435')).toBe(
+      'x-key: [API_KEY, hex]',
+    );
+    expect(createRedactor(key).response('7365637265742D6B65792D3132333435')).toBe('[API_KEY, hex]');
   });
 
   test('a part shorter than half the key is shown: a prefix every key has says nothing', () => {

@@ -1,7 +1,14 @@
 // Keeps the API key out of everything the suite records or prints, in every form a user could pass or
 // a server could echo: whole or a long part of it (at least half, and at least 8 characters of a longer
-// key), in any case, percent-encoded, JSON- or HTML-escaped, or in base64. A key shorter than 8
-// characters is hidden whole, where it stands alone (not inside a longer word).
+// key), in any case, percent-encoded, JSON- or HTML-escaped; whole in base64, or in hex (its bytes as
+// lower- or upper-case hex digits, the key in any of its four cases). A key shorter than 8 characters
+// is hidden whole, where it stands alone (not inside a longer word).
+//
+// Not the key spelled out with separators between its characters (`s-e-c-r-e-t…`): such spellings
+// have no end (any separator, after every character or every few), each one found would be another
+// pass over every body, and a text without separators would then match where it should not.
+// Every form is found in time linear in the text: one pass of an automaton (key-search.ts), and
+// indexOf for each of a few fixed strings (the base64 and hex of the whole key).
 //
 // Two renderings. What the suite sent is replayed as curl, so there each form of the user's key is a
 // POSIX sh expansion of $API_KEY that gives back exactly what was sent (`$API_KEY`, its case changed
@@ -37,7 +44,8 @@ interface Found {
         readonly at: number;
         readonly length: number;
       }
-    | { readonly kind: 'base64' };
+    | { readonly kind: 'base64' }
+    | { readonly kind: 'hex' };
 }
 
 const TR: Record<Exclude<Case, 'exact' | 'mixed'>, string> = {
@@ -89,6 +97,21 @@ function base64Cores(key: string): string[] {
   return [...cores];
 }
 
+/**
+ * The hex of the key, its bytes in lower- and in upper-case digits, for the key as it is and in the
+ * other cases a server could have made of it (a key of 4 characters or more: 8 digits at least).
+ */
+function hexForms(key: string): string[] {
+  if (key.length < 4) return [];
+  const forms = new Set<string>();
+  for (const form of [key, lowerAscii(key), upperAscii(key), swapCase(key)]) {
+    const hex = Buffer.from(form, 'latin1').toString('hex');
+    forms.add(hex);
+    forms.add(hex.toUpperCase());
+  }
+  return [...forms];
+}
+
 export function createRedactor(key: string): Redactor {
   if (key === '') return { request: (text) => text, response: (text) => text };
   // A key the suite refuses anyway (options.ts) is only hidden where it is whole, at no cost.
@@ -100,6 +123,7 @@ export function createRedactor(key: string): Redactor {
   const automaton = automatonOf(lowerKey);
   const shortest = shortestPart(key.length);
   const cores = base64Cores(key);
+  const hexes = hexForms(key);
 
   const find = (text: string): Found[] => {
     const view = decodedView(text);
@@ -135,6 +159,11 @@ export function createRedactor(key: string): Redactor {
         found.push({ start: at, end: at + core.length, form: { kind: 'base64' } });
       }
     }
+    for (const hex of hexes) {
+      for (let at = text.indexOf(hex); at !== -1; at = text.indexOf(hex, at + 1)) {
+        found.push({ start: at, end: at + hex.length, form: { kind: 'hex' } });
+      }
+    }
     found.sort((a, b) => a.start - b.start);
     // Stretches that overlap (a base64 core across a part of the key) are hidden as one part.
     const joined: Found[] = [];
@@ -153,12 +182,14 @@ export function createRedactor(key: string): Redactor {
 
   const marker = (form: Found['form']): string => {
     if (form.kind === 'base64') return '[API_KEY, base64]';
+    if (form.kind === 'hex') return '[API_KEY, hex]';
     if (form.kind === 'part') return '[part of API_KEY]';
     if (form.encoded) return '[API_KEY, encoded]';
     return form.case === 'exact' ? '$API_KEY' : `[API_KEY, ${CASE_WORDS[form.case]}]`;
   };
   const expansion = (form: Found['form']): string => {
-    if (form.kind === 'base64' || form.encoded || form.case === 'mixed') return marker(form);
+    if (form.kind === 'base64' || form.kind === 'hex' || form.encoded || form.case === 'mixed')
+      return marker(form);
     const steps: string[] = [];
     if (form.kind === 'part') {
       if (form.at === -1) return marker(form);

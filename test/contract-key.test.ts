@@ -178,6 +178,39 @@ test('a key the target echoes back lower-, upper- or swapped-case, percent-encod
   expect(parsed.verdict).toBe('conformant');
 });
 
+test('a key the target echoes back in hex, lower- or upper-case digits, is in no output: the HAR shows [API_KEY, hex]', async () => {
+  const key = 'secret-key-12345';
+  const hex = Buffer.from(key).toString('hex');
+  expect(hex).toBe('7365637265742d6b65792d3132333435');
+  const reference = createReference({ key });
+  const echoes = {
+    'x-echo-hex': hex,
+    'x-echo-hex-upper': hex.toUpperCase(),
+    'x-echo-hex-bearer': Buffer.from(`Bearer ${key}`).toString('hex'),
+    'x-echo-hex-upper-cased': Buffer.from(key.toUpperCase()).toString('hex'),
+  };
+  served = await serve((request: RawRequest) => {
+    const response = reference(request);
+    Object.assign(response.headers, echoes);
+    return response;
+  });
+  dir = mkdtempSync(join(tmpdir(), 'petkit-key-'));
+  const file = join(dir, 'report.json');
+  const har = join(dir, 'run.har');
+  const { io, out, err } = fakeIo({ CONTRACT_API_KEY: key });
+  const args = ['--base-url', served.url, '--seed', '7', '--examples', '2', '--reporter', 'json'];
+  const exit = await run([...args, '--output', file, '--har', har], io);
+  expect(exit).toBe(0);
+  const report = readFileSync(file, 'utf8');
+  const recorded = readFileSync(har, 'utf8');
+  expect(recorded).toContain('"x-echo-hex"');
+  expect(recorded).toContain('[API_KEY, hex]');
+  for (const output of [out(), err(), report, recorded]) {
+    const lower = output.toLowerCase();
+    for (const echo of Object.values(echoes)) expect(lower).not.toContain(echo.toLowerCase().slice(-32));
+  }
+});
+
 test('a stray argument (a key given without --api-key) is not printed', async () => {
   const { io, out, err } = fakeIo();
   expect(await run(['--base-url', 'http://127.0.0.1:9/v1', 'sk-live-0123456789abcdef'], io)).toBe(2);
