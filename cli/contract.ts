@@ -160,7 +160,7 @@ export async function run(argv: string[], io: Io = PROCESS_IO): Promise<number> 
   ] as const) {
     const fault = file === undefined ? undefined : fileFault(file, { devices: true });
     if (fault !== undefined) {
-      say(`petkit contract: ${flag} ${file}: ${fault}.\n`);
+      say(`petkit contract: ${flag} ${file === '' ? "''" : file}: ${fault}.\n`);
       return 2;
     }
   }

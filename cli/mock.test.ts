@@ -203,6 +203,12 @@ process.stdout.write = (chunk, ...rest) => {
       /^petkit mock: --host 192\.0\.2\.1: not an address of this machine \(EADDRNOTAVAIL\)/,
     ],
     [['--bogus'], /unknown option --bogus\./],
+    // An empty name: the HAR was lost at the end (rename to ''), exit 1 with a stack-like line.
+    [
+      ['--har', ''],
+      /^petkit mock: --har '': an empty path names no file; give the path of a file to write\.\n/,
+    ],
+    [['--url-file', ''], /^petkit mock: --url-file '': an empty path names no file/],
     [['--keys', '/nonexistent/keys.json'], /\/nonexistent\/keys\.json: no such file/],
     // Where no permission stops root, a place that takes no file at all.
     [

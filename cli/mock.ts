@@ -149,7 +149,7 @@ export function parse(argv: string[]): Parsed {
     ['--url-file', values['url-file']],
   ] as const) {
     const fault = file === undefined ? undefined : fileFault(file);
-    if (fault !== undefined) throw new UsageError(`${flag} ${file}: ${fault}.`);
+    if (fault !== undefined) throw new UsageError(`${flag} ${file === '' ? "''" : file}: ${fault}.`);
   }
   return {
     help: values.help === true,

@@ -46,6 +46,8 @@ export function writeWhole(file: string, text: string, partial = partialOf(file)
  * process's own stdout or stderr.
  */
 export function fileFault(file: string, options: { readonly devices?: boolean } = {}): string | undefined {
+  // `--har ''` (an unset variable): no file at all, found only at the end, by the rename, and the output lost.
+  if (file === '') return 'an empty path names no file; give the path of a file to write';
   const target = statOf(file);
   if (target !== undefined && 'error' in target) return `cannot be reached (${codeOf(target.error)})`;
   if (target !== undefined) {

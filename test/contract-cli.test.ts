@@ -366,6 +366,14 @@ describe('petkit contract reports', () => {
     expect(second.err()).toBe(
       `petkit contract: --har ${dir}: is a folder; give the path of a file to write.\n`,
     );
+    // An empty name (an unset variable): it wrote the report, then said it could not write the HAR, exit 2.
+    for (const flag of ['--output', '--har']) {
+      const empty = fakeIo();
+      expect(await run([...args, flag, ''], empty.io)).toBe(2);
+      expect(empty.err()).toBe(
+        `petkit contract: ${flag} '': an empty path names no file; give the path of a file to write.\n`,
+      );
+    }
     const same = fakeIo();
     const file = join(dir, 'run.out');
     expect(await run([...args, '--output', file, '--har', `${dir}/./run.out`], same.io)).toBe(2);
