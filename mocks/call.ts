@@ -70,6 +70,11 @@ export interface MockCall {
   rawHeaders(): readonly string[];
   readonly body: BodySource;
   readonly clientAddress: string | undefined;
+  /**
+   * Calls `listener` once if the client goes before its answer (its socket closed, its fetch
+   * aborted); answers how to stop listening. Asked only by an answer that waits (a delay).
+   */
+  gone?(listener: () => void): () => void;
 }
 
 async function readStreamCapped(
@@ -113,6 +118,15 @@ export function callFromRequest(request: Request, clientAddress?: string): MockC
     header: (name) => request.headers.get(name),
     rawHeaders: () => [...request.headers].flat(),
     clientAddress,
+    gone(listener) {
+      const { signal } = request;
+      if (signal.aborted) {
+        listener();
+        return () => undefined;
+      }
+      signal.addEventListener('abort', listener, { once: true });
+      return () => signal.removeEventListener('abort', listener);
+    },
     body: {
       present: request.body !== null,
       read: async (limit) => {

@@ -89,6 +89,20 @@ describe('delays', () => {
       expect(mock.inFlight).toBe(0);
     },
   );
+  it('ends the wait of a request its caller aborted (MSW, mock.handle): nothing left in flight', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout'] });
+    const mock = fresh();
+    const leaving = new AbortController();
+    const pending = mock.request(
+      '/v1/pets',
+      withKey(KEY, { headers: { prefer: 'delay=10000' }, signal: leaving.signal }),
+    );
+    await vi.advanceTimersByTimeAsync(100);
+    expect(mock.inFlight).toBe(1);
+    leaving.abort();
+    await pending.catch(() => undefined);
+    expect(mock.inFlight).toBe(0);
+  });
   it('adds the latency option to every answer', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout'] });
     const mock = createMock({ clock: () => NOW, latency: 200 });

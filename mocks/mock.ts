@@ -211,10 +211,20 @@ export function createMock(options: MockOptions = {}): Mock {
       inFlight -= 1;
       throw error;
     }
-    if (delay > 0)
-      return new Promise<void>((resolve) => setTimeout(resolve, delay)).then(() =>
-        done(call, answered, decided, delay),
-      );
+    if (delay > 0) {
+      // The wait ends early if the client goes: nobody is left to answer, and neither a test's
+      // process nor the server's close() should wait out a minute's delay for it.
+      return new Promise<void>((resolve) => {
+        let stop: (() => void) | undefined;
+        const finish = () => {
+          clearTimeout(timer);
+          stop?.();
+          resolve();
+        };
+        const timer = setTimeout(finish, delay);
+        stop = call.gone?.(finish);
+      }).then(() => done(call, answered, decided, delay));
+    }
     return done(call, answered, decided, 0);
   }
 

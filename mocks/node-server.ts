@@ -389,4 +389,14 @@ class IncomingCall implements MockCall {
   rawHeaders(): readonly string[] {
     return this.incoming.rawHeaders;
   }
+
+  gone(listener: () => void): () => void {
+    const { socket } = this.incoming;
+    if (socket.destroyed) {
+      listener();
+      return () => undefined;
+    }
+    socket.once('close', listener);
+    return () => socket.off('close', listener);
+  }
 }

@@ -166,6 +166,20 @@ describe('startServer', () => {
     expect(await closedWithin(closing, 2_000)).toBe('closed');
     server = undefined;
   });
+  it('ends a delay whose client has gone: nothing is left waiting it out', async () => {
+    const { url } = await start();
+    const leaving = new AbortController();
+    const pending = fetch(`${url}/pets`, {
+      headers: { authorization: 'Bearer demo-free', prefer: 'delay=10000' },
+      signal: leaving.signal,
+    }).catch((error: unknown) => error);
+    while (server?.mock.inFlight === 0) await new Promise((r) => setImmediate(r));
+    leaving.abort();
+    expect(await pending).toMatchObject({ name: 'AbortError' });
+    // The client's socket closed: the 10 s wait ends and nothing is left in flight (the process of
+    // `petkit mock` waited the whole delay out on SIGTERM, its timer still set).
+    await expect.poll(() => server?.mock.inFlight, { timeout: 2_000, interval: 10 }).toBe(0);
+  });
   it('finishes in-flight requests on close', async () => {
     const { url } = await start();
     const pending = fetch(`${url}/pets`, {
