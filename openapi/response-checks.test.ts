@@ -114,6 +114,13 @@ describe('every response is held to the contract', () => {
     ]);
   });
 
+  test("an Error off its schema is response_schema_conformance's alone: error_body_consistency is inconclusive", () => {
+    const ex = exchange('listPets', 400, {}, { code: 'validation_failed', message: 'x', status: '400' });
+    expect(failing(ex)).toEqual(['response_schema_conformance: /status must be integer']);
+    // Neither a pass nor a finding: the check did not judge it.
+    expect(check(ex).filter((verdict) => verdict.check === 'error_body_consistency')).toEqual([]);
+  });
+
   test('getPet without Sunset and Deprecation where the document requires them is an error', () => {
     const verdicts = check(exchange('getPet', 200, { link: '</v1/pets>; rel="successor-version"' }, pets[0]));
     const found = verdicts.filter((verdict) => verdict.finding !== undefined);
@@ -219,8 +226,11 @@ describe('every response is held to the contract', () => {
         .filter((verdict) => verdict.finding !== undefined)
         .map((verdict) => `${verdict.check}: ${verdict.finding?.message}`);
     expect(outside(404, {}, { code: 'route_not_found', message: 'x', status: 404 })).toEqual([]);
+    // A body off the Error schema is the schema's finding alone (one check per fault).
     expect(outside(404, {}, { code: 'route_not_found', status: 405 })).toEqual([
       'response_schema_conformance: /message is required',
+    ]);
+    expect(outside(404, {}, { code: 'route_not_found', message: 'x', status: 405 })).toEqual([
       'error_body_consistency: the Error body says status 405, the HTTP status is 404',
     ]);
     expect(

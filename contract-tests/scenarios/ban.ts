@@ -48,7 +48,7 @@ export async function banScenario(context: Context): Promise<void> {
     });
     return;
   }
-  const error = errorVerdict(context, banned, 'api_key_banned');
+  const error = errorVerdict(context, 'rate_limit_ban', banned, 'api_key_banned');
   if (error !== null) {
     record(context, 'rate_limit_ban', operation.id, error);
     return;

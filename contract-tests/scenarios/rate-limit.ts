@@ -3,7 +3,8 @@
 // Error (rate_limited) with Retry-After and X-RateLimit-Remaining 0, and the target answers again at
 // the time Retry-After announced. Exactly one request is sent while limited, far from any ban.
 import { headerInteger, mediaTypeOf, type OperationSpec } from '../../openapi/index.js';
-import type { Context, Verdict } from '../context.js';
+import type { CheckId } from '../checks.js';
+import { type Context, INCONCLUSIVE, type Verdict } from '../context.js';
 import type { Exchange } from '../exchange.js';
 import { record } from '../requests.js';
 
@@ -81,7 +82,7 @@ export async function rateLimitScenario(context: Context): Promise<void> {
     });
     return;
   }
-  const error = errorVerdict(context, limited, 'rate_limited');
+  const error = errorVerdict(context, 'rate_limit_behaviour', limited, 'rate_limited');
   if (error !== null) {
     record(context, 'rate_limit_behaviour', operation.id, error);
     return;
@@ -130,8 +131,17 @@ export async function rateLimitScenario(context: Context): Promise<void> {
   record(context, 'rate_limit_behaviour', operation.id, { kind: 'pass' });
 }
 
-/** A 429 is a full documented Error: application/json, an Error body with the expected code. */
-export function errorVerdict(context: Context, exchange: Exchange, code: string): Verdict | null {
+/**
+ * A 429 is a full documented Error: application/json, an Error body with the expected code. A JSON body
+ * off the Error schema is response_schema_conformance's to report: the probe's check calls it
+ * inconclusive (noted on `check`), as it cannot read the code.
+ */
+export function errorVerdict(
+  context: Context,
+  check: CheckId,
+  exchange: Exchange,
+  code: string,
+): Verdict | null {
   const response = exchange.response;
   if (response === null) return null;
   const type = mediaTypeOf(response.headers['content-type'] ?? '');
@@ -141,18 +151,24 @@ export function errorVerdict(context: Context, exchange: Exchange, code: string)
   } catch {
     body = undefined;
   }
-  const faults = body === undefined ? [] : context.spec.schema('Error')(body);
-  const got = (body as { code?: unknown } | undefined)?.code;
-  if (type === 'application/json' && body !== undefined && faults.length === 0 && got === code) return null;
-  return {
-    kind: 'fail',
-    exchange,
-    message:
-      type !== 'application/json' || body === undefined
-        ? `the 429 is not a JSON Error (Content-Type: ${response.headers['content-type'] ?? '(none)'})`
-        : faults.length > 0
-          ? 'the 429 body is not an Error'
-          : `the 429's code is ${JSON.stringify(got)}`,
-    expected: `429, Content-Type: application/json, an Error with code "${code}"`,
-  };
+  const expected = `429, Content-Type: application/json, an Error with code "${code}"`;
+  if (type !== 'application/json' || body === undefined) {
+    return {
+      kind: 'fail',
+      exchange,
+      message: `the 429 is not a JSON Error (Content-Type: ${response.headers['content-type'] ?? '(none)'})`,
+      expected,
+    };
+  }
+  if (context.spec.schema('Error')(body).length > 0) {
+    context.note(
+      check,
+      exchange.operationId,
+      "the 429's body is off the Error schema (response_schema_conformance's finding): its code could not be read",
+    );
+    return INCONCLUSIVE;
+  }
+  const got = (body as { code?: unknown }).code;
+  if (got === code) return null;
+  return { kind: 'fail', exchange, message: `the 429's code is ${JSON.stringify(got)}`, expected };
 }

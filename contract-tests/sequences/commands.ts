@@ -5,7 +5,8 @@
 // answer with the model (model.ts); a departure ends the sequence as its failure.
 import fc from 'fast-check';
 import type { Pet } from '../../openapi/index.js';
-import type { Context } from '../context.js';
+import { type Context, conformingBody } from '../context.js';
+import type { Exchange } from '../exchange.js';
 import { exampleBody, pageMaximum } from '../requests.js';
 import { UNKNOWN_ID } from '../scenarios/stateful.js';
 import { boundaryValues } from '../schema-arbitraries.js';
@@ -71,16 +72,12 @@ export class SequenceFailure extends Error {
   }
 }
 
-const json = (step: SentStep): unknown => bodyOf(step.exchange.response);
-
-const bodyOf = (response: { readonly body: string } | null): unknown => {
-  if (response === null) return undefined;
-  try {
-    return JSON.parse(response.body);
-  } catch {
-    return undefined;
-  }
-};
+/**
+ * The body of a step's answer when it keeps its schema: a body off it is response_schema_conformance's
+ * to report, so a sequence judges nothing by it (undefined, as for no body).
+ */
+const json = (env: CommandEnv, exchange: Exchange): unknown =>
+  conformingBody(env.context.spec, exchange)?.value;
 
 const asPet = (value: unknown): Pet | undefined =>
   typeof value === 'object' && value !== null && typeof (value as Pet).id === 'number'
@@ -124,7 +121,7 @@ function learnCreate(
 ): SentStep {
   const status = step.exchange.response?.status;
   if (status === undefined) return step;
-  const pet = status === 201 ? asPet(json(step)) : undefined;
+  const pet = status === 201 ? asPet(json(env, step.exchange)) : undefined;
   fail(env, judgeCreate(body, status, pet, model.created), step);
   if (pet !== undefined) {
     model.created.push({ pet, step: step.number });
@@ -160,7 +157,7 @@ async function lookUp(
   );
   const status = step.exchange.response?.status;
   if (status === undefined) return;
-  fail(env, judgeLookup(lookup.id, status, asPet(json(step)), model.created), step);
+  fail(env, judgeLookup(lookup.id, status, asPet(json(env, step.exchange)), model.created), step);
   if (expectation.statuses.length === 1) env.context.passed('use_after_create', 'getPet');
 }
 
@@ -243,7 +240,7 @@ async function list(
   );
   const status = step.exchange.response?.status;
   if (status === undefined) return;
-  const body = json(step);
+  const body = json(env, step.exchange);
   const pets =
     Array.isArray(body) && body.every((item) => asPet(item) !== undefined) ? (body as Pet[]) : undefined;
   let departure = judgeList(query, env.defaultLimit, status, pets, model.created);
@@ -257,9 +254,7 @@ async function list(
     });
     departure = attributeMissing(
       departure,
-      looked.response === null
-        ? undefined
-        : { status: looked.response.status, body: bodyOf(looked.response) },
+      looked.response === null ? undefined : { status: looked.response.status, body: json(env, looked) },
     );
   }
   fail(env, departure, step);

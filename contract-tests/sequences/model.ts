@@ -33,6 +33,7 @@ export interface Departure {
  */
 export function attributeMissing(
   departure: Departure,
+  /** `body` undefined: none, or one off its schema (response_schema_conformance's). */
   lookup: { readonly status: number; readonly body: unknown } | undefined,
 ): Departure {
   const { missing, ...rest } = departure;
@@ -46,9 +47,11 @@ export function attributeMissing(
   const answered =
     lookup === undefined
       ? 'nothing'
-      : lookup.status === 200
-        ? `200 with ${JSON.stringify(lookup.body)}`
-        : String(lookup.status);
+      : lookup.status !== 200
+        ? String(lookup.status)
+        : lookup.body === undefined
+          ? '200 with a body off its schema'
+          : `200 with ${JSON.stringify(lookup.body)}`;
   return {
     ...rest,
     check: 'use_after_create',
