@@ -3,7 +3,7 @@
 // learns from every exchange, whether its judgements count or not (judge.ts).
 import type { NewPet, Pet, Spec } from '../../openapi/index.js';
 import { judgeList } from './lists.js';
-import { createPetLedger } from './pets.js';
+import { createPetLedger, differingFields } from './pets.js';
 import { classify, documentSays, predict } from './predict.js';
 import type { JudgeEntry, Judgement, ModelView, Observed } from './types.js';
 import { createWindowModel } from './window.js';
@@ -111,12 +111,7 @@ export function createContractModel(spec: Spec, baseUrl: string): ContractModel 
         });
       const known = typeof id === 'number' && id === pet.id ? ledger.before(id, exchange.sentSeq) : undefined;
       if (known !== undefined) {
-        const fields = Object.entries(known.pet)
-          .filter(
-            ([name, value]) =>
-              name in pet && JSON.stringify((pet as Record<string, unknown>)[name]) !== JSON.stringify(value),
-          )
-          .map(([name]) => name);
+        const fields = differingFields(known.pet, pet as Readonly<Record<string, unknown>>);
         if (fields.length > 0)
           judgements.push({
             check: 'use_after_create',
