@@ -111,8 +111,10 @@ export function findingOf(exchange: Exchange, input: FindingInput): Finding {
 
 /** Two findings are the same departure when they differ only in the request that showed them. */
 export function findingKey(finding: Finding): string {
-  // One cause on one operation is one finding, whatever the case (every bad key answered 403).
-  if (finding.cause !== undefined) return [finding.check, finding.operationId, finding.cause].join('|');
+  // One cause on one operation is one finding, whatever the case (every bad key answered 403, every
+  // response's X-RateLimit-Remaining a decimal); an error and a warning are never one.
+  if (finding.cause !== undefined)
+    return [finding.check, finding.operationId, finding.severity, finding.cause].join('|');
   // Array indices apart: the same fault in every item of a list is one departure.
   const path = finding.instancePath.replace(/\/\d+(?=\/|$)/g, '/*');
   return [

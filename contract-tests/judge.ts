@@ -30,9 +30,14 @@ export function createJudge(input: {
       results.passed(judgement.check, exchange.operationId);
       return;
     }
+    // A header's fault is grouped by its cause (the header and the kind of fault, not the value that
+    // showed it, whatever the status): the same fault on every response is one finding, counted. A
+    // body's is grouped by its path and message (finding.ts findingKey).
+    const header = judgement.instancePath?.startsWith('/headers/') === true;
     results.add(
       findingOf(exchange, {
         check: judgement.check,
+        ...(header ? { cause: judgement.cause } : {}),
         severity: judgement.severity ?? 'error',
         message: judgement.message ?? judgement.cause,
         expected: judgement.expected ?? '',

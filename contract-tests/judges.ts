@@ -23,7 +23,7 @@ export function createBaselineJudge(spec: Spec, baseUrl: string): JudgeEntry {
         // Where the Location points (a missing one is the header checks' below); the id is use_after_create's.
         const requestUrl = `${baseUrl}${spec.operation('createPet').path}`;
         const placed = locationFinding(response.headers.location, requestUrl, baseUrl, created?.id);
-        if (placed !== undefined) judgements.push({ cause: placed.message, ...placed });
+        if (placed !== undefined) judgements.push({ ...placed, cause: placed.cause ?? placed.message });
       }
       // A method the document does not give the path (the 405 probe): only the http judge reads it.
       const operation = observed.operation;
@@ -32,7 +32,11 @@ export function createBaselineJudge(spec: Spec, baseUrl: string): JudgeEntry {
         judgements.push(
           verdict.finding === undefined
             ? { check: verdict.check }
-            : { check: verdict.check, cause: verdict.finding.message, ...verdict.finding },
+            : {
+                ...verdict.finding,
+                check: verdict.check,
+                cause: verdict.finding.cause ?? verdict.finding.message,
+              },
         );
       }
       return judgements;

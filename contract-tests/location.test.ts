@@ -45,6 +45,7 @@ test('Location /v1/pets/8 for pet 7: the right place, another pet (use_after_cre
     kind: 'another-pet',
     message: 'the 201 for pet 7 has Location: /v1/pets/8',
     expected: "Location: /v1/pets/7, the created pet's own path",
+    cause: "Location names another pet's path",
   });
 });
 

@@ -11,6 +11,8 @@ export interface LocationFault {
   readonly kind: 'form' | 'another-pet';
   readonly message: string;
   readonly expected: string;
+  /** The fault in stable words, without the Location that showed it: what groups its findings. */
+  readonly cause: string;
 }
 
 /** RFC 3986 Appendix B: scheme, authority, path, query, fragment of a URI reference. */
@@ -54,35 +56,56 @@ export function locationFault(
   const collection = `${base.pathname.replace(/\/+$/, '')}/pets`;
   const own = `${collection}/${id ?? '{id}'}`;
   const expected = `Location: ${own}, or ${base.origin}${own}: the created pet on the target (RFC 9110 §10.2.2)`;
-  const form = (message: string): LocationFault => ({ kind: 'form', message, expected });
+  const form = (cause: string, message: string): LocationFault => ({
+    kind: 'form',
+    message,
+    expected,
+    cause,
+  });
   const shown = `Location: ${location === '' ? '(empty)' : location}`;
   const bad = notUriCharacter(location);
-  if (bad !== undefined) return form(`${shown} is not a URI reference (RFC 3986): ${bad}`);
+  if (bad !== undefined)
+    return form('Location not a URI reference', `${shown} is not a URI reference (RFC 3986): ${bad}`);
   const [, scheme, authority] = PARTS.exec(location) ?? [];
   // RFC 3986 §5.2.2 (strict): a scheme without an authority keeps no host, whatever the base's.
   if (scheme !== undefined && authority === undefined)
-    return form(`${shown} names the ${scheme.toLowerCase()} scheme without a host: it resolves to no origin`);
+    return form(
+      'Location with a scheme and no host',
+      `${shown} names the ${scheme.toLowerCase()} scheme without a host: it resolves to no origin`,
+    );
   if (authority?.includes('@') === true)
-    return form(`${shown} carries user information, which an http(s) URI must not (RFC 9110 §4.2.4)`);
+    return form(
+      'Location with user information',
+      `${shown} carries user information, which an http(s) URI must not (RFC 9110 §4.2.4)`,
+    );
   let resolved: URL;
   try {
     resolved = new URL(location, requestUrl);
   } catch {
-    return form(`${shown} does not resolve to a URL (its host is malformed)`);
+    return form(
+      'Location that does not resolve',
+      `${shown} does not resolve to a URL (its host is malformed)`,
+    );
   }
   if (resolved.origin !== base.origin)
     return form(
+      'Location on another origin',
       `${shown} names another origin (${resolved.protocol}//${resolved.host}), not the target's (${base.origin})`,
     );
-  if (resolved.search !== '') return form(`${shown} carries a query: the created pet's path is ${own}`);
+  if (resolved.search !== '')
+    return form('Location with a query', `${shown} carries a query: the created pet's path is ${own}`);
   const segment = resolved.pathname.startsWith(`${collection}/`)
     ? resolved.pathname.slice(collection.length + 1)
     : undefined;
   if (segment === undefined || segment === '' || segment.includes('/'))
-    return form(`${shown} resolves to ${resolved.pathname}, not under ${collection}/ where the pets are`);
+    return form(
+      'Location outside the pets',
+      `${shown} resolves to ${resolved.pathname}, not under ${collection}/ where the pets are`,
+    );
   if (id !== undefined && segment !== String(id))
     return {
       kind: 'another-pet',
+      cause: "Location names another pet's path",
       message: `the 201 for pet ${id} has Location: ${location}`,
       expected: `Location: ${own}, the created pet's own path`,
     };
@@ -103,6 +126,7 @@ export function locationFinding(
     severity: 'error',
     message: fault.message,
     expected: fault.expected,
+    cause: fault.cause,
     instancePath: '/headers/Location',
     schemaPath: '#/components/headers/Location',
   };

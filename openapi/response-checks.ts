@@ -25,6 +25,11 @@ export interface ResponseFinding {
   readonly instancePath?: string;
   /** Where in openapi.yaml the rule lives; default the check's own (`#/check/<id>`). */
   readonly schemaPath?: string;
+  /**
+   * A header's fault in stable words, without the value that showed it (`X-RateLimit-Remaining must be
+   * integer`): the same fault on every response is one finding, its values its cases.
+   */
+  readonly cause?: string;
 }
 
 export interface ResponseToCheck {
@@ -131,6 +136,7 @@ function headerVerdicts(
               ? `${header.name} is missing`
               : `${header.name}: ${JSON.stringify(raw)} ${fault.message}`,
           expected: `${header.name} header, ${JSON.stringify(header.schema)}`,
+          cause: raw === null ? `${header.name} is missing` : `${header.name} ${fault.message}`,
         },
       });
     }
@@ -147,6 +153,7 @@ function headerVerdicts(
         schemaPath: '#/components/headers/X-RateLimit-Remaining/description',
         message: `X-RateLimit-Remaining ${remaining} is more than X-RateLimit-Limit ${limit}`,
         expected: 'X-RateLimit-Remaining ≤ X-RateLimit-Limit',
+        cause: 'X-RateLimit-Remaining more than X-RateLimit-Limit',
       },
     });
   }
@@ -162,6 +169,7 @@ function headerVerdicts(
         schemaPath: '#/components/headers/X-RateLimit-Reset/description',
         message: `X-RateLimit-Reset ${reset} (${new Date(reset * 1000).toISOString()}) is not the end of a current window`,
         expected: `a Unix time between now (${nowS}, give or take ${CLOCK_SKEW_S} s) and a day ahead`,
+        cause: 'X-RateLimit-Reset not the end of a current window',
       },
     });
   }
@@ -188,6 +196,7 @@ function resetBeforeDate(response: ResponseToCheck, nowS: number): ResponseVerdi
         schemaPath: '#/components/headers/X-RateLimit-Reset/description',
         message: `X-RateLimit-Reset ${reset} (${new Date(reset * 1000).toISOString()}) is before the response's own Date (${response.headers.date})`,
         expected: 'the end of the current window: not before the Date header',
+        cause: "X-RateLimit-Reset before the response's Date",
       },
     },
   ];
@@ -209,7 +218,7 @@ function deprecationVerdicts(
   for (const name of DEPRECATION_HEADERS) {
     const header = documented.find((candidate) => candidate.name.toLowerCase() === name.toLowerCase());
     const raw = response.headers[name.toLowerCase()] ?? null;
-    const faults: { message?: string }[] =
+    const faults: { message?: string; kind?: string }[] =
       header === undefined ? (raw === null ? [{ message: 'is required' }] : []) : header.validate(raw);
     if (name === 'Link' && raw !== null && faults.length === 0 && successor !== undefined) {
       const links = parseLinks(raw).filter((link) => link.rels.includes('successor-version'));
@@ -217,6 +226,7 @@ function deprecationVerdicts(
       else if (!links.some((link) => link.target === successor || link.target.endsWith(successor)))
         faults.push({
           message: `names ${links.map((link) => `<${link.target}>`).join(', ')}, not <${successor}>`,
+          kind: 'names another successor',
         });
     }
     const required = header?.required === true;
@@ -235,6 +245,7 @@ function deprecationVerdicts(
             name === 'Link' && successor !== undefined
               ? `Link: <${successor}>; rel="successor-version" on every response of the deprecated ${operation.id}`
               : `${name} on every response of the deprecated ${operation.id}${header === undefined ? '' : `, ${JSON.stringify(header.schema)}`}`,
+          cause: raw === null ? `no ${name}` : `${name} ${fault.kind ?? fault.message ?? 'is not valid'}`,
         },
       });
     }
