@@ -4,22 +4,32 @@
 // `timeoutMs`: the clock runs from the start, and starts again with each piece of the request handed
 // over, each piece of the answer received, and while the client is slow to read it stops. A silent
 // upstream gets the client a 504 (or, mid-answer, a cut connection), and so does an answer that stops
-// short of its end: the client sees it incomplete, never waits for ever.
+// short of its end: the client sees it incomplete, never waits for ever. Interim answers (1xx) are
+// not the answer: 100 and 103 are passed over without restarting the clock; a switch of protocol
+// (101), which the API never asks for, and any other 1xx get the client a 502.
 import {
   request as httpRequest,
   type IncomingHttpHeaders,
   type IncomingMessage,
+  type InformationEvent,
   type ServerResponse,
+  STATUS_CODES,
 } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import type { Socket } from 'node:net';
 import { type Captured, captureBody } from './body-capture.js';
-import { sendError } from './errors.js';
+import { type ProxyErrorCode, sendError } from './errors.js';
 import { endToEnd } from './hop-by-hop.js';
 
 const VIA = '1.1 petkit';
 
 const via = (previous: string | string[] | undefined): string =>
   previous === undefined ? VIA : `${Array.isArray(previous) ? previous.join(', ') : previous}, ${VIA}`;
+
+/** Interim answers passed over on the way to the final one: neither relayed nor refused. */
+const PASSED_OVER = new Set([100, 103]);
+
+const statusLine = (status: number): string => `${status} ${STATUS_CODES[status] ?? '(no such status)'}`;
 
 const header = (headers: IncomingHttpHeaders, name: string): string | undefined => {
   const value = headers[name];
@@ -59,7 +69,6 @@ export function forward(
   const sent = captureBody(header(req.headers, 'content-encoding'), maxCaptureBytes);
   let answer: IncomingMessage | undefined;
   let timedOut = false;
-  let clientGone = false;
   let done = false;
   let timer: NodeJS.Timeout | undefined;
   const disarm = () => clearTimeout(timer);
@@ -68,13 +77,33 @@ export function forward(
     if (done) return;
     timer = setTimeout(() => {
       timedOut = true;
-      outgoing.destroy();
-      answer?.destroy();
+      if (answer !== undefined)
+        answer.destroy(); // its 'close' cuts the client's answer and says so
+      else
+        giveUp(
+          'upstream_timeout',
+          `the upstream ${upstream.origin} said nothing for ${timeoutMs} ms to ${method} ${path}`,
+          `petkit proxy: the upstream ${upstream.origin} said nothing for ${timeoutMs} ms (--upstream-timeout).`,
+        );
     }, timeoutMs);
   };
   const finish = () => {
     done = true;
     disarm();
+  };
+  /**
+   * Ends an exchange that has no answer to forward: the upstream request is dropped, the client gets
+   * the proxy's own Error and stderr the reason. Whatever path gets here first decides; the rest see
+   * `done`. The timer calls it itself: a request already closed emits no 'error' when destroyed.
+   */
+  const giveUp = (code: ProxyErrorCode, reason: string, message = `petkit proxy: ${reason}.`) => {
+    if (done) return;
+    finish();
+    sent.abandon();
+    outgoing.destroy();
+    onUpstreamError(reason);
+    if (res.headersSent) res.destroy();
+    else sendError(res, code, message);
   };
 
   const outgoing = (upstream.protocol === 'https:' ? httpsRequest : httpRequest)({
@@ -83,29 +112,49 @@ export function forward(
     port: upstream.port === '' ? undefined : Number(upstream.port),
     path,
     method,
+    // Upgrade and Connection are hop-by-hop: the upstream is never asked to switch protocols.
     headers: { ...endToEnd(req.headers, ['host', 'via']), via: via(req.headers.via) },
   });
   // From the start: an upstream that never accepts the connection is silent too.
   arm();
   outgoing.on('finish', arm);
   outgoing.on('error', (error: NodeJS.ErrnoException) => {
-    finish();
-    sent.abandon();
-    if (clientGone) return; // dropped on the client's behalf: nothing to say of the upstream
-    if (answer !== undefined || res.headersSent) {
+    if (done) return; // ended already: by the client, the timer, or an answer refused
+    if (answer !== undefined) {
+      // The answer's own 'close' says what became of it.
+      finish();
+      sent.abandon();
       res.destroy();
-    } else if (timedOut) {
-      failed(`said nothing for ${timeoutMs} ms to`);
-      sendError(
-        res,
-        'upstream_timeout',
-        `petkit proxy: the upstream ${upstream.origin} said nothing for ${timeoutMs} ms (--upstream-timeout).`,
-      );
-    } else {
-      const message = `the upstream ${upstream.origin} did not answer ${method} ${path} (${error.code ?? error.message})`;
-      onUpstreamError(message);
-      sendError(res, 'bad_gateway', `petkit proxy: ${message}.`);
+      return;
     }
+    giveUp(
+      'bad_gateway',
+      `the upstream ${upstream.origin} did not answer ${method} ${path} (${error.code ?? error.message})`,
+    );
+  });
+  // A 101 whether asked or not: the connection would become another protocol's, which the proxy
+  // does not speak. Without this listener Node drops the socket and the request ends with no event.
+  outgoing.on('upgrade', (_incoming: IncomingMessage, socket: Socket) => {
+    socket.destroy();
+    giveUp(
+      'bad_gateway',
+      `the upstream ${upstream.origin} answered ${method} ${path} with ${statusLine(101)}: petkit proxy forwards HTTP exchanges and switches to no other protocol`,
+    );
+  });
+  outgoing.on('information', ({ statusCode }: InformationEvent) => {
+    if (PASSED_OVER.has(statusCode)) return; // the clock runs on: an interim answer is not the answer
+    giveUp(
+      'bad_gateway',
+      `the upstream ${upstream.origin} answered ${method} ${path} with ${statusLine(statusCode)}, an interim answer petkit proxy does not relay`,
+    );
+  });
+  // Whatever else ends the upstream request before an answer: the client is told, never left waiting.
+  outgoing.on('close', () => {
+    if (answer === undefined)
+      giveUp(
+        'bad_gateway',
+        `the upstream ${upstream.origin} closed the connection without answering ${method} ${path}`,
+      );
   });
   outgoing.on('response', (incoming) => {
     answer = incoming;
@@ -165,7 +214,6 @@ export function forward(
   // A client gone before its answer ends: the upstream exchange is dropped too.
   res.on('close', () => {
     if (res.writableFinished) return;
-    clientGone = true;
     finish();
     sent.abandon();
     outgoing.destroy();

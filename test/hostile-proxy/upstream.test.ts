@@ -40,6 +40,8 @@ async function proxyTo(upstream: string, upstreamTimeoutMs = TIMEOUT_MS) {
     upstream,
     upstreamTimeoutMs,
     onUpstreamError: (message) => errors.push(message),
+    // An exchange a test left hanging is cut soon after, not 15 s later.
+    closeGraceMs: 500,
   });
   closers.push(() => running.close());
   return { running, errors };
@@ -49,13 +51,52 @@ type Outcome =
   | { kind: 'answered'; status: number; body: string; ms: number }
   | { kind: 'cut'; status: number; received: number; ms: number };
 
+/**
+ * An upstream on a raw socket: `answer` is given each request's head as it came (the proxy's own
+ * headers, before any parser reads them) and writes what it likes.
+ */
+async function rawUpstream(answer: (socket: Socket, head: string) => void) {
+  const heads: string[] = [];
+  const sockets = new Set<Socket>();
+  const raw = createTcpServer((socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    socket.on('error', () => {});
+    socket.once('data', (data: Buffer) => {
+      const head = data.toString('latin1').split('\r\n\r\n')[0] ?? '';
+      heads.push(head);
+      answer(socket, head);
+    });
+  });
+  await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', resolve));
+  closers.push(
+    () =>
+      new Promise((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        raw.close(() => resolve());
+      }),
+  );
+  return { upstream: `http://127.0.0.1:${(raw.address() as AddressInfo).port}/v1`, heads };
+}
+
+/** Writes `line` on the socket every `everyMs` until it closes. */
+function repeat(socket: Socket, line: string, everyMs: number) {
+  socket.write(line);
+  const tick = setInterval(() => socket.write(line), everyMs);
+  socket.on('close', () => clearInterval(tick));
+}
+
 /** One GET through the proxy: its whole answer, or how much came before the connection was cut. */
-function outcome(running: RunningProxy, path: string): Promise<Outcome> {
+function outcome(
+  running: RunningProxy,
+  path: string,
+  headers: Readonly<Record<string, string>> = {},
+): Promise<Outcome> {
   const started = performance.now();
   const ms = () => performance.now() - started;
   return new Promise((resolve, reject) => {
     const hang = setTimeout(() => reject(new Error(`no outcome within ${PATIENCE_MS} ms`)), PATIENCE_MS);
-    const req = request(`${running.url}${path}`, { agent: false });
+    const req = request(`${running.url}${path}`, { agent: false, headers });
     req.on('error', (error) => {
       clearTimeout(hang);
       reject(error);
@@ -158,5 +199,90 @@ describe('petkit proxy against a misbehaving upstream', () => {
     const result = await outcome(running, '/pets');
     expect(result).toMatchObject({ kind: 'answered', status: 200, body: `[${' '.repeat(8)}]` });
     expect(result.ms).toBeGreaterThan(300);
+  });
+
+  it('answers 502 bad_gateway at once, saying so, when the upstream switches protocols (101) and then says nothing', async () => {
+    const { upstream } = await rawUpstream((socket) =>
+      socket.write('HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n'),
+    );
+    // A timeout far longer than the answer may take: the 502 is not the timeout's.
+    const { running, errors } = await proxyTo(upstream, 5_000);
+    for (let i = 0; i < 2; i += 1) {
+      const result = await outcome(running, '/pets/9');
+      expect(result).toMatchObject({ kind: 'answered', status: 502 });
+      if (result.kind !== 'answered') return;
+      expect(result.ms).toBeLessThan(1_000);
+      expect(JSON.parse(result.body)).toEqual({
+        code: 'bad_gateway',
+        message: expect.stringMatching(
+          /^petkit proxy: the upstream http:\/\/127\.0\.0\.1:\d+ answered GET \/v1\/pets\/9 with 101 Switching Protocols: petkit proxy forwards HTTP exchanges and switches to no other protocol\.$/,
+        ),
+        status: 502,
+      });
+    }
+    expect(errors).toEqual([
+      expect.stringMatching(/^the upstream \S+ answered GET \/v1\/pets\/9 with 101 Switching Protocols: /),
+      expect.stringMatching(/^the upstream \S+ answered GET \/v1\/pets\/9 with 101 Switching Protocols: /),
+    ]);
+  });
+
+  it('never asks the upstream to switch protocols for a client that sends Upgrade: websocket, and answers its 101 with 502', async () => {
+    const { upstream, heads } = await rawUpstream((socket) =>
+      socket.write('HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n'),
+    );
+    const { running } = await proxyTo(upstream, 5_000);
+    const result = await outcome(running, '/pets/9', {
+      upgrade: 'websocket',
+      connection: 'Upgrade',
+      'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==',
+      'sec-websocket-version': '13',
+    });
+    expect(result).toMatchObject({ kind: 'answered', status: 502 });
+    expect(heads).toHaveLength(1);
+    expect(heads[0]).toMatch(/^GET \/v1\/pets\/9 HTTP\/1\.1\r\n/);
+    expect(heads[0]).not.toMatch(/^upgrade:/im);
+    expect(heads[0]).not.toMatch(/^connection:.*upgrade/im);
+  });
+
+  it('answers 502 bad_gateway at once for an interim answer it does not relay (102 Processing, again and again)', async () => {
+    const { upstream } = await rawUpstream((socket) => repeat(socket, 'HTTP/1.1 102 Processing\r\n\r\n', 20));
+    const { running, errors } = await proxyTo(upstream, 5_000);
+    const result = await outcome(running, '/pets');
+    expect(result).toMatchObject({ kind: 'answered', status: 502 });
+    if (result.kind !== 'answered') return;
+    expect(result.ms).toBeLessThan(1_000);
+    expect(JSON.parse(result.body)).toMatchObject({
+      code: 'bad_gateway',
+      message: expect.stringContaining('answered GET /v1/pets with 102 Processing, an interim answer'),
+    });
+    expect(errors).toEqual([
+      expect.stringMatching(/ with 102 Processing, an interim answer petkit proxy does not relay$/),
+    ]);
+  });
+
+  it('passes over 100 and 103 on the way to the answer, but they do not restart the clock: 103 for ever gets a 504', async () => {
+    const { upstream: hinting } = await rawUpstream((socket) => {
+      socket.write(
+        'HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 103 Early Hints\r\nLink: </a.css>; rel=preload\r\n\r\n',
+      );
+      setTimeout(
+        () => socket.end('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 2\r\n\r\n[]'),
+        20,
+      );
+    });
+    const forwarded = await outcome((await proxyTo(hinting, 5_000)).running, '/pets');
+    expect(forwarded).toMatchObject({ kind: 'answered', status: 200, body: '[]' });
+
+    const { upstream: forever } = await rawUpstream((socket) =>
+      repeat(socket, 'HTTP/1.1 103 Early Hints\r\nLink: </a.css>; rel=preload\r\n\r\n', 20),
+    );
+    const { running, errors } = await proxyTo(forever);
+    const result = await outcome(running, '/pets');
+    expect(result).toMatchObject({ kind: 'answered', status: 504 });
+    if (result.kind !== 'answered') return;
+    expect(JSON.parse(result.body)).toMatchObject({ code: 'upstream_timeout' });
+    expect(result.ms).toBeGreaterThanOrEqual(TIMEOUT_MS - 5);
+    expect(result.ms).toBeLessThan(TIMEOUT_MS + 1_000);
+    expect(errors).toEqual([expect.stringMatching(/ said nothing for 150 ms to GET \/v1\/pets$/)]);
   });
 });
