@@ -68,6 +68,8 @@ export function parse(argv: string[], env: Readonly<Record<string, string | unde
   if (help) return { help, upstream: '', port, host, upstreamTimeoutMs, apiKey };
   if (values.upstream === undefined)
     throw new UsageError("--upstream URL is required: the API's base URL at the backend.");
+  const portProblem = upstreamPortProblem(values.upstream);
+  if (portProblem !== undefined) throw new UsageError(`--upstream ${portProblem}.`);
   let url: URL;
   try {
     url = new URL(values.upstream);
@@ -87,6 +89,20 @@ export function parse(argv: string[], env: Readonly<Record<string, string | unde
     );
   }
   return { help, upstream: url.href.replace(/\/+$/, ''), port, host, upstreamTimeoutMs, apiKey };
+}
+
+/**
+ * What is wrong with the port of an http(s) URL, if anything, said with the URL (its credentials
+ * left out): URL refuses a port past 65535 as it refuses what is no URL at all, and takes port 0,
+ * where nothing can be reached.
+ */
+function upstreamPortProblem(upstream: string): string | undefined {
+  const found = /^(https?:\/\/)(?:[^/?#@]*@)?((?:\[[^\]/?#@]*\]|[^/?#@:[\]]*):(\d+)(?:[/?#].*)?)$/is.exec(
+    upstream,
+  );
+  const [, scheme = '', rest = '', port = ''] = found ?? [];
+  if (found === null || (Number(port) >= 1 && Number(port) <= 65535)) return undefined;
+  return `${scheme}${rest}: port ${port} is out of range (1 to 65535)`;
 }
 
 /** One line per exchange: what it was, how it went, what was found, and what was not checked. */

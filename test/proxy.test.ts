@@ -483,5 +483,17 @@ process.stdout.write = (chunk, ...rest) => {
       /^petkit proxy: --upstream must be an http or https URL, got "ftp:\/\/x"\./,
     );
     expect(run('--upstream', 'http://x/v1', '--port', '-1').status).toBe(2);
+    const outOfRange = run('--upstream', 'http://127.0.0.1:99999/v1');
+    expect(outOfRange.stderr).toBe(
+      "petkit proxy: --upstream http://127.0.0.1:99999/v1: port 99999 is out of range (1 to 65535).\nRun 'petkit proxy --help' for the options.\n",
+    );
+    expect(outOfRange.status).toBe(2);
+    expect(() => parse(['--upstream', 'https://[::1]:0/v1'])).toThrow(
+      '--upstream https://[::1]:0/v1: port 0 is out of range (1 to 65535).',
+    );
+    expect(() => parse(['--upstream', 'http://me:secret@staging.example:70000/v1'])).toThrow(
+      /^--upstream http:\/\/staging\.example:70000\/v1: port 70000 is out of range \(1 to 65535\)\.$/,
+    );
+    expect(parse(['--upstream', 'http://127.0.0.1:65535/v1']).upstream).toBe('http://127.0.0.1:65535/v1');
   });
 });
