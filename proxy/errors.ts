@@ -8,6 +8,10 @@ export const PROXY_ERRORS = {
   invalid_target: 400,
   /** A request Node's HTTP parser refused. */
   invalid_request: 400,
+  /** A control request whose Host does not name the proxy (DNS rebinding): control-guard.ts. */
+  host_not_allowed: 403,
+  /** A control request from a web page of another site: control-guard.ts. */
+  origin_not_allowed: 403,
   route_not_found: 404,
   method_not_allowed: 405,
   /** The request was not received in time. */

@@ -2,12 +2,13 @@
 // only there, whatever the request target says (target.ts refuses what is not a path under it), and
 // once an exchange ends checks it against openapi.yaml (inspect.ts). Departures go to `onDeparture`
 // as they happen and into a journal (journal.ts), read at `GET /__petkit/departures` (`DELETE` clears
-// it). No request can stop it: every socket and stream has its error handled, and what Node's parser
+// it), by the proxy's own clients only (control-guard.ts). No request can stop it: every socket and stream has its error handled, and what Node's parser
 // refuses is answered by client-error.ts. Nothing here prints.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadSpec } from '../openapi/index.js';
 import { answerClientError, answerConnect } from './client-error.js';
+import { controlRefusal } from './control-guard.js';
 import { createKeyBook, hideKeys } from './credential.js';
 import { sendError } from './errors.js';
 import { type Forwarded, forward } from './forward.js';
@@ -59,7 +60,8 @@ export interface Proxy {
   readonly listener: (req: IncomingMessage, res: ServerResponse) => void;
 }
 
-export function createProxy(options: ProxyOptions): Proxy {
+/** `host`: the address it listens on, a name the control API's Host may give. Default 127.0.0.1. */
+export function createProxy(options: ProxyOptions & { readonly host?: string }): Proxy {
   const spec = loadSpec();
   const clock = options.clock ?? Date.now;
   const upstream = new URL(options.upstream);
@@ -74,7 +76,10 @@ export function createProxy(options: ProxyOptions): Proxy {
   };
 
   function control(req: IncomingMessage, res: ServerResponse, path: string): void {
-    if (path !== CONTROL_PATH) {
+    const refused = controlRefusal(req, options.host ?? '127.0.0.1');
+    if (refused !== undefined) {
+      sendError(res, refused.code, refused.message);
+    } else if (path !== CONTROL_PATH) {
       sendError(res, 'route_not_found', `The proxy's control API is ${CONTROL_PATH}.`);
     } else if (req.method === 'GET') {
       const text = JSON.stringify(journal.read());

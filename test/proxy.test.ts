@@ -180,6 +180,65 @@ describe('petkit proxy, forwarding to broken servers', () => {
   });
 });
 
+/** A request with the Host and Origin a browser would send (fetch may set neither): status and body. */
+function rawGet(origin: string, path: string, headers: Record<string, string>, method = 'GET') {
+  return new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const req = request(`${origin}${path}`, { method, headers, agent: false });
+    req.on('response', (res) => {
+      let body = '';
+      res.on('data', (chunk: Buffer) => {
+        body += chunk.toString();
+      });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', reject).end();
+  });
+}
+
+describe('petkit proxy, its journal kept from other sites', () => {
+  it('answers the journal only to a Host naming the proxy and no page of another site (DNS rebinding), and forwards the API to any', async () => {
+    const { url, origin, settled } = await proxyTo(await brokenUpstream('wrapped-list'));
+    await (await fetch(`${url}/pets`, { headers: KEY })).text();
+    await settled(1);
+    const port = new URL(origin).port;
+    const departures = (headers: Record<string, string>, method = 'GET') =>
+      rawGet(origin, '/__petkit/departures', headers, method);
+
+    // A page of evil.example that rebinds its name to 127.0.0.1 sends Host (and Origin) evil.example.
+    const rebound = await departures({ host: `evil.example:${port}` });
+    expect(rebound.status).toBe(403);
+    expect(JSON.parse(rebound.body)).toEqual({
+      code: 'host_not_allowed',
+      message: `The proxy's control API answers only requests addressed to this proxy (e.g. Host: 127.0.0.1:${port}); got Host "evil.example:${port}".`,
+      status: 403,
+    });
+    expect((await departures({ host: `evil.example:${port}` }, 'DELETE')).status).toBe(403);
+    expect((await departures({ host: `127.0.0.1:${Number(port) + 1}` })).status).toBe(403);
+    const crossSite = await departures({ host: `127.0.0.1:${port}`, origin: 'http://evil.example' });
+    expect(crossSite.status).toBe(403);
+    expect(JSON.parse(crossSite.body)).toEqual({
+      code: 'origin_not_allowed',
+      message: `The proxy's control API refuses calls from web pages of another site (Origin "http://evil.example").`,
+      status: 403,
+    });
+    expect((await departures({ host: `127.0.0.1:${port}`, origin: 'null' })).status).toBe(403);
+
+    // Its own: curl and scripts (no Origin), localhost, this machine's pages.
+    for (const headers of [
+      { host: `127.0.0.1:${port}` },
+      { host: `localhost:${port}` },
+      { host: `localhost:${port}`, origin: 'http://localhost:5173' },
+      { host: `127.0.0.1:${port}`, origin: origin },
+    ]) {
+      const own = await departures(headers);
+      expect(own.status).toBe(200);
+      expect(JSON.parse(own.body)).toMatchObject({ exchanges: 1 }); // nothing refused above cleared it
+    }
+    // The API is the upstream's business: any Host is forwarded (as Host: the upstream's).
+    expect((await rawGet(origin, '/v1/pets', { ...KEY, host: `evil.example:${port}` })).status).toBe(200);
+  });
+});
+
 /**
  * A departure's curl line as a user runs it: in /bin/sh (POSIX), with API_KEY set to the user's key,
  * `curl` a function that hands back its arguments; the request then sent for real with fetch.
