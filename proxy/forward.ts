@@ -11,7 +11,6 @@ import {
   request as httpRequest,
   type IncomingHttpHeaders,
   type IncomingMessage,
-  type InformationEvent,
   type ServerResponse,
   STATUS_CODES,
 } from 'node:http';
@@ -25,9 +24,6 @@ const VIA = '1.1 petkit';
 
 const via = (previous: string | string[] | undefined): string =>
   previous === undefined ? VIA : `${Array.isArray(previous) ? previous.join(', ') : previous}, ${VIA}`;
-
-/** Interim answers passed over on the way to the final one: neither relayed nor refused. */
-const PASSED_OVER = new Set([100, 103]);
 
 const statusLine = (status: number): string => `${status} ${STATUS_CODES[status] ?? '(no such status)'}`;
 
@@ -141,13 +137,10 @@ export function forward(
       `the upstream ${upstream.origin} answered ${method} ${path} with ${statusLine(101)}: petkit proxy forwards HTTP exchanges and switches to no other protocol`,
     );
   });
-  outgoing.on('information', ({ statusCode }: InformationEvent) => {
-    if (PASSED_OVER.has(statusCode)) return; // the clock runs on: an interim answer is not the answer
-    giveUp(
-      'bad_gateway',
-      `the upstream ${upstream.origin} answered ${method} ${path} with ${statusLine(statusCode)}, an interim answer petkit proxy does not relay`,
-    );
-  });
+  // Every other interim answer (100, 102 Processing, 103 Early Hints, an unassigned 1xx) is read and
+  // passed over, not relayed: the final answer may follow it, and the clock runs on meanwhile (an
+  // interim answer is not the answer), so however many come, the timeout bounds them.
+  outgoing.on('information', () => undefined);
   // Whatever else ends the upstream request before an answer: the client is told, never left waiting.
   outgoing.on('close', () => {
     if (answer === undefined)
