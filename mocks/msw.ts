@@ -7,6 +7,7 @@ import { http, type RequestHandler } from 'msw';
 import { describeFault, loadSpec, type OperationId, type operations } from '../openapi/index.js';
 import { CONTROL_PREFIX } from './control.js';
 import { createMock, type Mock } from './mock.js';
+import { parseBaseUrl, pathUnder } from './msw-base-url.js';
 import type { MockOptions } from './options.js';
 import {
   completeHeaders,
@@ -18,9 +19,11 @@ import {
 import { reply, toResponse } from './responses.js';
 
 /**
- * Where the handlers answer. `baseUrl` is the API's base URL as your app calls it; the default
- * `*\/v1` matches `/v1` on any origin. The control API answers beside it: `…/__petkit/*` in place of
- * the last path segment.
+ * Where the handlers answer. `baseUrl` is the API's base URL as your app calls it: with an origin
+ * (`https://api.example.test/v1`, or `https://api.example.test` for an API at its origin's root),
+ * `*` for any origin (the default `*\/v1`: `/v1` on any origin), or relative to the page in a browser
+ * (`/api/v1`). The control API answers beside it: `…/__petkit/*` in place of the path's last segment
+ * (at the origin's root, `/__petkit/*`).
  */
 export type HandlersOptions = (MockOptions | { mock: Mock }) & { baseUrl?: string };
 
@@ -37,27 +40,18 @@ export function createHandlers(options: HandlersOptions = {}): RequestHandler[] 
   return handlersFor(mockOf, baseUrl);
 }
 
-function pathOf(pattern: string): string {
-  if (pattern.startsWith('*')) return pattern.slice(1);
-  try {
-    return new URL(pattern).pathname;
-  } catch {
-    return pattern;
-  }
-}
-
 function handlersFor(mockOf: () => Mock, baseUrl = DEFAULT_BASE_URL): RequestHandler[] {
-  const base = baseUrl.replace(/\/+$/, '');
-  const control = `${base.slice(0, base.lastIndexOf('/'))}${CONTROL_PREFIX.slice(0, -1)}`;
-  const basePath = pathOf(base);
-  const controlPath = pathOf(control);
+  const base = parseBaseUrl(baseUrl);
   const apiPath = loadSpec().basePath;
+  const controlPath = CONTROL_PREFIX.slice(0, -1);
 
-  /** Hands the core a request whose path starts with the spec's base path. */
-  const rebase = (request: Request, from: string, to: string): Request => {
+  /** The request under the path the core knows (`/v1/…`, `/__petkit/…`); undefined: not this base's. */
+  const rebase = (request: Request, from: string, to: string): Request | undefined => {
+    const rest = pathUnder(from, request);
+    if (rest === undefined) return undefined;
     if (from === to) return request;
     const url = new URL(request.url);
-    url.pathname = to + url.pathname.slice(from.length);
+    url.pathname = to + rest;
     const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
     return new Request(url, {
       method: request.method,
@@ -65,12 +59,17 @@ function handlersFor(mockOf: () => Mock, baseUrl = DEFAULT_BASE_URL): RequestHan
       ...(hasBody ? { body: request.body, duplex: 'half' } : {}),
     } as RequestInit);
   };
+  const answer = (request: Request, from: string, to: string) => {
+    const rebased = rebase(request, from, to);
+    return rebased === undefined ? undefined : mockOf().handle(rebased);
+  };
 
+  // The control API first: for an API at its origin's root, `/__petkit/*` is under the API's pattern too.
   return [
-    http.all(`${base}/*`, ({ request }) => mockOf().handle(rebase(request, basePath, apiPath))),
-    http.all(`${control}/*`, ({ request }) =>
-      mockOf().handle(rebase(request, controlPath, CONTROL_PREFIX.slice(0, -1))),
+    http.all(`${base.origin}${base.controlPath}/*`, ({ request }) =>
+      answer(request, base.controlPath, controlPath),
     ),
+    http.all(`${base.origin}${base.path}/*`, ({ request }) => answer(request, base.path, apiPath)),
   ];
 }
 
@@ -174,12 +173,13 @@ export function override<Id extends OperationId>(
     return given;
   };
   const fixed = typeof answer === 'function' ? undefined : check(answer);
-  const base = (options.baseUrl ?? '*/v1').replace(/\/+$/, '');
-  const path = `${base}${operation.path.replace(/\{([^}]+)\}/g, ':$1')}`;
+  const base = parseBaseUrl(options.baseUrl ?? DEFAULT_BASE_URL);
+  const path = `${base.origin}${base.path}${operation.path.replace(/\{([^}]+)\}/g, ':$1')}`;
   const method = HTTP[operation.method as keyof typeof HTTP];
   return method(
     path,
     async ({ request, params }) => {
+      if (pathUnder(base.path, request) === undefined) return undefined; // `*` took part of the path
       const given =
         fixed ??
         check(await (answer as OverrideResolver<Id>)({ request, params: params as Record<string, string> }));

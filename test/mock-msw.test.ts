@@ -1,9 +1,9 @@
 // The mock as MSW handlers under setupServer, driven with plain fetch.
 import { getResponse } from 'msw';
 import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createMock, startServer } from '../mocks/index.js';
-import { createHandlers, handlers } from '../mocks/msw.js';
+import { createHandlers, handlers, override } from '../mocks/msw.js';
 import { checkResponse } from '../mocks/test-helpers.js';
 
 const mock = createMock({ seed: 42 });
@@ -123,5 +123,88 @@ describe('createHandlers with setupServer', () => {
     } finally {
       await server.close();
     }
+  });
+});
+
+describe('createHandlers at every shape of base URL', () => {
+  /**
+   * What the handlers answer to a GET: its status and JSON, or undefined when none of them answers.
+   * An API answer is held to the contract at `contractPath`, the path the core answered.
+   */
+  async function get(list: ReturnType<typeof createHandlers>, url: string, contractPath?: string) {
+    const res = await getResponse(list, new Request(url, { headers: KEY }));
+    if (res === undefined) return undefined;
+    if (contractPath === undefined) return { status: res.status, json: await res.json() };
+    const checked = await checkResponse('GET', contractPath, res);
+    return { status: checked.status, json: checked.json };
+  }
+  it.each([
+    ['https://api.example.test', 'https://api.example.test/pets', 'https://api.example.test/__petkit'],
+    ['https://api.example.test/', 'https://api.example.test/pets', 'https://api.example.test/__petkit'],
+    ['https://api.example.test/v1', 'https://api.example.test/v1/pets', 'https://api.example.test/__petkit'],
+    [
+      'https://api.example.test/api/v1/',
+      'https://api.example.test/api/v1/pets',
+      'https://api.example.test/api/__petkit',
+    ],
+    ['http://localhost:*/api', 'http://localhost:3000/api/pets', 'http://localhost:3000/__petkit'],
+    ['*/v1', 'http://any.test/v1/pets', 'http://any.test/__petkit'],
+    ['*/v1/', 'http://any.test/v1/pets', 'http://any.test/__petkit'],
+    ['*', 'http://any.test/pets', 'http://any.test/__petkit'],
+  ])('baseUrl %s: lists pets at %s, the control API at %s', async (baseUrl, pets, control) => {
+    const own = createMock({ seed: 42 });
+    const list = createHandlers({ mock: own, baseUrl });
+    const listed = await get(list, `${pets}?limit=2`, '/v1/pets?limit=2');
+    expect(listed).toEqual({ status: 200, json: expect.any(Array) });
+    expect(listed?.json).toHaveLength(2);
+    expect(await get(list, `${pets}/1`, '/v1/pets/1')).toMatchObject({ status: 200, json: { id: 1 } });
+    expect(await get(list, `${control}/health`)).toMatchObject({
+      status: 200,
+      json: { status: 'ok', pets: 50 },
+    });
+  });
+  it('leaves to the handlers after it a path that only contains its base path (*/v1 is /v1 on any origin)', async () => {
+    const list = createHandlers({ mock, baseUrl: '*/v1' });
+    expect(await get(list, 'http://any.test/api/v1/pets')).toBeUndefined();
+    expect(await get(list, 'http://any.test/api/__petkit/health')).toBeUndefined();
+  });
+  it('resolves a relative base URL against the page, as MSW does', async () => {
+    vi.stubGlobal('location', new URL('http://localhost:5173/app/index.html'));
+    try {
+      const rooted = createHandlers({ mock, baseUrl: '/api/v1' });
+      expect(await get(rooted, 'http://localhost:5173/api/v1/pets/1', '/v1/pets/1')).toMatchObject({
+        status: 200,
+      });
+      expect(await get(rooted, 'http://localhost:5173/api/__petkit/health')).toMatchObject({ status: 200 });
+      expect(await get(rooted, 'http://elsewhere.test/api/v1/pets/1')).toBeUndefined();
+      const beside = createHandlers({ mock, baseUrl: 'api/v1' });
+      expect(await get(beside, 'http://localhost:5173/app/api/v1/pets/1', '/v1/pets/1')).toMatchObject({
+        status: 200,
+      });
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+  it('refuses a relative base URL where there is no page, and a wildcard in the path, saying what to give', () => {
+    expect(() => createHandlers({ baseUrl: '/api/v1' })).toThrow(
+      new TypeError(
+        "petkit/msw: baseUrl '/api/v1' is relative, and there is no page here to resolve it against, so it would match no request: give its origin ('https://api.example.test/api/v1'), or '*/api/v1' for any origin.",
+      ),
+    );
+    expect(() => override('listPets', { status: 200, body: [] }, { baseUrl: 'api/v1' })).toThrow(TypeError);
+    expect(() => createHandlers({ baseUrl: 'https://api.example.test/*/v1' })).toThrow(
+      /wildcard in its path/,
+    );
+  });
+  it("overrides an operation of an API at its origin's root", async () => {
+    const list = [
+      override('listPets', { status: 200, body: [] }, { baseUrl: 'https://api.example.test/' }),
+      ...createHandlers({ mock, baseUrl: 'https://api.example.test/' }),
+    ];
+    expect(await get(list, 'https://api.example.test/pets')).toEqual({ status: 200, json: [] });
+    expect(await get(list, 'https://api.example.test/pets/1')).toMatchObject({
+      status: 200,
+      json: { id: 1 },
+    });
   });
 });

@@ -1,0 +1,73 @@
+// Where petkit/msw's handlers answer: a `baseUrl` as the app calls the API, read once into an origin
+// pattern and a literal path, whatever its shape: at its origin's root (`https://api.example.test`,
+// with or without a trailing slash), under a path (`https://api.example.test/api/v1/`), on any origin
+// (`*/v1`, the default), or relative to the page (`/api/v1`, in a browser). The control API answers
+// beside the API: in place of the path's last segment, or at `/__petkit/` for an API at the root.
+// Browser-safe, as msw.ts is: imports nothing from Node, nor msw.
+import { CONTROL_PREFIX } from './control.js';
+
+export interface BaseUrl {
+  /** What MSW matches the origin with: `https://api.example.test`, `*`, `http://localhost:*`. */
+  readonly origin: string;
+  /** The base path, literal, without a trailing slash; `''` for an API at its origin's root. */
+  readonly path: string;
+  /** The control API's path beside it: `/__petkit`, `/api/__petkit`. */
+  readonly controlPath: string;
+}
+
+/**
+ * The base URL read into its parts. A relative one is resolved against the page, as MSW resolves a
+ * relative path; where there is no page (Node), it could match no request, and is refused.
+ */
+export function parseBaseUrl(baseUrl: string): BaseUrl {
+  if (typeof baseUrl !== 'string') {
+    throw new TypeError(
+      `petkit/msw: baseUrl must be a string, e.g. 'https://api.example.test/v1'; got ${typeof baseUrl}.`,
+    );
+  }
+  const absolute =
+    baseUrl.startsWith('*') || /^[a-z][a-z0-9+.-]*:\/\//i.test(baseUrl) ? baseUrl : fromPage(baseUrl);
+  const scheme = absolute.indexOf('://');
+  const authorityEnd = scheme === -1 ? 1 : absolute.indexOf('/', scheme + 3);
+  const cut = authorityEnd === -1 ? absolute.length : authorityEnd;
+  const origin = absolute.slice(0, cut);
+  const path = absolute
+    .slice(cut)
+    .replace(/[?#].*$/, '')
+    .replace(/\/+$/, '');
+  if (path !== '' && !path.startsWith('/')) {
+    throw new TypeError(`petkit/msw: baseUrl '${baseUrl}': its path must begin with '/', as in '*/v1'.`);
+  }
+  if (path.includes('*')) {
+    throw new TypeError(
+      `petkit/msw: baseUrl '${baseUrl}' has a wildcard in its path; only its origin may have one ('*/v1', 'http://localhost:*/v1'): the path is the API's base path, as the app calls it.`,
+    );
+  }
+  const parent = path.slice(0, Math.max(0, path.lastIndexOf('/')));
+  return { origin, path, controlPath: `${parent}${CONTROL_PREFIX.slice(0, -1)}` };
+}
+
+/** A relative base URL, resolved against the page's address (`location.href`), as MSW does. */
+function fromPage(baseUrl: string): string {
+  const page = (globalThis as { location?: { href?: unknown } }).location?.href;
+  try {
+    if (typeof page === 'string') return new URL(baseUrl, page).href;
+  } catch {
+    // A page with no hierarchical address (about:blank): refused below, as in Node.
+  }
+  const slash = baseUrl.startsWith('/') ? '' : '/';
+  throw new TypeError(
+    `petkit/msw: baseUrl '${baseUrl}' is relative, and there is no page here to resolve it against, so it would match no request: give its origin ('https://api.example.test${slash}${baseUrl}'), or '*${slash}${baseUrl}' for any origin.`,
+  );
+}
+
+/**
+ * The rest of a request's path after the base path, from its `/`; undefined when the request's path
+ * does not start with the base path (the origin's `*` took part of the path: `*\/v1` does not answer
+ * `/api/v1/pets`).
+ */
+export function pathUnder(base: string, request: Request): string | undefined {
+  const { pathname } = new URL(request.url);
+  if (base === '') return pathname;
+  return pathname.startsWith(`${base}/`) ? pathname.slice(base.length) : undefined;
+}
