@@ -19,14 +19,15 @@ export interface BaseUrl {
  * The base URL read into its parts. A relative one is resolved against the page, as MSW resolves a
  * relative path; where there is no page (Node), it could match no request, and is refused.
  */
-export function parseBaseUrl(baseUrl: string): BaseUrl {
+export function parseBaseUrl(
+  baseUrl: string,
+  refuse: (fault: string) => Error = createHandlersRefusal,
+): BaseUrl {
   if (typeof baseUrl !== 'string') {
-    throw new TypeError(
-      `petkit/msw: baseUrl must be a string, e.g. 'https://api.example.test/v1'; got ${typeof baseUrl}.`,
-    );
+    throw refuse(`baseUrl is a string, e.g. 'https://api.example.test/v1'; got ${typeof baseUrl}.`);
   }
   const absolute =
-    baseUrl.startsWith('*') || /^[a-z][a-z0-9+.-]*:\/\//i.test(baseUrl) ? baseUrl : fromPage(baseUrl);
+    baseUrl.startsWith('*') || /^[a-z][a-z0-9+.-]*:\/\//i.test(baseUrl) ? baseUrl : fromPage(baseUrl, refuse);
   const scheme = absolute.indexOf('://');
   const authorityEnd = scheme === -1 ? 1 : absolute.indexOf('/', scheme + 3);
   const cut = authorityEnd === -1 ? absolute.length : authorityEnd;
@@ -36,19 +37,24 @@ export function parseBaseUrl(baseUrl: string): BaseUrl {
     .replace(/[?#].*$/, '')
     .replace(/\/+$/, '');
   if (path !== '' && !path.startsWith('/')) {
-    throw new TypeError(`petkit/msw: baseUrl '${baseUrl}': its path must begin with '/', as in '*/v1'.`);
+    throw refuse(`baseUrl '${baseUrl}': its path must begin with '/', as in '*/v1'.`);
   }
   if (path.includes('*')) {
-    throw new TypeError(
-      `petkit/msw: baseUrl '${baseUrl}' has a wildcard in its path; only its origin may have one ('*/v1', 'http://localhost:*/v1'): the path is the API's base path, as the app calls it.`,
+    throw refuse(
+      `baseUrl '${baseUrl}' has a wildcard in its path; only its origin may have one ('*/v1', 'http://localhost:*/v1'): the path is the API's base path, as the app calls it.`,
     );
   }
   const parent = path.slice(0, Math.max(0, path.lastIndexOf('/')));
   return { origin, path, controlPath: `${parent}${CONTROL_PREFIX.slice(0, -1)}` };
 }
 
+/** createHandlers' refusal of a base URL (override throws its OverrideError). */
+function createHandlersRefusal(fault: string): Error {
+  return new TypeError(`petkit/msw: ${fault}`);
+}
+
 /** A relative base URL, resolved against the page's address (`location.href`), as MSW does. */
-function fromPage(baseUrl: string): string {
+function fromPage(baseUrl: string, refuse: (fault: string) => Error): string {
   const page = (globalThis as { location?: { href?: unknown } }).location?.href;
   try {
     if (typeof page === 'string') return new URL(baseUrl, page).href;
@@ -56,8 +62,8 @@ function fromPage(baseUrl: string): string {
     // A page with no hierarchical address (about:blank): refused below, as in Node.
   }
   const slash = baseUrl.startsWith('/') ? '' : '/';
-  throw new TypeError(
-    `petkit/msw: baseUrl '${baseUrl}' is relative, and there is no page here to resolve it against, so it would match no request: give its origin ('https://api.example.test${slash}${baseUrl}'), or '*${slash}${baseUrl}' for any origin.`,
+  throw refuse(
+    `baseUrl '${baseUrl}' is relative, and there is no page here to resolve it against, so it would match no request: give its origin ('https://api.example.test${slash}${baseUrl}'), or '*${slash}${baseUrl}' for any origin.`,
   );
 }
 

@@ -4,18 +4,14 @@
 // network error (HttpResponse.error()): the app's fetch rejects. Browser-safe: imports nothing from Node. (One file, so that its CommonJS declarations,
 // msw.d.cts, made by scripts/cjs-types.mjs, name msw through `require` throughout.)
 import { http, type RequestHandler } from 'msw';
-import { describeFault, loadSpec, type OperationId, type operations } from '../openapi/index.js';
+import { loadSpec, type OperationId, type operations } from '../openapi/index.js';
 import { CONTROL_PREFIX } from './control.js';
+import { errorBody } from './errors.js';
 import { createMock, type Mock } from './mock.js';
 import { parseBaseUrl, pathUnder } from './msw-base-url.js';
 import type { MockOptions } from './options.js';
-import {
-  completeHeaders,
-  documentedHeaders,
-  headerFault,
-  normalizeHeaders,
-  type OverrideHeaders,
-} from './override-headers.js';
+import { type CheckedAnswer, checkAnswer, operationFault } from './override-answer.js';
+import { completeHeaders, documentedHeaders, type OverrideHeaders } from './override-headers.js';
 import { reply, toResponse } from './responses.js';
 
 /**
@@ -127,7 +123,11 @@ export interface OverrideOptions {
   now?: () => number;
 }
 
-/** A fault of an answer: its status is not documented, or its body departs from the schema. */
+/**
+ * An override refused when it is made: an operation openapi.yaml does not have, an answer that is not
+ * one it documents (its status, body or headers), or an option of the wrong type. Its message says
+ * which, and what is documented instead.
+ */
 export class OverrideError extends TypeError {
   override readonly name = 'OverrideError';
 }
@@ -141,59 +141,85 @@ const HTTP = { GET: http.get, POST: http.post, PUT: http.put, PATCH: http.patch,
  * the mock's `Prefer: code=` answer would: those given, and for the others the demo-free key's (the
  * Free plan's 60 a minute, the current minute's window; a 429 has none remaining and a Retry-After
  * until the window's end, or the window ends after a given Retry-After), WWW-Authenticate on a 401,
- * Location on a 201, and the deprecation headers on every answer of getPet.
+ * Location on a 201, and the deprecation headers on every answer of getPet. An answer a function
+ * returns that would be refused is answered as the mock's own failures are: a 500 `internal_error`
+ * whose message says what was wrong.
  */
 export function override<Id extends OperationId>(
   operationId: Id,
   answer: NoInfer<OperationAnswer<Id> | OverrideResolver<Id>>,
   options: OverrideOptions = {},
 ): RequestHandler {
+  const refuse = (fault: string) => new OverrideError(`override('${String(operationId)}'): ${fault}`);
   const spec = loadSpec();
+  const unknownOperation = operationFault(spec, operationId);
+  if (unknownOperation !== undefined) throw refuse(unknownOperation);
   const operation = spec.operation(operationId);
   const headerSpecs = documentedHeaders(spec);
-  const now = options.now ?? Date.now;
-  const check = (given: OperationAnswer<Id>): OperationAnswer<Id> => {
-    const status = Number(given.status);
-    const documented = operation.response(status)?.content.get('application/json');
-    if (documented === undefined) {
-      throw new OverrideError(
-        `override('${operationId}'): ${status} is not a documented JSON answer of ${operationId}.`,
-      );
-    }
-    const [fault] = documented.validate(given.body).map(describeFault);
-    if (fault !== undefined) {
-      throw new OverrideError(
-        `override('${operationId}'): the ${status} body departs from openapi.yaml: ${fault.path || '(body)'} ${fault.message}.`,
-      );
-    }
-    const headerFaulty = headerFault(normalizeHeaders(given.headers), headerSpecs);
-    if (headerFaulty !== undefined) {
-      throw new OverrideError(`override('${operationId}'): the ${status} header ${headerFaulty}.`);
-    }
-    return given;
-  };
-  const fixed = typeof answer === 'function' ? undefined : check(answer);
-  const base = parseBaseUrl(options.baseUrl ?? DEFAULT_BASE_URL);
+  const { now = Date.now, once = false } = optionsChecked(options, refuse);
+  const base = parseBaseUrl(options.baseUrl ?? DEFAULT_BASE_URL, refuse);
+  let fixed: CheckedAnswer | undefined;
+  if (typeof answer !== 'function') {
+    const checked = checkAnswer(operation, answer, headerSpecs);
+    if (typeof checked === 'string') throw refuse(checked);
+    fixed = checked;
+  }
   const path = `${base.origin}${base.path}${operation.path.replace(/\{([^}]+)\}/g, ':$1')}`;
   const method = HTTP[operation.method as keyof typeof HTTP];
   return method(
     path,
     async ({ request, params }) => {
       if (pathUnder(base.path, request) === undefined) return undefined; // `*` took part of the path
-      const given =
-        fixed ??
-        check(await (answer as OverrideResolver<Id>)({ request, params: params as Record<string, string> }));
-      const status = Number(given.status);
-      const headers = completeHeaders({
-        operation,
-        basePath: spec.basePath,
-        status,
-        body: given.body,
-        given: normalizeHeaders(given.headers),
-        nowMs: now(),
-      });
-      return toResponse(reply(status, JSON.stringify(given.body), headers), request.method === 'HEAD');
+      const head = request.method === 'HEAD';
+      let given = fixed;
+      if (given === undefined) {
+        const returned = await (answer as OverrideResolver<Id>)({
+          request,
+          params: params as Record<string, string>,
+        });
+        const checked = checkAnswer(operation, returned, headerSpecs);
+        // Known only now: answered as the mock answers a failure of its own, a documented 500.
+        if (typeof checked === 'string') return refusedAnswer(checked, returned, head);
+        given = checked;
+      }
+      return answered(given, head);
     },
-    { once: options.once ?? false },
+    { once },
   );
+
+  function answered(given: CheckedAnswer, head: boolean): Response {
+    const { status, body } = given;
+    const headers = completeHeaders({
+      operation,
+      basePath: spec.basePath,
+      status,
+      body,
+      given: given.headers,
+      nowMs: now(),
+    });
+    return toResponse(reply(status, JSON.stringify(body), headers), head);
+  }
+
+  function refusedAnswer(fault: string, returned: unknown, head: boolean): Response {
+    const why =
+      returned === undefined
+        ? 'its function returned undefined, not an answer { status, body, headers? } (an arrow function returns an object in parentheses: () => ({ status, body })).'
+        : `the answer its function returned is refused: ${fault}`;
+    const body = errorBody('internal_error', refuse(why).message);
+    return answered({ status: body.status, body, headers: new Map() }, head);
+  }
+}
+
+/** The options of an override, checked for callers without types. */
+function optionsChecked(options: OverrideOptions, refuse: (fault: string) => OverrideError): OverrideOptions {
+  if (typeof options !== 'object' || options === null) {
+    throw refuse(`its options are an object { baseUrl?, once?, now? }; got ${String(options)}.`);
+  }
+  if (options.now !== undefined && typeof options.now !== 'function') {
+    throw refuse(`options.now is a function that returns ms since the epoch; got ${typeof options.now}.`);
+  }
+  if (options.once !== undefined && typeof options.once !== 'boolean') {
+    throw refuse(`options.once is true or false; got ${typeof options.once}.`);
+  }
+  return options;
 }

@@ -2,7 +2,7 @@
 // openapi.yaml (the @ts-expect-error lines are type errors; `npm run typecheck` fails if one is not),
 // and checked at run time for callers without types.
 import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { errorBody, FORCED_CODES } from '../mocks/errors.js';
 import { createMock } from '../mocks/index.js';
 import { createHandlers, OverrideError, override } from '../mocks/msw.js';
@@ -61,7 +61,9 @@ describe('override', () => {
   it('refuses, as a type error and at run time, a status not documented or a body off its schema', () => {
     // @ts-expect-error getPet documents no 201
     expect(() => override('getPet', { status: 201, body: { id: 1, name: 'Rex', categoryId: 1 } })).toThrow(
-      new OverrideError("override('getPet'): 201 is not a documented JSON answer of getPet."),
+      new OverrideError(
+        "override('getPet'): 201 is not a documented JSON answer of getPet; it documents 200, 400, 401, 404, 429, 500, 503.",
+      ),
     );
     // @ts-expect-error a Pet's name is a string
     expect(() => override('getPet', { status: 200, body: { id: 1, name: 7, categoryId: 1 } })).toThrow(
@@ -72,8 +74,135 @@ describe('override', () => {
       OverrideError,
     );
     // @ts-expect-error no such operation
-    expect(() => override('deletePet', { status: 204, body: null })).toThrow();
+    expect(thrown(() => override('deletePet', { status: 204, body: null }))).toEqual(
+      new OverrideError(
+        "override('deletePet'): openapi.yaml has no operation 'deletePet'; its operations are listPets, createPet, getPet.",
+      ),
+    );
   });
+});
+
+/** What a call threw: an OverrideError, or the test fails saying what came instead. */
+function thrown(call: () => unknown): OverrideError {
+  try {
+    call();
+  } catch (error) {
+    expect(error).toBeInstanceOf(OverrideError);
+    return error as OverrideError;
+  }
+  throw new Error('it threw nothing');
+}
+
+describe('override from JavaScript, without its types', () => {
+  const pets = { status: 200, body: [] };
+  /** override() as a JavaScript caller reaches it: any arguments at all. */
+  const untyped = override as (...args: unknown[]) => unknown;
+  it.each([
+    [
+      'an answer that is null',
+      ['listPets', null],
+      'an answer is an object { status, body, headers? }; got null.',
+    ],
+    [
+      'an answer that is a status alone',
+      ['listPets', 200],
+      'an answer is an object { status, body, headers? }; got 200.',
+    ],
+    [
+      "MSW's Response in place of an answer",
+      ['listPets', new Response('[]')],
+      "an answer is an object { status, body, headers? }, not a Response (MSW's http.get(...) answers a Response of your own).",
+    ],
+    [
+      'an answer with a key of no meaning',
+      ['listPets', { ...pets, header: { 'Retry-After': 5 } }],
+      "an answer has no key 'header'; its keys are status, body and headers.",
+    ],
+    [
+      'an answer with no status',
+      ['listPets', { body: [] }],
+      'the answer has no status; listPets documents 200, 400, 401, 429, 500, 503.',
+    ],
+    [
+      'a status the operation does not document',
+      ['listPets', { status: 418, body: {} }],
+      '418 is not a documented JSON answer of listPets; it documents 200, 400, 401, 429, 500, 503.',
+    ],
+    ['an answer with no body', ['listPets', { status: 200 }], 'the 200 answer has no body.'],
+    [
+      'headers that are null',
+      ['listPets', { ...pets, headers: null }],
+      'the 200 headers are an object of names to strings or numbers; got null.',
+    ],
+    [
+      'a header name that is not one',
+      ['listPets', { ...pets, headers: { 'X Trace': 'a' } }],
+      "'X Trace' is not a header name: a name is letters, digits and !#$%&'*+-.^_`|~, no spaces nor colons.",
+    ],
+    [
+      'a header with no value',
+      ['listPets', { ...pets, headers: { 'X-Trace': undefined } }],
+      'the 200 header X-Trace is undefined; a header is a string or a number.',
+    ],
+    [
+      'a header value with a line break',
+      ['listPets', { ...pets, headers: { 'X-Trace': 'a\r\nSet-Cookie: x=1' } }],
+      "the 200 header X-Trace is 'a\r\nSet-Cookie: x=1'; a header's value has no line break nor NUL.",
+    ],
+    [
+      'a clock that is not a function',
+      ['listPets', pets, { now: 5 }],
+      'options.now is a function that returns ms since the epoch; got number.',
+    ],
+    [
+      'once that is not a boolean',
+      ['listPets', pets, { once: 'yes' }],
+      'options.once is true or false; got string.',
+    ],
+    [
+      'a relative base URL with no page',
+      ['listPets', pets, { baseUrl: '/api/v1' }],
+      "baseUrl '/api/v1' is relative, and there is no page here to resolve it against, so it would match no request: give its origin ('https://api.example.test/api/v1'), or '*/api/v1' for any origin.",
+    ],
+  ])('refuses %s when the override is made, with an OverrideError', (_, args, message) => {
+    const operation = String(args[0]);
+    expect(thrown(() => untyped(...args))).toEqual(new OverrideError(`override('${operation}'): ${message}`));
+  });
+
+  it.each([
+    [
+      'a status listPets does not document',
+      () => ({ status: 418, body: {} }),
+      "override('listPets'): the answer its function returned is refused: 418 is not a documented JSON answer of listPets; it documents 200, 400, 401, 429, 500, 503.",
+    ],
+    [
+      'a body off its schema',
+      () => ({ status: 200, body: [{ id: 1 }] }),
+      "override('listPets'): the answer its function returned is refused: the 200 body departs from openapi.yaml: /0/name is required.",
+    ],
+    [
+      'nothing (a block body with no return)',
+      () => {
+        ({ status: 200, body: [] });
+      },
+      "override('listPets'): its function returned undefined, not an answer { status, body, headers? } (an arrow function returns an object in parentheses: () => ({ status, body })).",
+    ],
+  ])(
+    'answers a function that returns %s with a documented 500 internal_error saying so, no stack trace',
+    async (_, resolver, message) => {
+      const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+      try {
+        server.use(untyped('listPets', resolver, { baseUrl: BASE }) as ReturnType<typeof override>);
+        const res = await checkResponse('GET', `${BASE}/pets`, await fetch(`${BASE}/pets`, { headers: KEY }));
+        expect(res.status).toBe(500);
+        expect(res.json).toEqual({ code: 'internal_error', message, status: 500 });
+        expect(res.headers.get('x-ratelimit-limit')).toBe('60');
+        expect(logged).not.toHaveBeenCalled();
+      } finally {
+        logged.mockRestore();
+      }
+    },
+  );
 });
 
 describe('override of an error status', () => {
