@@ -203,6 +203,15 @@ process.stdout.write = (chunk, ...rest) => {
       /^petkit mock: --host 192\.0\.2\.1: not an address of this machine \(EADDRNOTAVAIL\)/,
     ],
     [['--bogus'], /unknown option --bogus\./],
+    // Past the store's size: it said "Option pets must be an integer from 0 to 100000".
+    [
+      ['--pets', '1000000000'],
+      /^petkit mock: --pets must be at most the store's size, 100000 \(--max-pets\), got "1000000000"\.\n/,
+    ],
+    [
+      ['--pets', '11', '--max-pets', '10'],
+      /^petkit mock: --pets must be at most the store's size, 10 \(--max-pets\), got "11"\.\n/,
+    ],
     // An empty name: the HAR was lost at the end (rename to ''), exit 1 with a stack-like line.
     [
       ['--har', ''],
@@ -224,6 +233,25 @@ process.stdout.write = (chunk, ...rest) => {
     expect(result.status).toBe(2);
     expect(result.stdout).not.toContain('serving');
     expect(result.stderr).toMatch(message);
+  });
+  it('names --fixtures and --max-pets when the file gives more pets than the store holds (exit 2)', () => {
+    const file = join(folder('petkit-fixtures-'), 'pets.json');
+    writeFileSync(file, JSON.stringify([1, 2, 3].map((i) => ({ name: `Pet ${i}`, categoryId: 1 }))));
+    const result = spawnSync(
+      process.execPath,
+      [MAIN, 'mock', '--port', '0', '--fixtures', file, '--max-pets', '2'],
+      {
+        encoding: 'utf8',
+        timeout: 5_000,
+      },
+    );
+    expect(result.status).toBe(2);
+    // It said "Option pets gives 3 pets; the store holds 2 (maxPets).", naming neither.
+    expect(result.stderr).toMatch(
+      new RegExp(
+        `^petkit mock: --fixtures ${file.replaceAll('/', '\\/')} gives 3 pets; the store holds at most 2 \\(--max-pets\\)\\.\n`,
+      ),
+    );
   });
   it('masks the keys of a private keys file in its banner, and shows the demo keys in full', async () => {
     const dir = folder('petkit-keys-');

@@ -136,7 +136,19 @@ export function parse(argv: string[]): Parsed {
   if (maxPets !== undefined) options.maxPets = maxPets;
   if (latency !== undefined) options.latency = latency;
   if (values.keys !== undefined) options.keys = loadKeysFile(values.keys);
-  if (values.fixtures !== undefined) options.pets = loadPetsFile(values.fixtures);
+  const store = maxPets ?? DEFAULT_MAX_PETS;
+  // The store's size is known here: a count or a file past it is named by its flag, not by the option.
+  if (pets !== undefined && pets > store)
+    throw new UsageError(
+      `--pets must be at most the store's size, ${store} (--max-pets), got "${values.pets ?? ''}".`,
+    );
+  if (values.fixtures !== undefined) {
+    options.pets = loadPetsFile(values.fixtures);
+    if (options.pets.length > store)
+      throw new UsageError(
+        `--fixtures ${values.fixtures} gives ${options.pets.length} pets; the store holds at most ${store} (--max-pets).`,
+      );
+  }
   // Checked here against the keys and seed the mock will have, so a bad rule is named with its file.
   if (values.rules !== undefined)
     options.rules = loadRulesFile(values.rules, {
