@@ -88,6 +88,17 @@ describe('the mock’s clock', () => {
     expect(changeClock(late, { advanceSeconds: 3_153_600_000 }, REAL, undefined)).toHaveProperty('refused');
   });
 
+  it('set running near the end of 9999, stops there rather than read the year 10000', () => {
+    const last = changed(REAL_TIME, { set: '9999-12-31T23:59:59Z' });
+    // Two seconds on, it read +010000-01-01T00:00:01Z, and the API's Date said "01 Jan 10000".
+    expect(clockReading(last, REAL + 2000).now).toBe('9999-12-31T23:59:59.999Z');
+    expect(mockTime(last, REAL + 86_400_000)).toBe(Date.UTC(9999, 11, 31, 23, 59, 59, 999));
+    // And a later set may go back to any instant it read.
+    expect(changed(last, { set: '9999-12-31T23:59:59.999Z' }, mockTime(last, REAL + 2000))).toMatchObject({
+      frozenAt: null,
+    });
+  });
+
   it('takes advanceSeconds or set, not both', () => {
     expect(clockChangeFault({ advanceSeconds: 1, set: '2030-01-01T00:00:00Z' })).toBe(
       'advanceSeconds and set together: give one (frozen may go with either).',

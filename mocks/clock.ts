@@ -13,9 +13,12 @@ export const REAL_TIME: ClockState = { offsetMs: 0, frozenAt: null };
 export const EARLIEST = 0;
 export const LATEST = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 
-/** The mock's time (ms) for a real time. */
+/**
+ * The mock's time (ms) for a real time. A clock set near the end of year 9999 and left running stops
+ * there: past it, Date would not be an HTTP-date (`Sat, 01 Jan 10000`) nor the clock's reading RFC 3339.
+ */
 export function mockTime(clock: ClockState, real: number): number {
-  return clock.frozenAt ?? real + clock.offsetMs;
+  return Math.min(clock.frozenAt ?? real + clock.offsetMs, LATEST);
 }
 
 const iso = (ms: number): string => new Date(ms).toISOString();
