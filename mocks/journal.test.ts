@@ -901,3 +901,28 @@ describe('the journal’s ring of bytes', () => {
     expect(journal.records().map((record) => record.path)).toEqual(['/v1/pets/1']);
   });
 });
+
+describe('a key of the keys file sent elsewhere than Authorization', () => {
+  it('is hidden in the journal, its HAR and events (entries), and the log line, as the journal shows keys', async () => {
+    const secret = 'sk_live_4f9a8b7c6d5e4f3a2b1c';
+    const lines: string[] = [];
+    const mock = createMock({
+      keys: { keys: [{ key: secret, plan: 'pro' }] },
+      logger: { info: (line) => lines.push(line), warn: () => undefined, error: () => undefined },
+    });
+    const seen: string[] = [];
+    mock.observe((entry) => seen.push(JSON.stringify(entry)));
+    await mock.request(
+      `/v1/pets?limit=0&token=${secret}`,
+      withKey(secret, { headers: { 'x-api-key': secret } }),
+    );
+    await mock.request(`/v1/pets/${secret}`);
+    await mock.request('/v1/pets', withKey(secret, { json: { name: secret, categoryId: 'x' } }));
+    const shown = JSON.stringify(mock.journal) + seen.join('') + lines.join('\n');
+    // It was in the path, the x-api-key header, the request's body and the answers' messages.
+    expect(shown).not.toContain('4f9a8b7c6d5e');
+    expect(mock.journal[0]?.path).toBe('/v1/pets?limit=0&token=sk_live…');
+    expect(mock.journal[0]?.request.headers['x-api-key']).toBe('sk_live…');
+    expect(lines[1]).toMatch(/^GET \/v1\/pets\/sk_live… 401 /);
+  });
+});

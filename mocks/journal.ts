@@ -132,6 +132,8 @@ class Store {
   nextId = 1;
   /** Writes the bytes of the records waiting for them (createJournal sets it). */
   flush: () => void = () => undefined;
+  /** Hides the keys of a keys file in an entry's texts (createJournal sets it), if any. */
+  mask: ((text: string) => string) | undefined = undefined;
 
   constructor(
     readonly slots: number,
@@ -254,6 +256,12 @@ export class JournalRecord {
 
   /** The entry a reader sees. */
   entry(): JournalEntry {
+    const entry = this.#entry();
+    const mask = this.#store.mask;
+    return mask === undefined ? entry : maskedEntry(entry, mask);
+  }
+
+  #entry(): JournalEntry {
     const key = this.#key;
     const shown = this.gone ? undefined : readExchange(this.#store, this.#offset);
     return {
@@ -349,6 +357,8 @@ export function createJournal(
   listsSize = LISTS_SIZE,
   /** How many repeated reply bodies' excerpts it keeps by reference: smaller in tests. */
   excerptsSize = EXCERPTS_SIZE,
+  /** Hides the keys of a keys file in what an entry shows (keyMasker); applied when an entry is read. */
+  mask?: (text: string) => string,
 ): Journal {
   // Slots for as many records as the bounds let it keep: each is estimated at ENTRY_BASE_ESTIMATE
   // bytes at least, so the byte bound holds a number of them; the newest is kept even if alone past it.
@@ -362,6 +372,7 @@ export function createJournal(
     listsSize,
     excerptsSize,
   );
+  store.mask = mask;
   const encoder = new Encoder(store);
   let bytes = 0;
   let dropped = 0;
@@ -1492,4 +1503,21 @@ function recordOf(list: readonly string[]): Record<string, string> {
   const record: Record<string, string> = {};
   for (let i = 0; i + 1 < list.length; i += 2) record[(list[i] ?? '').toLowerCase()] = list[i + 1] ?? '';
   return record;
+}
+
+/** An entry with the keys `mask` hides hidden in its path, header values and bodies' excerpts. */
+function maskedEntry(entry: JournalEntry, mask: (text: string) => string): JournalEntry {
+  const headers = (record: Readonly<Record<string, string>>) => {
+    const shown: Record<string, string> = {};
+    for (const name of Object.keys(record)) shown[name] = mask(record[name] ?? '');
+    return shown;
+  };
+  const body = (excerpt: BodyExcerpt | null) =>
+    excerpt === null ? null : { ...excerpt, text: mask(excerpt.text) };
+  return {
+    ...entry,
+    path: mask(entry.path),
+    request: { headers: headers(entry.request.headers), body: body(entry.request.body) },
+    response: { headers: headers(entry.response.headers), body: body(entry.response.body) },
+  };
 }

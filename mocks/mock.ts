@@ -16,6 +16,7 @@ import type { NetworkFault } from './control-types.js';
 import { createControls, type MockClock, type MockRules } from './controls.js';
 import { createDateHeader } from './date-header.js';
 import { createJournal, type Journal, type JournalEntry } from './journal.js';
+import { keyMasker } from './key-label.js';
 import { anonymousLimits, type Limits, type ResolvedKey } from './keys.js';
 import { memoryState } from './memory-state.js';
 import { IMPLEMENTATIONS, type OperationInput } from './operations.js';
@@ -128,11 +129,22 @@ export function createMock(options: MockOptions = {}): Mock {
   const keyBuckets = new Map<string, BucketRef>(keys.map((k) => [k.key, { kind: 'key', id: k.key }]));
   const state = normalized.state ?? memoryState(normalized.maxPets);
   const { store, limiter, control } = state;
-  const journal = createJournal(normalized.journalLimit);
+  // A key of the keys file a client sent elsewhere than Authorization (a query, a body) is hidden in
+  // the journal's entries and the log, as the journal's `key` shows keys.
+  const mask = keyMasker(keys.map((entry) => entry.key));
+  const journal = createJournal(
+    normalized.journalLimit,
+    undefined,
+    undefined,
+    undefined,
+    undefined,
+    undefined,
+    mask,
+  );
   const seeded = normalized.fixtures ?? seedPets(normalized.seed, normalized.pets);
   const gate = createSeedingGate(() => state.seed(seeded, normalized.rules));
   const loss = createLossTracker(logger);
-  const recorder = createRecorder({ journal, logger, real });
+  const recorder = createRecorder({ journal, logger, real, mask });
   const dateOf = createDateHeader();
   const controls = createControls({ state, real, rules: { seed: normalized.seed, keys }, keys });
   const fire = (id: string): Awaitable<boolean> => control.fire(id);

@@ -36,8 +36,14 @@ export interface Recorder {
   observe(listener: (entry: JournalEntry) => void): () => void;
 }
 
-export function createRecorder(c: { journal: Journal; logger: Logger; real: () => number }): Recorder {
-  const { journal, logger, real } = c;
+export function createRecorder(c: {
+  journal: Journal;
+  logger: Logger;
+  real: () => number;
+  /** Hides the keys of a keys file in the log line's path (keyMasker). */
+  mask?: ((text: string) => string) | undefined;
+}): Recorder {
+  const { journal, logger, real, mask } = c;
   const logging = logger !== silentLogger;
   const observers = new Set<(entry: JournalEntry) => void>();
   return {
@@ -63,7 +69,7 @@ export function createRecorder(c: { journal: Journal; logger: Logger; real: () =
         const entry = kept.entry();
         for (const listener of observers) listener(entry);
       }
-      if (logging) logger.info(logLine(kept, reply.fault, answered.rule));
+      if (logging) logger.info(logLine(kept, reply.fault, answered.rule, mask));
     },
     observe(listener) {
       observers.add(listener);
@@ -84,8 +90,10 @@ function logLine(
   },
   fault: NetworkFault | undefined,
   rule: string | undefined,
+  mask: ((text: string) => string) | undefined,
 ): string {
-  const { method, path, status, code, forced, durationMs } = kept;
+  const { method, status, code, forced, durationMs } = kept;
+  const path = mask === undefined ? kept.path : mask(kept.path);
   let why = code === null ? '' : ` ${code}`;
   if (fault !== undefined) why += ` fault ${fault}`;
   if (rule !== undefined) why += ` (rule ${rule})`;
