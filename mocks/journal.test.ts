@@ -908,7 +908,7 @@ describe('a key of the keys file sent elsewhere than Authorization', () => {
     const lines: string[] = [];
     const mock = createMock({
       keys: { keys: [{ key: secret, plan: 'pro' }] },
-      logger: { info: (line) => lines.push(line), warn: () => undefined, error: () => undefined },
+      logger: { info: (line) => lines.push(line), error: () => undefined },
     });
     const seen: string[] = [];
     mock.observe((entry) => seen.push(JSON.stringify(entry)));
