@@ -314,6 +314,42 @@ describe('startServer: refusals Node would make bare', () => {
     expect(body.message).toBe('An HTTP/1.1 request must carry a Host header (RFC 9112, section 3.2).');
     expect(mock.journal).toEqual([]);
   });
+  it('answers a request with two Host lines with a JSON 400 (RFC 9112: which host is meant is unknown)', async () => {
+    const { origin, mock } = await start();
+    for (const hosts of [
+      'host: 127.0.0.1\r\nhost: evil.test\r\n',
+      'Host: evil.test\r\nHOST: 127.0.0.1\r\n',
+    ]) {
+      const answer = await exchange(origin, `GET /__petkit/health HTTP/1.1\r\n${hosts}\r\n`);
+      const body = expectJsonError(answer, 'validation_failed');
+      expect(body.message).toBe('A request must carry one Host header, not 2 (RFC 9112, section 3.2).');
+    }
+    expect(mock.journal).toEqual([]);
+  });
+  it('closes the connection of a request asking to upgrade: one pipelined after it is not left waiting', async () => {
+    const { origin } = await start();
+    const answer = await exchange(
+      origin,
+      `GET /v1/pets/1 HTTP/1.1\r\nhost: x\r\n${KEY}upgrade: websocket\r\nconnection: Upgrade\r\n\r\n` +
+        `GET /v1/pets/2 HTTP/1.1\r\nhost: x\r\n${KEY}\r\n`,
+    );
+    // Before, the first was answered keep-alive and the second never: the connection hung.
+    expect(answer.all[0]?.statusLine).toBe('HTTP/1.1 200 OK');
+    expect(answer.all[0]?.headers.get('connection')).toBe('close');
+    expect(answer.closedByServer).toBe(true);
+  });
+  it('says Connection: close on an answer written while the server closes', async () => {
+    const { origin } = await start();
+    const pending = exchange(origin, `GET /v1/pets/1 HTTP/1.1\r\nhost: x\r\n${KEY}prefer: delay=300\r\n\r\n`);
+    while (server?.mock.inFlight === 0) await new Promise((r) => setImmediate(r));
+    const closing = server?.close();
+    const answer = await pending;
+    expect(answer.statusLine).toBe('HTTP/1.1 200 OK');
+    // It said keep-alive, and the connection was closed right after.
+    expect(answer.headers.get('connection')).toBe('close');
+    await closing;
+    server = undefined;
+  });
   it('serves an HTTP/1.0 request without Host (it needs none)', async () => {
     const { origin } = await start();
     const answer = await exchange(origin, `GET /v1/pets?limit=1 HTTP/1.0\r\n${KEY}\r\n`);

@@ -187,6 +187,25 @@ export const missingHostReply = (): Reply =>
     },
   );
 
+/** A request with more than one Host line (RFC 9112 §3.2: a server MUST answer it 400). */
+export const duplicateHostReply = (count: number): Reply =>
+  errorReply(
+    'validation_failed',
+    `A request must carry one Host header, not ${count} (RFC 9112, section 3.2).`,
+    undefined,
+    { connection: 'close' },
+  );
+
+/** How many Host lines a request's raw headers hold (names alternate with values). */
+export function hostLines(raw: readonly string[]): number {
+  let count = 0;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i] ?? '';
+    if (name.length === 4 && name.toLowerCase() === 'host') count += 1;
+  }
+  return count;
+}
+
 /** An `Expect` other than `100-continue` (RFC 9110 §10.1.1). */
 export function expectationReply(expect: string): Reply {
   const shown = expect.length > 64 ? `${expect.slice(0, 64)}…` : expect;

@@ -17,7 +17,9 @@ import { callKind } from './call-kind.js';
 import {
   answerClientError,
   answerConnect,
+  duplicateHostReply,
   expectationReply,
+  hostLines,
   missingHostReply,
   type RawRefusals,
   type RawSocket,
@@ -123,6 +125,15 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       write(incoming, outgoing, missingHostReply(), open);
       return;
     }
+    // Node keeps the first of two Host lines and drops the other: which host was meant is unknown.
+    const hosts = hostLines(incoming.rawHeaders);
+    if (hosts > 1) {
+      write(incoming, outgoing, duplicateHostReply(hosts), open);
+      return;
+    }
+    // A request asking to upgrade (a WebSocket's handshake) is answered as HTTP, and its connection
+    // closed: Node's parser reads no further request on it, so one pipelined after it would wait for ever.
+    if (incoming.headers.upgrade !== undefined) outgoing.setHeader('connection', 'close');
     const call = new IncomingCall(incoming, outgoing, expectsContinue);
     const kind = callKind(call);
     const refused = kind === 'control' ? guard?.check(call) : undefined;
@@ -188,6 +199,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     mock,
     timeouts,
     close() {
+      // Answers written from now on say Connection: close (their connection is about to go).
+      open.closing = true;
       closing ??= new Promise<void>((resolve, reject) => {
         const force = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
         force.unref();

@@ -13,10 +13,12 @@ export interface OpenAnswers {
   readonly hanging: Set<Socket>;
   /** Streamed answers being written: close() ends each. */
   readonly streaming: Set<() => void>;
+  /** The server is closing: an answer written now says Connection: close, and its connection goes. */
+  closing: boolean;
 }
 
 export function openAnswers(): OpenAnswers {
-  return { hanging: new Set(), streaming: new Set() };
+  return { hanging: new Set(), streaming: new Set(), closing: false };
 }
 
 /** Ends every open answer at once: hung sockets destroyed, streams ended and their sockets closed. */
@@ -76,7 +78,8 @@ export function write(
   // A body refused part-read leaves the rest on the wire: this connection cannot carry another
   // request. Say so, and close it rather than drain the rest. A 413 closes it always, even when the
   // whole body had come in with the head: what a client sees does not hang on how its packets fell.
-  const close = answer.status === 413 || (!incoming.complete && headers.connection === 'close');
+  const close =
+    answer.status === 413 || open.closing || (!incoming.complete && headers.connection === 'close');
   if (close) outgoing.once('finish', () => incoming.socket.destroy());
   writeHead(outgoing, answer.status, headers, length, close);
   outgoing.end(head || body === null ? undefined : body);
