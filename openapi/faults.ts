@@ -22,6 +22,11 @@ const QUOTE_LENGTH = 60;
  * 8,000 deep overflowed the stack in JSON.stringify, and a wide one was written whole to keep 60
  * characters of it.
  */
+/** A text quoted as it is (not as JSON), cut as quoteValue cuts. */
+function quoteText(text: string): string {
+  return text.length > QUOTE_LENGTH ? `${text.slice(0, QUOTE_LENGTH - 3)}...` : text;
+}
+
 export function quoteValue(value: unknown): string {
   const text = jsonStart(value, QUOTE_LENGTH + 1) ?? String(value).slice(0, QUOTE_LENGTH + 1);
   return text.length > QUOTE_LENGTH ? `${text.slice(0, QUOTE_LENGTH - 3)}...` : text;
@@ -145,11 +150,20 @@ export function describeFault(fault: Fault): FaultDetail {
 }
 
 /** describeFault for faults of `value`: each message also quotes what was received at its path. */
-export function describeFaultIn(value: unknown): (fault: Fault) => FaultDetail {
-  return (fault) => describe(fault, { value });
+export function describeFaultIn(
+  value: unknown,
+  /** A value's text as sent, by its pointer: a number too large to read exactly is quoted as its digits. */
+  sent?: (pointer: string) => string | undefined,
+): (fault: Fault) => FaultDetail {
+  return (fault) => describe(fault, { value, sent });
 }
 
-function describe(fault: Fault, data: { readonly value: unknown } | undefined): FaultDetail {
+function describe(
+  fault: Fault,
+  data:
+    | { readonly value: unknown; readonly sent?: ((pointer: string) => string | undefined) | undefined }
+    | undefined,
+): FaultDetail {
   const params = fault.params as Record<string, unknown>;
   if (fault.keyword === 'required' && typeof params.missingProperty === 'string') {
     return { path: `${fault.instancePath}/${escapeToken(params.missingProperty)}`, message: 'is required' };
@@ -161,7 +175,16 @@ function describe(fault: Fault, data: { readonly value: unknown } | undefined): 
     };
   }
   const received = data === undefined ? undefined : valueAt(data.value, fault.instancePath);
-  const got = received === undefined ? '' : `; got ${quoteValue(received)}`;
+  // A number a double cannot hold exactly (past 2^53, or past a double's range: Infinity) is quoted
+  // as the digits sent, not as the number JSON.parse or Number made of them.
+  const digits =
+    typeof received === 'number' &&
+    !Number.isSafeInteger(received) &&
+    !(Number.isFinite(received) && received % 1 !== 0)
+      ? data?.sent?.(fault.instancePath)
+      : undefined;
+  const got =
+    received === undefined ? '' : `; got ${digits === undefined ? quoteValue(received) : quoteText(digits)}`;
   if (fault.keyword === 'enum' && Array.isArray(params.allowedValues)) {
     const allowed = params.allowedValues.map((v) => quoteValue(v)).join(', ');
     return { path: fault.instancePath, message: `must be one of ${allowed}${got}` };

@@ -19,9 +19,14 @@ const UNDECODABLE_PATH: RequestVerdict<never> = {
 export const MAX_DETAILS = 20;
 
 /** The verdict on faults of `data` (the parameters read so far, or the body): each names what came. */
-function invalid(where: string, faults: readonly Fault[], data: unknown): RequestVerdict<never> {
+function invalid(
+  where: string,
+  faults: readonly Fault[],
+  data: unknown,
+  sent?: (pointer: string) => string | undefined,
+): RequestVerdict<never> {
   // Only the faults listed are described: describing quotes values, and the rest are only counted.
-  const details = faults.slice(0, MAX_DETAILS).map(describeFaultIn(data));
+  const details = faults.slice(0, MAX_DETAILS).map(describeFaultIn(data, sent));
   const [first] = details;
   const others = faults.length - 1;
   const cut = faults.length > MAX_DETAILS ? `; details lists the first ${MAX_DETAILS}` : '';
@@ -42,36 +47,80 @@ export function validateRequest<Refusal>(
   const { pathParams, query } = request;
   if (pathParams === null) return UNDECODABLE_PATH;
   const params: Record<string, unknown> = {};
+  /** Each parameter's value as sent: a number too large to read exactly is quoted as its digits. */
+  const given: Record<string, string> = {};
   const faults: Fault[] = [];
   let where = '';
   for (const parameter of parameters) {
-    const given =
+    const values =
       parameter.in === 'path' ? [pathParams[parameter.name]] : (query?.getAll(parameter.name) ?? []);
-    if (given.length > 1) {
+    if (values.length > 1) {
       // Every parameter of the API takes one value: which of several was meant is not ours to guess.
       faults.push({
         instancePath: `/${parameter.name}`,
         schemaPath: '#/maxItems',
         keyword: 'maxItems',
         params: { limit: 1 },
-        message: `must be given once, not ${given.length} times`,
+        message: `must be given once, not ${values.length} times`,
       });
       where ||= parameter.in;
       continue;
     }
-    const parsed = parameter.parse(given[0]);
+    const [value] = values;
+    if (value !== undefined) given[parameter.name] = value;
+    const parsed = parameter.parse(value);
     params[parameter.name] = parsed.value;
     if (parsed.faults.length > 0) {
       faults.push(...parsed.faults);
       where ||= parameter.in;
     }
   }
-  if (faults.length > 0) return invalid(where, faults, params);
+  if (faults.length > 0) return invalid(where, faults, params, (pointer) => given[pointer.slice(1)]);
   if (body === undefined) return { kind: 'valid', params, body: undefined };
   return request.readBody().then((read): RequestVerdict<Refusal> => {
     if ('refusal' in read) return { kind: 'refused', refusal: read.refusal };
-    const bodyFaults = body.validate(read.value);
-    if (bodyFaults.length > 0) return invalid('body', bodyFaults, read.value);
+    const { text } = read;
+    const sent = text === undefined ? undefined : (pointer: string) => sentNumber(text, pointer);
+    // A valid int64 past 2^53 that JSON.parse rounded out of the int64 range (9223372036854775807):
+    // the digits sent are what the contract judges, not the rounded number.
+    const bodyFaults = body
+      .validate(read.value)
+      .filter(
+        (fault) =>
+          !(
+            fault.keyword === 'format' &&
+            fault.params.format === 'int64' &&
+            isInt64(sent?.(fault.instancePath))
+          ),
+      );
+    if (bodyFaults.length > 0) return invalid('body', bodyFaults, read.value, sent);
     return { kind: 'valid', params, body: read.value };
   });
+}
+
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
+/** Whether `digits` are an integer within int64, read exactly (as BigInt, not as a double). */
+function isInt64(digits: string | undefined): boolean {
+  if (digits === undefined || !/^-?(?:0|[1-9][0-9]{0,19})$/.test(digits)) return false;
+  const value = BigInt(digits);
+  return value >= INT64_MIN && value <= INT64_MAX;
+}
+
+/**
+ * A top-level member's number as written in the body's text (`/categoryId` → `9223372036854775807`),
+ * the last such member as JSON.parse keeps the last; undefined for a deeper pointer or none. In valid
+ * JSON a `{` or `,` followed by a quote cannot be inside a string (a quote there is escaped).
+ */
+function sentNumber(text: string, pointer: string): string | undefined {
+  const name = pointer.slice(1);
+  if (pointer === '' || name.includes('/') || name.includes('~') || name.length > 64) return undefined;
+  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  let found: string | undefined;
+  for (const match of text.matchAll(
+    new RegExp(`[{,]\\s*"${escaped}"\\s*:\\s*(-?[0-9][0-9.eE+-]{0,99})`, 'g'),
+  ))
+    found = match[1];
+  return found;
 }

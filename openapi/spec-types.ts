@@ -132,7 +132,7 @@ export interface RequestParts<Refusal> {
   /** The query string's parameters; undefined when the request has no query string. */
   readonly query: URLSearchParams | undefined;
   /** Reads the body as JSON, or says why it cannot be (too large, not JSON, another media type). */
-  readBody(): Promise<{ readonly value: unknown } | { readonly refusal: Refusal }>;
+  readBody(): Promise<{ readonly value: unknown; readonly text?: string } | { readonly refusal: Refusal }>;
 }
 
 export type RequestVerdict<Refusal> =

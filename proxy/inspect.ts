@@ -134,7 +134,7 @@ export async function inspect(
           };
         }
         try {
-          return { value: JSON.parse(requestText) };
+          return { value: JSON.parse(requestText), text: requestText };
         } catch {
           return { refusal: { departs: 'a body that is not valid JSON' } };
         }
