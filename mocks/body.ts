@@ -44,6 +44,14 @@ export async function readJsonBody(call: MockCall): Promise<BodyResult> {
     const sent = contentType === null ? 'no Content-Type' : `Content-Type ${quoteValue(contentType)}`;
     return refuse('unsupported_media_type', `The body must be application/json; this request sent ${sent}.`);
   }
+  // A body in a content coding (gzip, br) is not JSON as sent: gzip was read as bytes that are not
+  // UTF-8, and a plain body labelled br was taken. RFC 9110 §15.5.16 lets a server refuse it, 415.
+  const encoding = call.header('content-encoding')?.trim().toLowerCase();
+  if (encoding !== undefined && encoding !== '' && encoding !== 'identity')
+    return refuse(
+      'unsupported_media_type',
+      `The body must be sent as it is; this request sent Content-Encoding ${quoteValue(encoding)}, which the mock does not decode.`,
+    );
   const declared = Number(call.header('content-length') ?? 0);
   if (declared > MAX_BODY_BYTES) return refuse('payload_too_large');
   let bytes: Uint8Array | undefined;

@@ -133,6 +133,20 @@ const HTTP_ROWS: readonly HttpRow[] = [
     message: 'The body must be application/json; this request sent Content-Type "text/plain".',
   },
   {
+    // A gzip body was read as bytes (400: not valid UTF-8); a plain one labelled br was stored (201).
+    name: 'a body in a content coding is a 415 naming it',
+    path: '/pets',
+    init: {
+      method: 'POST',
+      headers: { ...JSON_BODY, 'content-encoding': 'br' },
+      body: '{"name":"Rex","categoryId":1}',
+    },
+    status: 415,
+    code: 'unsupported_media_type',
+    message:
+      'The body must be sent as it is; this request sent Content-Encoding "br", which the mock does not decode.',
+  },
+  {
     name: 'a key sent with no scheme is told Bearer is expected, and the key is not echoed',
     path: '/pets',
     init: { headers: { authorization: 'k-roomy' } },
