@@ -153,8 +153,11 @@ export function createMock(options: MockOptions = {}): Mock {
   /** Back to the seeded pets, or to those `options` asks for (this once: a later reset() is the seeded again). */
   const reset = (options?: ResetOptions): Awaitable<void> => {
     const pets = options === undefined ? seeded : resetPets(options, normalized, seeded);
-    journal.clear();
-    return state.reset(pets);
+    // Emptied once the state is reset: a reset that fails (a 503, its database gone) changes nothing,
+    // the journal (and the outage's own 503s in it) included.
+    return andThen(state.reset(pets), () => {
+      journal.clear();
+    });
   };
   clearOnReset(state, journal);
   const controlled: Controlled = {

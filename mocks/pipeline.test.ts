@@ -313,6 +313,24 @@ describe('answering at once', () => {
     expect((await waiting).status).toBe(200);
   });
 
+  it('keeps the journal when a reset fails with its state (503: nothing changed)', async () => {
+    const memory = memoryState(1000);
+    const lost: MockState = {
+      ...memory,
+      reset: () => Promise.reject(new StateUnavailableError('the database went away')),
+    };
+    const mock = createMock({
+      clock: () => NOW,
+      state: lost,
+      logger: { info: () => undefined, error: () => undefined },
+    });
+    await answerSoon(mock, call('/v1/pets/1', withKey(FREE)));
+    const reset = await checkedRequest(mock, '/__petkit/reset', { method: 'POST' });
+    expect(reset.status).toBe(503);
+    // It was emptied before the state's reset failed: the entries, and this outage's, were lost.
+    expect(mock.journal.map((entry) => entry.path)).toEqual(['/v1/pets/1']);
+  });
+
   it('answers 503 state_unavailable, with the headers decided so far, when a state throws at once', async () => {
     const memory = memoryState(1000);
     const lost: MockState = {
