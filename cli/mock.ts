@@ -238,6 +238,9 @@ export async function run(argv: string[]): Promise<number> {
     } catch (error) {
       // One line: what could not be reached and why (the password hidden), or why the URL is unusable.
       process.stderr.write(`petkit mock: ${(error as Error).message}\n`);
+      // The driver may leave a socket open after some failures (a password the server asks for and
+      // the URL lacks): the process would wait on it for ever. Exit 2 all the same, if still here.
+      setTimeout(() => process.exit(2), 1_000).unref();
       return 2;
     }
   }

@@ -5,6 +5,7 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -201,6 +202,61 @@ describe('petkit mock --state at start', () => {
     expect(result.stdout).toBe('');
     expect(result.stderr).toBe(
       'petkit mock: Cannot reach the state database at postgres://petkit:***@127.0.0.1:1/petkit: connect ECONNREFUSED 127.0.0.1:1\n',
+    );
+  });
+
+  it('exits 2 when the server asks for a password the URL does not give (the driver left its socket open)', async () => {
+    // A server that answers any startup with "authenticate by SCRAM-SHA-256", as a pg_hba.conf asks.
+    const server = createServer((socket) => {
+      socket.on('error', () => undefined);
+      /** An authentication message: 'R', its length, the request's kind, then its data. */
+      const authentication = (kind: number, data: string) => {
+        const body = Buffer.from(data, 'latin1');
+        const head = Buffer.alloc(9);
+        head.write('R', 0, 'latin1');
+        head.writeInt32BE(8 + body.length, 1);
+        head.writeInt32BE(kind, 5);
+        return Buffer.concat([head, body]);
+      };
+      let messages = 0;
+      socket.on('data', () => {
+        messages += 1;
+        // The startup: "SASL, by SCRAM-SHA-256"; the client's first SASL message: the server's first.
+        if (messages === 1) socket.write(authentication(10, 'SCRAM-SHA-256\0\0'));
+        else if (messages === 2) socket.write(authentication(11, 'r=abcdef,s=c2FsdA==,i=4096'));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    onTestFinished(() => {
+      server.close();
+    });
+    const { port } = server.address() as AddressInfo;
+    const child = spawn(process.execPath, [
+      MAIN,
+      'mock',
+      '--port',
+      '0',
+      '--state',
+      `postgres://petkit@127.0.0.1:${port}/petkit`,
+    ]);
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const code = await new Promise<number | null>((resolve) => {
+      const timer = setTimeout(() => {
+        child.kill('SIGKILL');
+        resolve(null);
+      }, 10_000);
+      child.once('exit', (exitCode) => {
+        clearTimeout(timer);
+        resolve(exitCode);
+      });
+    });
+    // It said so, then waited on the open socket for ever (killed here at 10 s).
+    expect(code).toBe(2);
+    expect(stderr).toMatch(
+      /^petkit mock: Cannot reach the state database at postgres:\/\/petkit@127\.0\.0\.1:\d+\/petkit: .*password.*\n$/,
     );
   });
 
