@@ -70,6 +70,37 @@ test('a list index a request late: the list without the new pet, one finding wit
   expect(out).toMatch(/step 1: HTTP 201 \(expected 201 or 507\)/);
 });
 
+test("a create that gives an earlier pet's id: the script, run alone, shows the id it got beside the one it must not be", async () => {
+  // As Prism's mock does: every create answers the same id (the first one the store gave).
+  const reference = createReference();
+  let first: number | undefined;
+  const target = await serve((request) => {
+    const response = reference(request);
+    if (request.method !== 'POST' || request.pathname !== '/v1/pets' || response.status !== 201)
+      return response;
+    const pet = JSON.parse(response.body) as { id: number };
+    first ??= pet.id;
+    response.body = JSON.stringify({ ...pet, id: first });
+    return response;
+  });
+  served.push(target);
+  const report = await runContract({ baseUrl: target.url, apiKey: REFERENCE_KEY, seed: 7, examples: 3 });
+  const finding = report.findings.find(
+    (candidate) => candidate.script !== undefined && candidate.message.startsWith('createPet gave id'),
+  );
+  expect(finding?.message).toMatch(
+    new RegExp(
+      `^createPet gave id ${first}, the id of pet ${first} \\(created earlier in the run\\), at step 1 of a sequence of 1 request.* \\(the script replays it, and checks that the id its create gets is not ${first}\\)$`,
+    ),
+  );
+  const out = await runSh(finding?.script ?? '', { API_KEY: REFERENCE_KEY, BASE: target.url });
+  const steps = out.split('\n').filter((line) => line.startsWith('step '));
+  expect(steps).toEqual([
+    'step 1: HTTP 201 (expected 201 or 507)',
+    `step 1: id ${first} (expected an id other than ${first}, the id of pet ${first} (created earlier in the run))`,
+  ]);
+});
+
 test('the same seed gives the same script', async () => {
   const [a, b] = [await serveOne('negative-cache'), await serveOne('negative-cache')];
   const first = await scriptOf(a.url, -99_001);

@@ -17,6 +17,11 @@ export interface ScriptStep {
    * `/pets/$((id2 + 1))`. Without it, the path the request was sent to.
    */
   readonly shellPath?: string;
+  /**
+   * An id the captured one must differ from, and whose it is: a literal id (`51`) or a captured one
+   * (`id1`), and `pet 51 (created earlier in the run)`. The script prints the id it got beside it.
+   */
+  readonly idOtherThan?: { readonly id: number | string; readonly what: string };
 }
 
 export interface ShScriptInput {
@@ -37,6 +42,9 @@ const URL_MARK = 'PETKIT-SCRIPT-URL';
 
 /** A comment's text on one line, with nothing that could end it. */
 const comment = (text: string) => text.replace(/\s+/g, ' ').trim();
+
+/** Text inside an echo's double quotes, with nothing the shell would expand. */
+const plain = (text: string) => comment(text).replace(/["\\`$]/g, '');
 
 function curlLine(step: ScriptStep, baseUrl: string): string {
   const { request } = step.exchange;
@@ -76,11 +84,18 @@ export function toShScript(input: ShScriptInput): string {
       `# ${n}. ${comment(step.note)}`,
       `#    (the run got ${said})`,
       curlLine(step, input.baseUrl),
-      `echo "step ${n}: HTTP $code (expected ${step.expected.replace(/["\\`$]/g, '')})"`,
+      `echo "step ${n}: HTTP $code (expected ${plain(step.expected)})"`,
       'cat "$out"; echo',
     );
     if (step.captureId !== undefined) {
       lines.push(`${step.captureId}=$(${CAPTURE_ID} "$out" | head -n 1)`);
+      const other = step.idOtherThan;
+      if (other !== undefined) {
+        const id = typeof other.id === 'number' ? String(other.id) : `$${other.id}`;
+        lines.push(
+          `echo "step ${n}: id \${${step.captureId}:-none} (expected an id other than ${id}, the id of ${plain(other.what)})"`,
+        );
+      }
     }
   });
   return `${lines.join('\n')}\n`;

@@ -25,6 +25,8 @@ export interface Departure {
   readonly expected: string;
   /** A created pet a list lacks: whether the list or the store is wrong, a lookup of it tells. */
   readonly missing?: CreatedPet;
+  /** The pet whose id a create gave again: the script checks the id it gets against this one's. */
+  readonly clash?: CreatedPet;
 }
 
 /**
@@ -126,6 +128,7 @@ export function judgeCreate(
       check: 'use_after_create',
       message: `createPet gave id ${pet.id}, the id of ${origin(same)}`,
       expected: 'an id no other pet has (the document shows no delete: the earlier pet still holds it)',
+      clash: same,
     };
   }
   return undefined;

@@ -9,6 +9,7 @@ import type { Context } from '../context.js';
 import { toShScript } from '../replay/sh-script.js';
 import { MAX_COMMANDS, REQUESTS_PER_RUN, SHRINK_REQUESTS, sequenceRuns } from './budget.js';
 import { type CommandEnv, commandArbitraries, type SeqModel, SequenceFailure } from './commands.js';
+import { origin } from './model.js';
 import { type SentStep, Steps } from './steps.js';
 
 export interface SequenceOptions {
@@ -102,13 +103,26 @@ export async function runSequences(context: Context, o: SequenceOptions): Promis
   const { error, steps } = failure;
   const departure = error.departure;
   const shrunk = firstLength > steps.length ? `, shrunk from ${firstLength}` : '';
+  const { clash } = departure;
+  // A create that gave an earlier pet's id shows a 201 like any other: the script checks the id it gets
+  // against that pet's (a literal id when the pet is older than the sequence: the store still holds it).
+  const idOtherThan =
+    clash === undefined
+      ? undefined
+      : { id: clash.step === undefined ? clash.pet.id : `id${clash.step}`, what: origin(clash) };
+  const replays =
+    clash === undefined
+      ? 'the script replays it'
+      : `the script replays it, and checks that the id its create gets is not ${clash.step === undefined ? clash.pet.id : `that of its step ${clash.step}`}`;
   context.failed(departure.check, error.step.exchange, {
-    message: `${departure.message}, at step ${error.step.number} of a sequence of ${steps.length} request${steps.length === 1 ? '' : 's'}${shrunk} (the script replays it)`,
+    message: `${departure.message}, at step ${error.step.number} of a sequence of ${steps.length} request${steps.length === 1 ? '' : 's'}${shrunk} (${replays})`,
     expected: departure.expected,
     script: toShScript({
       baseUrl: context.baseUrl,
       title: `petkit contract, seed ${context.seed}: ${departure.check}: ${departure.message}`,
-      steps,
+      steps: steps.map((step) =>
+        step.number === error.step.number && idOtherThan !== undefined ? { ...step, idOtherThan } : step,
+      ),
     }),
   });
 }
