@@ -342,10 +342,7 @@ export function createClient(options: ClientOptions): Client {
       paced();
       const timeout =
         cause instanceof Error && (cause.name === 'TimeoutError' || cause.name === 'AbortError');
-      const reason =
-        cause instanceof Error
-          ? ((cause.cause as Error | undefined)?.message ?? cause.message)
-          : String(cause);
+      const reason = cause instanceof Error ? failureReason(cause) : String(cause);
       const code = cause instanceof Error ? (cause.cause as { code?: unknown } | undefined)?.code : undefined;
       if (timeout) unanswered += 1;
       // llhttp's codes (HPE_INVALID_HEADER_TOKEN for a control character in a header value): the
@@ -502,4 +499,17 @@ export function createClient(options: ClientOptions): Client {
       }
     },
   };
+}
+
+/**
+ * Why fetch failed, in words: its cause's message, or for an OpenSSL error (whose message is the
+ * error queue's line, `80CC…:error:0A00010B:SSL routines:ssl3_get_record:wrong version number:…c:350:`)
+ * the reason OpenSSL gives, as `TLS error: wrong version number`.
+ */
+function failureReason(error: Error): string {
+  const cause = error.cause as (Error & { reason?: unknown; library?: unknown }) | undefined;
+  if (cause === undefined) return error.message;
+  if (typeof cause.reason === 'string' && typeof cause.library === 'string' && /SSL/.test(cause.library))
+    return `TLS error: ${cause.reason}`;
+  return cause.message;
 }

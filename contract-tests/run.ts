@@ -272,7 +272,7 @@ async function preflight(context: Context): Promise<Pet[]> {
         : failure?.code?.startsWith('HPE_') === true
           ? // It is there too: bytes came, but no HTTP/1.1 response Node's parser (llhttp) would take.
             `${exchange.request.url} answered, but not in valid HTTP/1.1: ${parserReason(failure.message)} (${failure.code}). ${malformedHint(failure.code)}`
-          : `Cannot reach ${exchange.request.url}: ${failure?.message ?? 'no response'}. ${unreachableHint(failure?.code, failure?.message)}`,
+          : `Cannot reach ${exchange.request.url}: ${failure?.message ?? 'no response'}. ${unreachableHint(failure?.code, failure?.message, exchange.request.url)}`,
       { request: exchange.request },
     );
   }
@@ -319,10 +319,16 @@ function malformedHint(code: string): string {
 }
 
 /** What to try, by why the target could not be reached. */
-function unreachableHint(code: string | undefined, message: string | undefined): string {
+function unreachableHint(code: string | undefined, message: string | undefined, url: string): string {
   // undici's fetch refuses the Fetch standard's blocked ports with no code, only this message.
   if (code === undefined && message?.endsWith('bad port') === true)
     return 'fetch refuses this port (one the Fetch standard blocks, such as 6000 or 6665 to 6669): serve the target on another.';
+  // The TLS handshake got back bytes that are no TLS record: an HTTP server's answer to them.
+  if (code === 'ERR_SSL_WRONG_VERSION_NUMBER')
+    return 'The server on that port answers in plain HTTP, not TLS: use http:// in --base-url.';
+  // A TLS server closes a connection that begins in plain HTTP, without a word.
+  if (code === 'UND_ERR_SOCKET' && url.startsWith('http:'))
+    return 'The server closed the connection without an answer, as a TLS server does to plain HTTP: if it serves TLS on that port, try https:// in --base-url; if not, is the server running, and is --base-url right?';
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'Is the host name in --base-url right?';
   if (code !== undefined && TLS_TRUST_CODES.has(code))
     return "Node does not trust the server's TLS certificate: to trust its CA, run with NODE_EXTRA_CA_CERTS=/path/to/ca.pem.";

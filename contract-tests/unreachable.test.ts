@@ -2,8 +2,13 @@
 // the reason it was given (a refused connection, a host name that does not resolve, a certificate
 // Node does not trust, a port fetch refuses). A target that answers what cannot be read is told apart:
 // it is there, and the message says what was wrong with its answer.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import { type AddressInfo, createServer as createTcpServer, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect, it, onTestFinished } from 'vitest';
 import { runContract } from './run.js';
 
@@ -129,5 +134,60 @@ it('a target that accepts the connection and never answers: "cannot reach", is t
   expect(report.exitCode).toBe(2);
   expect(report.aborted?.message).toBe(
     `Cannot reach ${base}/pets: no response within 200 ms. Is the server running, and is --base-url right?`,
+  );
+});
+
+/** Listens on a free port of 127.0.0.1 until the test ends; gives the port. */
+async function listening(server: ReturnType<typeof createServer>): Promise<number> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  onTestFinished(() => {
+    server.closeAllConnections();
+    return new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+  return (server.address() as AddressInfo).port;
+}
+
+it('https:// to a plain-HTTP port: the reason in words, and use http://', async () => {
+  const port = await listening(createServer((_request, response) => response.end('[]')));
+  const base = `https://127.0.0.1:${port}/v1`;
+  const report = await runContract({ baseUrl: base, apiKey: 'k', sleep: async () => undefined });
+  expect(report.exitCode).toBe(2);
+  expect(report.aborted?.message).toBe(
+    `Cannot reach ${base}/pets: no response: TLS error: wrong version number. The server on that port answers in plain HTTP, not TLS: use http:// in --base-url.`,
+  );
+});
+
+it('http:// to a TLS port: the connection closed, and try https://', async () => {
+  // A self-signed certificate made for the test: the request never gets as far as checking it.
+  const dir = mkdtempSync(join(tmpdir(), 'petkit-tls-'));
+  const [key, cert] = [join(dir, 'key.pem'), join(dir, 'cert.pem')];
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-days',
+      '1',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-keyout',
+      key,
+      '-out',
+      cert,
+    ],
+    { stdio: 'ignore' },
+  );
+  const server = createTlsServer({ key: readFileSync(key), cert: readFileSync(cert) }, (_request, response) =>
+    response.end('[]'),
+  );
+  const port = await listening(server);
+  const base = `http://127.0.0.1:${port}/v1`;
+  const report = await runContract({ baseUrl: base, apiKey: 'k', sleep: async () => undefined });
+  expect(report.exitCode).toBe(2);
+  expect(report.aborted?.message).toBe(
+    `Cannot reach ${base}/pets: no response: other side closed. The server closed the connection without an answer, as a TLS server does to plain HTTP: if it serves TLS on that port, try https:// in --base-url; if not, is the server running, and is --base-url right?`,
   );
 });
