@@ -70,6 +70,8 @@ export interface Results {
   completed(phase: string): void;
   note(check: CheckId, operationId: string, reason: string): void;
   unverified(check: CheckId, operationId: string, reason: string): void;
+  /** A request of an operation went out (answered or not): a pair of one that got none says so. */
+  sent(operationId: string): void;
   /** A status an operation answered (the coverage). */
   exercised(operationId: string, status: number): void;
   findings(): Finding[];
@@ -88,6 +90,8 @@ export function createResults(
   const notes = new Map<string, string>();
   const unverified = new Map<string, string>();
   const seen = new Set<string>();
+  /** The operations a request went out to. */
+  const sentOf = new Set<string>();
   const key = (check: CheckId, operationId: string) => `${check}|${operationId}`;
   /** Passes by the phase that judged them: a phase that did not complete proves nothing passed. */
   const passesIn = new Map<string, Map<string, number>>();
@@ -158,6 +162,9 @@ export function createResults(
     },
     unverified(check, operationId, reason) {
       unverified.set(key(check, operationId), reason);
+    },
+    sent(operationId) {
+      sentOf.add(operationId);
     },
     exercised(operationId, status) {
       seen.add(`${operationId}|${status}`);
@@ -260,7 +267,9 @@ export function createResults(
                     ? `${timeBudget} before it: ${end.outOfTime.reason}`
                     : end.budgetSpent !== undefined
                       ? budgetSpent(end.budgetSpent, options.budget !== undefined, ' before it')
-                      : 'no conclusive case (see the other findings)');
+                      : !sentOf.has(operation.id)
+                        ? `no request of ${operation.id} was sent by the checks selected`
+                        : 'no conclusive case (see the other findings)');
             results.push({ ...base, outcome: 'skipped', reason });
           }
         }

@@ -91,6 +91,7 @@ export async function runContract(input: ContractOptions, spec: Spec = loadSpec(
       exchange,
       ...(client.maxRpm === undefined ? {} : { maxRpm: client.maxRpm }),
     });
+    results.sent(exchange.operationId);
     judge.judge(exchange);
   };
   const client = createClient({ ...options, onExchange, deadlineMs: startedMs + options.timeBudgetMs });

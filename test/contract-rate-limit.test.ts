@@ -148,3 +148,17 @@ test('a 429 to the probes without a key (the anonymous bucket) neither stops the
   expect(statuses.filter((status) => status === 429)).toHaveLength(1);
   expect(clock.sleeps.filter((ms) => ms >= 1000).length).toBeLessThanOrEqual(1);
 });
+
+test('--probe-rate-limit with response_headers_conformance: an operation the probe sends nothing to is skipped for that, not for "no conclusive case"', async () => {
+  const clock = fakeClock();
+  const { report } = await runAgainst(createReference({ perMinute: 10, now: clock.now }), clock, {
+    probeRateLimit: true,
+    checks: ['rate_limit_behaviour', 'response_headers_conformance'],
+  });
+  const headers = report.results.filter((result) => result.check === 'response_headers_conformance');
+  expect(headers.map((result) => [result.operationId, result.outcome, result.reason])).toEqual([
+    ['listPets', 'passed', undefined],
+    ['createPet', 'skipped', 'no request of createPet was sent by the checks selected'],
+    ['getPet', 'skipped', 'no request of getPet was sent by the checks selected'],
+  ]);
+});
