@@ -81,7 +81,7 @@ export interface Results {
 
 export function createResults(
   spec: Spec,
-  options: Pick<NormalizedOptions, 'checks' | 'operations' | 'readOnly' | 'budget'>,
+  options: Pick<NormalizedOptions, 'checks' | 'operations' | 'readOnly' | 'budget' | 'maxRpm'>,
   /** The phase running now, which a pass is counted in. */
   phaseOf: () => string = () => '',
 ): Results {
@@ -202,7 +202,7 @@ export function createResults(
           ? `${timeBudget}: ${end.outOfTime.reason}`
           : end.budgetSpent === undefined
             ? undefined
-            : budgetSpent(end.budgetSpent, options.budget !== undefined, '');
+            : budgetSpent(end.budgetSpent, options, '');
       /** Passes counted in phases that did not finish: after a stop, a pair with any is not judged whole. */
       const unfinished = (k: string) =>
         stopped === undefined
@@ -266,7 +266,7 @@ export function createResults(
                   : end.outOfTime !== undefined
                     ? `${timeBudget} before it: ${end.outOfTime.reason}`
                     : end.budgetSpent !== undefined
-                      ? budgetSpent(end.budgetSpent, options.budget !== undefined, ' before it')
+                      ? budgetSpent(end.budgetSpent, options, ' before it')
                       : !sentOf.has(operation.id)
                         ? `no request of ${operation.id} was sent by the checks selected`
                         : 'no conclusive case (see the other findings)');
@@ -280,13 +280,19 @@ export function createResults(
 }
 
 /**
- * Why a pair was not judged when the budget ran out: `--budget N` given, or the default learnt from
- * the key's limit (which a key of 1 or 2 a minute leaves at a single request).
+ * Why a pair was not judged when the budget ran out: `--budget N` given, or the default of two windows
+ * of --max-rpm when given, else of the key's limit (which a key of 1 or 2 a minute leaves at a single
+ * request), less their margins.
  */
-function budgetSpent(requests: number, given: boolean, when: string): string {
+function budgetSpent(
+  requests: number,
+  options: { readonly budget: number | undefined; readonly maxRpm: number | undefined },
+  when: string,
+): string {
   const count = `${requests} request${requests === 1 ? '' : 's'}`;
-  const which = given
-    ? '--budget'
-    : "the default: two windows of the key's X-RateLimit-Limit less their margins; --budget N sets it";
+  const which =
+    options.budget !== undefined
+      ? '--budget'
+      : `the default: two windows of ${options.maxRpm !== undefined ? '--max-rpm' : "the key's X-RateLimit-Limit"} less their margins; --budget N sets it`;
   return `the budget of ${count} was spent${when} (${which})`;
 }

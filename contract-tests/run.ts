@@ -173,7 +173,9 @@ export async function runContract(input: ContractOptions, spec: Spec = loadSpec(
     await run('preflight', async () => {
       knownPets = await preflight(context);
     });
-    // Without --budget: two windows of the key (or of --max-rpm) less their margins, 114 at 60 a minute.
+    // Without --budget: two windows less their margins, 2 × (R − max(2, ⌈5% of R⌉)), of R = --max-rpm
+    // when given (11400 at 6000), else the lowest X-RateLimit-Limit the key's answers gave (114 at 60);
+    // with neither, no count (the time budget alone bounds the run).
     if (options.budget === undefined) budget = client.requestBudget() ?? budget;
     runBudget = budget;
     try {

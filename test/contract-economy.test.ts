@@ -196,6 +196,23 @@ test('--budget N caps the requests: what it did not reach is skipped, and says w
   );
 });
 
+test('--max-rpm sets the default budget, whatever the key says (two of its windows less their margins), and the skipped pairs name it', async () => {
+  const clock = fakeClock();
+  // The key says 60 a minute (114 requests); --max-rpm 3 makes it 2 × (3 − 2) = 2.
+  const { report } = await run(createReference({ now: clock.now, perMinute: PER_MINUTE }), clock, {
+    maxRpm: 3,
+  });
+  expect(report.budget).toBe(2);
+  expect(report.requests).toBe(2);
+  expect(report.results).toContainEqual(
+    expect.objectContaining({
+      outcome: 'skipped',
+      reason:
+        'the budget of 2 requests was spent before it (the default: two windows of --max-rpm less their margins; --budget N sets it)',
+    }),
+  );
+});
+
 test('a key of 1 a minute leaves the default budget at one request, and the skipped pairs say it was the default, not --budget', async () => {
   const clock = fakeClock();
   const { report } = await run(createReference({ now: clock.now, perMinute: 1 }), clock);
