@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util';
 import {
   CHECK_IDS,
   ContractAbort,
+  type Progress,
   renderJson,
   renderJunit,
   renderPretty,
@@ -170,12 +171,21 @@ export async function run(argv: string[], io: Io = PROCESS_IO): Promise<number> 
   let lastLineMs = startedMs;
   let current = { phase: 'preflight', requests: 0 };
   let pace = 'learning';
+  /** The wait for a window's reset under way, if any: the next exchange ends it. */
+  let waiting: Progress['waiting'];
+  /** `; waiting for the anonymous (keyless) rate-limit window to reset at …Z, in 20 s`. */
+  const waitingFor = () => {
+    if (waiting === undefined || now() >= waiting.untilMs) return '';
+    const whose = waiting.window === 'key' ? "the key's" : 'the anonymous (keyless)';
+    const left = Math.max(1, Math.round((waiting.untilMs - now()) / 1000));
+    return `; waiting for ${whose} rate-limit window to reset at ${new Date(waiting.untilMs).toISOString()}, in ${left} s`;
+  };
   // Off a terminal, one line at least every 10 s: on each exchange, and between the slices of a wait.
   const line = (force = false) => {
     if (progress !== undefined || (!force && now() - lastLineMs < PROGRESS_EVERY_MS)) return;
     lastLineMs = now();
     io.stderr.write(
-      `petkit contract: ${current.phase}, ${current.requests} requests, ${Math.round((now() - startedMs) / 1000)} s elapsed, pacing ${pace}\n`,
+      `petkit contract: ${current.phase}, ${current.requests} requests, ${Math.round((now() - startedMs) / 1000)} s elapsed, pacing ${pace}${waitingFor()}\n`,
     );
   };
   // SIGINT or SIGTERM (Ctrl-C, a CI job cancelled): the run stops where it is and its reports are
@@ -252,12 +262,14 @@ export async function run(argv: string[], io: Io = PROCESS_IO): Promise<number> 
       sleep,
       signal: stop.signal,
       ...(io.fetch === undefined ? {} : { fetch: io.fetch }),
-      onProgress: ({ phase, requests, maxRpm, exchange }) => {
+      onProgress: ({ phase, requests, maxRpm, exchange, waiting: wait }) => {
         if (exchange !== undefined) har?.add(exchange, now());
         current = { phase, requests };
         if (maxRpm !== undefined) pace = `${maxRpm}/min`;
-        if (progress !== undefined) progress.write(`\r\u001b[2K${phase}: ${requests} requests`);
-        else line();
+        if (wait !== undefined || exchange !== undefined) waiting = wait;
+        if (progress !== undefined)
+          progress.write(`\r\u001b[2K${phase}: ${requests} requests${waitingFor()}`);
+        else line(wait !== undefined);
       },
     });
     release();

@@ -80,6 +80,8 @@ export type ClientOptions = Pick<
   readonly onExchange: (exchange: Exchange) => void;
   /** No wait for a window may end past it (the run's time budget): OutOfTime. Default: none. */
   readonly deadlineMs?: number;
+  /** A wait for a window's reset begins: whose window, and when it ends. */
+  readonly onWait?: (bucket: Bucket, untilMs: number) => void;
 };
 
 export interface Client {
@@ -181,6 +183,7 @@ export function createClient(options: ClientOptions): Client {
     deadlineMs: options.deadlineMs ?? Number.POSITIVE_INFINITY,
     maxWaitMs: options.maxWaitMs,
     backoffBaseMs: options.backoffBaseMs,
+    ...(options.onWait === undefined ? {} : { onWait: options.onWait }),
   });
   let started = 0;
   let inFlight = 0;

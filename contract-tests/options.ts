@@ -13,6 +13,11 @@ export interface Progress {
   /** The pace in force, requests a minute (undefined until learnt). */
   readonly maxRpm?: number;
   readonly exchange?: Exchange;
+  /**
+   * A wait begins for a rate-limit window to reset: the key's, or the anonymous one (requests without a
+   * valid key, counted apart by the target); `untilMs` when it ends. The next exchange ends it.
+   */
+  readonly waiting?: { readonly window: 'key' | 'anonymous'; readonly untilMs: number };
 }
 
 export interface ContractOptions {

@@ -94,7 +94,19 @@ export async function runContract(input: ContractOptions, spec: Spec = loadSpec(
     results.sent(exchange.operationId);
     judge.judge(exchange);
   };
-  const client = createClient({ ...options, onExchange, deadlineMs: startedMs + options.timeBudgetMs });
+  const onWait = (window: 'key' | 'anonymous', untilMs: number) =>
+    options.onProgress({
+      phase,
+      requests: client.requests,
+      waiting: { window, untilMs },
+      ...(client.maxRpm === undefined ? {} : { maxRpm: client.maxRpm }),
+    });
+  const client = createClient({
+    ...options,
+    onExchange,
+    onWait,
+    deadlineMs: startedMs + options.timeBudgetMs,
+  });
 
   let knownPets: Pet[] = [];
   let pass: Context['pass'] = 'boundaries';

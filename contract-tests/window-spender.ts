@@ -43,6 +43,8 @@ export interface WindowSpenderOptions {
   backoffBaseMs: number;
   /** The share of the window left to the key's other users. Default 0.05 (at least 2 requests). */
   marginRatio?: number;
+  /** A wait for a window's reset begins: whose window, and when the wait ends (the progress line's words). */
+  onWait?: (bucket: Bucket, untilMs: number) => void;
 }
 
 /**
@@ -127,6 +129,7 @@ export function createWindowSpender(options: WindowSpenderOptions): WindowSpende
             reading.resetMs + options.backoffBaseMs,
           );
         }
+        options.onWait?.(bucket, now + wait);
         await options.sleep(wait);
       }
       mine.inFlight += 1;

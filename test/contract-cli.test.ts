@@ -212,7 +212,7 @@ describe('petkit contract reports', () => {
     expect(out()).toMatch(/^not_found +· +· +- skip$/m);
   });
 
-  test('off a terminal, a progress line at least every 10 s: phase, requests, elapsed, pacing (60-a-minute key, fake clock)', async () => {
+  test('off a terminal, a progress line at least every 10 s: phase, requests, elapsed, pacing, and the window it waits for until when (60-a-minute key, fake clock)', async () => {
     const clock = fakeClock();
     const url = await start(createReference({ perMinute: 60, now: clock.now }));
     let stderr = '';
@@ -233,14 +233,41 @@ describe('petkit contract reports', () => {
     const started = clock.now();
     expect(await run(['--base-url', url, '--api-key', REFERENCE_KEY, '--seed', '7'], io)).toBe(0);
     const lines = stderr.trim().split('\n');
-    expect(lines[0]).toMatch(
-      /^petkit contract: [a-z (]+[a-z)], \d+ requests, \d+ s elapsed, pacing (60\/min|learning)$/,
-    );
-    expect(lines.at(-1)).toMatch(/pacing 60\/min$/);
+    // A 60-a-minute key: the run waits once for its window's reset, and every line of the wait says so,
+    // and until when (the run ends within 10 s of it, so no other line comes).
+    for (const line of lines)
+      expect(line).toMatch(
+        /^petkit contract: [a-z (]+[a-z)], \d+ requests, \d+ s elapsed, pacing 60\/min; waiting for the key's rate-limit window to reset at \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z, in \d+ s$/,
+      );
     const gaps = [started, ...stamps].map((at, i, all) => (i === 0 ? 0 : at - (all[i - 1] ?? 0)));
     expect(Math.max(...gaps)).toBeLessThanOrEqual(10_000 + 1_000);
     expect(clock.now() - started).toBeLessThanOrEqual(120_000);
     expect(lines.length).toBeGreaterThanOrEqual(Math.floor((clock.now() - started) / 11_000));
+  });
+
+  test("off a terminal, a wait for the anonymous window's reset says so on the progress line, and until when", async () => {
+    const clock = fakeClock();
+    const url = await start(createReference({ anonymousPerMinute: 5, now: clock.now }));
+    let stderr = '';
+    const io: Io = {
+      stdout: { write: () => true, isTTY: false },
+      stderr: {
+        write: (text: string) => {
+          stderr += text;
+          return true;
+        },
+        isTTY: false,
+      },
+      env: {},
+      clock,
+    };
+    expect(await run(['--base-url', url, '--api-key', REFERENCE_KEY, '--seed', '7'], io)).toBe(0);
+    const waits = stderr.split('\n').filter((line) => line.includes('waiting'));
+    expect(waits.length).toBeGreaterThan(0);
+    for (const wait of waits)
+      expect(wait).toMatch(
+        /^petkit contract: [a-z (]+[a-z)], \d+ requests, \d+ s elapsed, pacing 100000\/min; waiting for the anonymous \(keyless\) rate-limit window to reset at \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z, in \d+ s$/,
+      );
   });
 
   test('a conformant server: exit 0, the table and the seed, never the key', async () => {
