@@ -68,6 +68,8 @@ export type Verdict =
       readonly message: string;
       readonly expected: string;
       readonly instancePath?: string;
+      /** The fault in stable words, without the case's detail: the same fault of one kind is one finding. */
+      readonly cause?: string;
     };
 
 export const PASS: Verdict = { kind: 'pass' };

@@ -4,6 +4,8 @@
 // fast-check property (as many as the budget's share allows), whose first failing case is shrunk to a
 // minimal one within a request budget. Each distinct kind of failing case gives its own finding, so a
 // second bug is not hidden by the first; a kind that failed in the first pass is not sent again.
+// `runCases` sends fixed cases each on its own instead: every one is sent and judged, whatever failed
+// before it, and the failures group into one finding per kind and fault.
 import fc from 'fast-check';
 import type { CheckId } from './checks.js';
 import type { Context, Verdict } from './context.js';
@@ -100,6 +102,51 @@ export async function runProperty<T>(context: Context, input: PropertyInput<T>):
       message: `${failure.message} for ${input.describe(value)}${shrunk}`,
       expected: failure.expected,
       ...(failure.instancePath === undefined ? {} : { instancePath: failure.instancePath }),
+    });
+  }
+}
+
+export interface CasesInput<T> {
+  readonly check: CheckId;
+  readonly operationId: string;
+  readonly cases: readonly T[];
+  /** The salt of the property that generates more cases of the kind `generated` (runProperty). */
+  readonly salt: number;
+  /** The kind of the generated cases: when a fixed case of it failed, they are not sent (runProperty). */
+  readonly generated: string;
+  readonly run: (value: T) => Promise<Verdict>;
+  /** The case in words, for the finding's message and its list of cases. */
+  readonly describe: (value: T) => string;
+  /** The kind of case: one finding per failing kind (and fault). */
+  readonly kind: (value: T) => string;
+}
+
+/**
+ * Fixed cases, in the first pass only, each sent and judged on its own: a failing case does not keep
+ * the others from being sent. The failures of one kind with one fault are one finding, whose cases
+ * list them; a failure of the kind `generated` keeps runProperty from sending generated cases of it.
+ */
+export async function runCases<T>(context: Context, input: CasesInput<T>): Promise<void> {
+  if (context.pass !== 'boundaries') return;
+  const failedBefore = context.failedKinds(`${input.check}|${input.operationId}|${input.salt}`);
+  for (const value of input.cases) {
+    const verdict = await input.run(value);
+    if (verdict.kind === 'pass') context.passed(input.check, input.operationId);
+    if (verdict.kind !== 'fail') continue;
+    const kind = input.kind(value);
+    if (kind === input.generated) failedBefore.add('');
+    const status = verdict.exchange.response?.status;
+    const fault =
+      verdict.cause ??
+      verdict.instancePath ??
+      `${verdict.expected} → ${status ?? verdict.exchange.failure?.kind ?? 'no response'}`;
+    const described = input.describe(value);
+    context.failed(input.check, verdict.exchange, {
+      message: `${verdict.message} for ${described}`,
+      expected: verdict.expected,
+      cause: `${kind}: ${fault}`,
+      case: described,
+      ...(verdict.instancePath === undefined ? {} : { instancePath: verdict.instancePath }),
     });
   }
 }
