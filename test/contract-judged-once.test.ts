@@ -105,3 +105,21 @@ test("the probe's 429 off the Error schema is response_schema_conformance's; rat
     reason: expect.stringMatching(/^the 429's body is off the Error schema/),
   });
 });
+
+test('a list filtered after its limit is cut is one list_semantics error with its lists as cases, not also warnings of "seen pets missing" on the same answers', async () => {
+  served = await serve(createReference({ quirks: { filterFirstPageOnly: true } }));
+  for (const seed of [7, 1234]) {
+    const report = await runContract({ baseUrl: served.url, apiKey: REFERENCE_KEY, seed, examples: 3 });
+    expect(failed(report)).toEqual(['list_semantics']);
+    const list = report.findings.filter((f) => f.check === 'list_semantics');
+    expect(list.filter((f) => f.severity === 'warning').map((f) => f.message)).toEqual([]);
+    // The list scenario's finding: every filtered list it sent, one cause.
+    const cut = list.filter((f) => f.cause === 'a list: not the whole list filtered, then cut to limit');
+    expect(cut).toHaveLength(1);
+    expect(cut[0]?.cases).toEqual(
+      expect.arrayContaining(['status="available"', 'status="pending"', 'status="sold"']),
+    );
+    expect(cut[0]?.occurrences).toBeGreaterThanOrEqual(cut[0]?.cases?.length ?? 0);
+    expect(report.results.find((r) => r.check === 'list_semantics')?.outcome).toBe('failed');
+  }
+});

@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import type { Pet } from '../../openapi/index.js';
 import { type Context, conformingBody, expectStatus, INCONCLUSIVE, PASS, type Verdict } from '../context.js';
 import type { Exchange } from '../exchange.js';
-import { runProperty } from '../property.js';
+import { runCases, runProperty } from '../property.js';
 import { pageMaximum, queryString } from '../requests.js';
 import { validParameterArbitrary, validParameterExamples } from '../schema-arbitraries.js';
 
@@ -78,66 +78,103 @@ export async function listScenario(context: Context): Promise<void> {
     if (exchange.response?.status === 200 && body !== undefined) everything = body.value as Pet[];
   }
 
-  if (positive) {
+  const judgePositive = async (value: Query) =>
+    expectStatus(await send(value), 200, 'valid query parameters') ?? PASS;
+  const judgeList = async (value: Query): Promise<Verdict> => {
+    const exchange = await send(value);
+    if (exchange.response?.status !== 200) return INCONCLUSIVE;
+    const body = conformingBody(context.spec, exchange);
+    if (body === undefined) return INCONCLUSIVE;
+    const pets = body.value as Pet[];
+    const fail = (cause: string, message: string, expected: string): Verdict => ({
+      kind: 'fail',
+      exchange,
+      message,
+      expected,
+      cause,
+    });
+    const wanted = value.limit === undefined ? defaultLimit : Number(value.limit);
+    if (wanted !== undefined && pets.length > wanted) {
+      return fail(
+        'more pets than limit',
+        `${pets.length} pets came back`,
+        value.limit === undefined ? `at most ${wanted} (the default limit)` : `at most ${wanted} (limit)`,
+      );
+    }
+    for (let i = 1; i < pets.length; i += 1) {
+      if ((pets[i]?.id ?? 0) <= (pets[i - 1]?.id ?? 0)) {
+        return fail(
+          'ids not ascending',
+          `ids are not ascending: ${pets[i - 1]?.id} then ${pets[i]?.id}`,
+          'pets in ascending id order',
+        );
+      }
+    }
+    const other = value.status === undefined ? undefined : pets.find((pet) => pet.status !== value.status);
+    if (other !== undefined) {
+      return fail(
+        'a pet off the filter',
+        `pet ${other.id} has status ${JSON.stringify(other.status)}`,
+        `only pets with status "${value.status}"`,
+      );
+    }
+    if (wanted !== undefined && everything !== undefined && maxLimit !== undefined) {
+      const verdict = againstEverything(everything, maxLimit, value.status, wanted, pets);
+      if (verdict !== null)
+        return fail('not the whole list filtered, then cut to limit', verdict.message, verdict.expected);
+    }
+    return PASS;
+  };
+  const describe = (value: Query) => queryString(clean(value));
+
+  // Every fixed case sent and judged on its own (a failing one hides none after it), by both checks
+  // before the next is sent: a list_semantics finding on an answer stands in for what the model said
+  // of the same answer (a pet "missing" from a list cut before it was filtered), as soon as it came.
+  for (const value of uniqueExamples) {
+    if (positive)
+      await runCases(context, {
+        check: 'positive_data_acceptance',
+        operationId: operation.id,
+        cases: [value],
+        salt: 1,
+        generated: 'valid query parameters',
+        kind: () => 'valid query parameters',
+        describe,
+        run: judgePositive,
+      });
+    if (semantics)
+      await runCases(context, {
+        check: 'list_semantics',
+        operationId: operation.id,
+        cases: [value],
+        salt: 2,
+        generated: 'a list',
+        kind: () => 'a list',
+        describe,
+        run: judgeList,
+      });
+  }
+  // Then cases generated from the seed, the first failing one shrunk (none once a fixed case failed).
+  if (positive)
     await runProperty(context, {
       check: 'positive_data_acceptance',
       operationId: operation.id,
-      examples: uniqueExamples,
+      examples: [],
       arbitrary,
       salt: 1,
-      describe: (value) => queryString(clean(value)),
-      run: async (value) => expectStatus(await send(value), 200, 'valid query parameters') ?? PASS,
+      describe,
+      run: judgePositive,
     });
-  }
-  if (!semantics) return;
-  await runProperty(context, {
-    check: 'list_semantics',
-    operationId: operation.id,
-    examples: uniqueExamples,
-    arbitrary,
-    salt: 2,
-    describe: (value) => queryString(clean(value)),
-    run: async (value): Promise<Verdict> => {
-      const exchange = await send(value);
-      if (exchange.response?.status !== 200) return INCONCLUSIVE;
-      const body = conformingBody(context.spec, exchange);
-      if (body === undefined) return INCONCLUSIVE;
-      const pets = body.value as Pet[];
-      const fail = (message: string, expected: string): Verdict => ({
-        kind: 'fail',
-        exchange,
-        message,
-        expected,
-      });
-      const wanted = value.limit === undefined ? defaultLimit : Number(value.limit);
-      if (wanted !== undefined && pets.length > wanted) {
-        return fail(
-          `${pets.length} pets came back`,
-          value.limit === undefined ? `at most ${wanted} (the default limit)` : `at most ${wanted} (limit)`,
-        );
-      }
-      for (let i = 1; i < pets.length; i += 1) {
-        if ((pets[i]?.id ?? 0) <= (pets[i - 1]?.id ?? 0)) {
-          return fail(
-            `ids are not ascending: ${pets[i - 1]?.id} then ${pets[i]?.id}`,
-            'pets in ascending id order',
-          );
-        }
-      }
-      const other = value.status === undefined ? undefined : pets.find((pet) => pet.status !== value.status);
-      if (other !== undefined) {
-        return fail(
-          `pet ${other.id} has status ${JSON.stringify(other.status)}`,
-          `only pets with status "${value.status}"`,
-        );
-      }
-      if (wanted !== undefined && everything !== undefined && maxLimit !== undefined) {
-        const verdict = againstEverything(everything, maxLimit, value.status, wanted, pets);
-        if (verdict !== null) return fail(verdict.message, verdict.expected);
-      }
-      return PASS;
-    },
-  });
+  if (semantics)
+    await runProperty(context, {
+      check: 'list_semantics',
+      operationId: operation.id,
+      examples: [],
+      arbitrary,
+      salt: 2,
+      describe,
+      run: judgeList,
+    });
 }
 
 /** The limits at the edges: the bounds, each side of them, and the default with its neighbours. */
