@@ -123,3 +123,51 @@ test('a list filtered after its limit is cut is one list_semantics error with it
     expect(report.results.find((r) => r.check === 'list_semantics')?.outcome).toBe('failed');
   }
 });
+
+test("a 401 without WWW-Authenticate is response_headers_conformance's finding only, not http_semantics's too", async () => {
+  served = await serve(
+    changed((response) => {
+      if (response.status === 401) delete response.headers['www-authenticate'];
+    }),
+  );
+  const report = await runContract({ baseUrl: served.url, apiKey: REFERENCE_KEY, seed: 7, examples: 3 });
+  expect(failed(report)).toEqual(['response_headers_conformance']);
+  expect(report.findings.map((f) => `${f.check} ${f.message}`)).toEqual(
+    report.findings.map(() => 'response_headers_conformance WWW-Authenticate is missing'),
+  );
+  expect(report.findings.length).toBeGreaterThan(0);
+  // http_semantics judged the other responses, and found nothing.
+  for (const result of report.results.filter((r) => r.check === 'http_semantics'))
+    expect(result.outcome).toBe('passed');
+});
+
+test("the probe's 429 without Retry-After is response_headers_conformance's finding only: rate_limit_behaviour says it could not judge", async () => {
+  const clock = fakeClock();
+  served = await serve(
+    changed(
+      (response) => {
+        if (response.status === 429) delete response.headers['retry-after'];
+      },
+      { perMinute: 10, now: clock.now },
+    ),
+  );
+  const report = await runContract({
+    baseUrl: served.url,
+    apiKey: REFERENCE_KEY,
+    seed: 7,
+    examples: 3,
+    probeRateLimit: true,
+    now: clock.now,
+    sleep: clock.sleep,
+    random: () => 0.5,
+  });
+  expect(failed(report)).toEqual(['response_headers_conformance']);
+  expect(report.findings.map((f) => `${f.check} ${f.status} ${f.message}`)).toEqual([
+    'response_headers_conformance 429 Retry-After is missing',
+  ]);
+  expect(report.results.find((r) => r.check === 'rate_limit_behaviour')).toMatchObject({
+    outcome: 'skipped',
+    reason:
+      "not judged: the 429 has no Retry-After (response_headers_conformance's finding), so the probe cannot tell when the target answers again",
+  });
+});

@@ -54,7 +54,7 @@ test('--probe-rate-limit fails rate_limit_behaviour on a server that never recov
   expect(report.findings[0]?.message).toMatch(/still 429 after waiting Retry-After/);
 });
 
-test('--probe-rate-limit fails on a 429 without Retry-After', async () => {
+test('--probe-rate-limit on a 429 without Retry-After: response_headers_conformance fails, once; rate_limit_behaviour says it could not judge', async () => {
   const clock = fakeClock();
   const reference = createReference({ perMinute: 10, now: clock.now });
   const handler: Handler = (request) => {
@@ -67,7 +67,17 @@ test('--probe-rate-limit fails on a 429 without Retry-After', async () => {
     checks: ['rate_limit_behaviour', 'response_headers_conformance'],
   });
   const failed = report.results.filter((result) => result.outcome === 'failed').map((result) => result.check);
-  expect(new Set(failed)).toEqual(new Set(['rate_limit_behaviour', 'response_headers_conformance']));
+  expect(new Set(failed)).toEqual(new Set(['response_headers_conformance']));
+  // One fault, one finding: the documented header missing on the 429, not the probe's too.
+  expect(report.findings.map((finding) => [finding.check, finding.status, finding.message])).toEqual([
+    ['response_headers_conformance', 429, 'Retry-After is missing'],
+  ]);
+  expect(report.results.find((result) => result.check === 'rate_limit_behaviour')).toMatchObject({
+    outcome: 'skipped',
+    reason:
+      "not judged: the 429 has no Retry-After (response_headers_conformance's finding), so the probe cannot tell when the target answers again",
+  });
+  expect(report.exitCode).toBe(1);
 });
 
 test('--probe-rate-limit on an empty X-RateLimit-Remaining says so, rather than reading it as 0', async () => {

@@ -36,6 +36,19 @@ describe('judgeHttp', () => {
     expect(causes(view(off, { allow: 'GET, HEAD' }))).toEqual([]);
   });
 
+  it('a 401 without the WWW-Authenticate the document declares on it is inconclusive: response_headers_conformance reports it', () => {
+    const documented = { status: 401, documentedHeaders: ['www-authenticate', 'x-ratelimit-limit'] };
+    expect(judgeHttp(view(documented))).toEqual([{ check: 'http_advisories' }]);
+    // Another fault of the same 401 is still this layer's.
+    expect(causes(view(documented, { date: '2030-01-01T12:00:30Z' }))).toEqual([
+      'http_semantics: Date not an IMF-fixdate',
+    ]);
+    // A challenge that is there, but not Bearer, is this layer's to judge.
+    expect(causes(view(documented, { 'www-authenticate': 'Basic realm="x"' }))).toEqual([
+      'http_semantics: 401 without a Bearer challenge',
+    ]);
+  });
+
   it('a 401 needs a Bearer challenge (RFC 9110 §15.5.2, RFC 6750 §3)', () => {
     expect(causes(view({ status: 401 }))).toEqual(['http_semantics: 401 without WWW-Authenticate']);
     expect(causes(view({ status: 401 }, { 'www-authenticate': 'Basic realm="x"' }))).toEqual([

@@ -20,6 +20,11 @@ export interface HttpView {
   readonly headers: Readonly<Record<string, string>>;
   /** The body's length in bytes as received; undefined when unknown (decoded, redacted, cut). */
   readonly bodyBytes: number | undefined;
+  /**
+   * The headers the document declares on this response (lower case): a missing one is
+   * response_headers_conformance's finding, not this layer's too. Undefined off the document.
+   */
+  readonly documentedHeaders?: readonly string[];
 }
 
 export type HttpCheck = 'http_semantics' | 'http_advisories';
@@ -139,7 +144,9 @@ function semantics(view: HttpView): Finding[] {
   }
   if (status === 401) {
     const challenge = headers['www-authenticate'];
-    if (challenge === undefined) {
+    if (challenge === undefined && challengeDocumented(view)) {
+      // The document requires it on this 401: response_headers_conformance reports it missing.
+    } else if (challenge === undefined) {
       found.push({
         cause: '401 without WWW-Authenticate',
         message: 'the 401 has no WWW-Authenticate header',
@@ -284,13 +291,26 @@ function advisories(view: HttpView): Finding[] {
   return found;
 }
 
-/** Every HTTP judgement of one response: each check's findings, or one pass of it. */
+/** A 401 whose challenge the document declares: its absence is the document's finding. */
+const challengeDocumented = (view: HttpView) => view.documentedHeaders?.includes('www-authenticate') === true;
+
+/**
+ * Every HTTP judgement of one response: each check's findings, or one pass of it. A response judged
+ * only by a rule whose fault another check owns (a 401 without the WWW-Authenticate the document
+ * declares on it) is inconclusive for http_semantics: no pass, no finding.
+ */
 export function judgeHttp(view: HttpView): HttpJudgement[] {
   const at = `${view.method} ${view.status}`;
   const of = (check: HttpCheck, findings: Finding[], severity: 'error' | 'warning'): HttpJudgement[] =>
     findings.length === 0 ? [{ check }] : findings.map((f) => ({ check, severity, case: at, ...f }));
+  const mustFindings = semantics(view);
+  const inconclusive =
+    mustFindings.length === 0 &&
+    view.status === 401 &&
+    view.headers['www-authenticate'] === undefined &&
+    challengeDocumented(view);
   return [
-    ...of('http_semantics', semantics(view), 'error'),
+    ...(inconclusive ? [] : of('http_semantics', mustFindings, 'error')),
     ...of('http_advisories', advisories(view), 'warning'),
   ];
 }
