@@ -102,3 +102,33 @@ test('negative_data_rejection says what is invalid, one finding per failing kind
     expect.arrayContaining([expect.stringMatching(/got 201 for unknown property id/)]),
   );
 });
+
+test('a getPet that makes up a pet for an unknown id fails not_found, naming the lookup, not the creates after it', async () => {
+  const server = BROKEN_SERVERS.find((candidate) => candidate.name === 'invents-unknown-pets');
+  if (server === undefined) throw new Error('invents-unknown-pets missing');
+  served = await serve(server.handler());
+  const report = await runContract({ baseUrl: served.url, apiKey: REFERENCE_KEY, seed: 7, examples: 3 });
+  expect(report.findings).toContainEqual(
+    expect.objectContaining({
+      check: 'not_found',
+      operationId: 'getPet',
+      status: 200,
+      message: expect.stringMatching(/^an id no pet has \(9007199254740991\): got 200/),
+      expected: expect.stringMatching(
+        /^404: it is more than 2\^32 above twice the largest id any answer showed/,
+      ),
+      curl: expect.stringMatching(/^curl -i '[^']*\/v1\/pets\/9007199254740991' /),
+    }),
+  );
+  // Its made-up pets are not learnt: a create later given one of their ids is not blamed for it.
+  expect(report.findings.filter((finding) => finding.check !== 'not_found')).toEqual([]);
+  // Read-only, where nothing is created, the same.
+  const readOnly = await runContract({
+    baseUrl: served.url,
+    apiKey: REFERENCE_KEY,
+    seed: 7,
+    examples: 3,
+    readOnly: true,
+  });
+  expect([...new Set(readOnly.findings.map((finding) => finding.check))]).toEqual(['not_found']);
+});

@@ -132,6 +132,14 @@ test('against Prism: runs to the end (timeouts included) and reports exactly wha
       message: expect.stringMatching(/^limit=1\.0 /),
     }),
   );
+  // Any id is 200 with the example pet: for 2^53-1, an id no store reaches, that is not_found's.
+  expect(report.findings).toContainEqual(
+    expect.objectContaining({
+      check: 'not_found',
+      status: 200,
+      message: expect.stringMatching(/^an id no pet has \(9007199254740991\): got 200/),
+    }),
+  );
   // Prism never answers a malformed JSON body: the suite's timeout, for real.
   expect(report.findings).toContainEqual(
     expect.objectContaining({ check: 'negative_data_rejection', status: null, response: null }),

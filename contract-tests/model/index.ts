@@ -2,6 +2,7 @@
 // holds every exchange to what the document and the earlier exchanges predict (method 'model'). It
 // learns from every exchange, whether its judgements count or not (judge.ts).
 import type { NewPet, Pet, Spec } from '../../openapi/index.js';
+import { createAbsentIds } from './absent.js';
 import { judgeList } from './lists.js';
 import { createPetLedger, differingFields } from './pets.js';
 import { classify, documentSays, predict } from './predict.js';
@@ -17,6 +18,9 @@ export interface ContractModel {
 
 export function createContractModel(spec: Spec, baseUrl: string): ContractModel {
   const ledger = createPetLedger();
+  const absentIds = createAbsentIds();
+  /** Whether getPet answered 200 for an id no pet has: then what it alone shows teaches nothing. */
+  let getPetInvents = false;
   const window = createWindowModel();
   const basePath = new URL(baseUrl).pathname;
   const view: ModelView = {
@@ -24,6 +28,8 @@ export function createContractModel(spec: Spec, baseUrl: string): ContractModel 
     createdPets: ledger.created,
     maxKnownId: ledger.maxId,
     knownBefore: ledger.before,
+    knownAbsent: (id, sentSeq) =>
+      ledger.known(id) ? undefined : absentIds.absent(id, sentSeq, ledger.maxId()),
     window: window.reading,
   };
   const describedAt = (path: string, method: string) =>
@@ -37,7 +43,8 @@ export function createContractModel(spec: Spec, baseUrl: string): ContractModel 
     const judgements: Judgement[] = [];
     const prediction = predict(spec, observed, view, basePath);
     if (prediction !== undefined) {
-      const expected = [...prediction.statuses].join(' or ');
+      const statuses = [...prediction.statuses].join(' or ');
+      const expected = prediction.expected ?? statuses;
       // The key refused is auth_enforced's, whatever the request was.
       const check =
         response.status === 401 && exchange.credential === 'key' ? 'auth_enforced' : prediction.check;
@@ -46,7 +53,7 @@ export function createContractModel(spec: Spec, baseUrl: string): ContractModel 
           ? { check: prediction.check }
           : {
               check,
-              cause: `${expected} → ${response.status}`,
+              cause: `${statuses} → ${response.status}`,
               ...(prediction.severity === undefined ? {} : { severity: prediction.severity }),
               message: `${prediction.what}: got ${response.status}`,
               expected,
@@ -100,7 +107,11 @@ export function createContractModel(spec: Spec, baseUrl: string): ContractModel 
       const requestClass = classify(operation, exchange, basePath);
       const id = requestClass?.kind === 'valid' ? requestClass.params.petId : undefined;
       const described = describedAt(operation.path, 'get');
-      if (typeof id === 'number' && pet.id !== id)
+      // A 200 for an id no pet has is not_found's (the prediction above): its pet is made up, so
+      // neither compared nor learnt; nor, from then on, a pet that getPet alone shows.
+      const invented = typeof id === 'number' && view.knownAbsent(id, exchange.sentSeq) !== undefined;
+      if (invented) getPetInvents = true;
+      if (typeof id === 'number' && pet.id !== id && !invented)
         judgements.push({
           check: 'use_after_create',
           cause: 'getPet answers another pet',
@@ -122,10 +133,21 @@ export function createContractModel(spec: Spec, baseUrl: string): ContractModel 
             because: [described, known.since],
           });
       }
-      ledger.learn(pet, 'seen', exchange, since(`pet ${pet.id}`));
+      if (!invented && (!getPetInvents || ledger.known(pet.id)))
+        ledger.learn(pet, 'seen', exchange, since(`pet ${pet.id}`));
     }
     if (operation.id === 'listPets' && response.status === 200 && Array.isArray(body)) {
       const requestClass = classify(operation, exchange, basePath);
+      const pets = body as Pet[];
+      if (requestClass?.kind === 'valid' && requestClass.params.status === undefined) {
+        const limit = typeof requestClass.params.limit === 'number' ? requestClass.params.limit : 20;
+        const ascending = pets.every((pet, at) => at === 0 || pet.id > (pets[at - 1]?.id ?? 0));
+        if (ascending && pets.length <= limit)
+          absentIds.learnList(
+            exchange,
+            pets.map((pet) => pet.id),
+          );
+      }
       if (requestClass?.kind === 'valid')
         judgements.push(
           ...judgeList(

@@ -15,6 +15,8 @@ export interface PetLedger {
   all(): readonly KnownPet[];
   created(): readonly Pet[];
   maxId(): number | undefined;
+  /** Whether any answer so far showed a pet with that id. */
+  known(id: number): boolean;
   /** The pet with that id, if an answer that came before `sentSeq` showed it. */
   before(id: number, sentSeq: number): KnownPet | undefined;
   /** Every pet an answer before `sentSeq` showed. */
@@ -40,6 +42,7 @@ export function createPetLedger(): PetLedger {
     },
     all: () => [...byId.values()],
     created: () => created,
+    known: (id) => byId.has(id),
     maxId: () => {
       let max: number | undefined;
       for (const id of byId.keys()) if (max === undefined || id > max) max = id;

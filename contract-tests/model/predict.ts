@@ -14,6 +14,8 @@ export interface Prediction {
   readonly because: readonly Because[];
   /** A warning when the expectation rests on a pet only seen (the document shows no delete, but "not shown" is not "absent"). */
   readonly severity?: 'warning';
+  /** What was expected, when more than the statuses: `404: …why`. */
+  readonly expected?: string;
 }
 
 /** The request's class: what a server that keeps the contract must make of it. */
@@ -156,7 +158,7 @@ export function predict(
       };
     }
     case 'valid':
-      return validPrediction(spec, operation, exchange, requestClass.params, view);
+      return validPrediction(spec, operation, exchange, requestClass.params, view, basePath);
   }
 }
 
@@ -166,6 +168,7 @@ function validPrediction(
   exchange: Exchange,
   params: Readonly<Record<string, unknown>>,
   view: ModelView,
+  basePath: string,
 ): Prediction | undefined {
   const described = documentSays(
     spec,
@@ -187,7 +190,21 @@ function validPrediction(
     };
   if (operation.id === 'getPet') {
     const id = params.petId;
-    const known = typeof id === 'number' ? view.knownBefore(id, exchange.sentSeq) : undefined;
+    if (typeof id !== 'number') return undefined;
+    const path = pathUnder(exchange.request.url, basePath);
+    const known = view.knownBefore(id, exchange.sentSeq);
+    const absent = known === undefined ? view.knownAbsent(id, exchange.sentSeq) : undefined;
+    if (absent !== undefined)
+      return {
+        statuses: new Set([404]),
+        check: 'not_found',
+        what: `an id no pet has (${path?.split('/').at(-1) ?? id})`,
+        expected: `404: ${absent.why}`,
+        because: [
+          documentSays(spec, '/paths/~1pets~1{petId}/get/responses/404/description'),
+          ...absent.because,
+        ],
+      };
     if (known === undefined) return undefined;
     // Known before the request left: it exists (the document shows no delete).
     return {

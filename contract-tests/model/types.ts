@@ -92,5 +92,10 @@ export interface ModelView {
   maxKnownId(): number | undefined;
   /** The pet with that id as known from responses answered before request `sentSeq` left. */
   knownBefore(id: number, sentSeq: number): KnownPet | undefined;
+  /** Why no pet has that id when request `sentSeq` left, when the run knows beyond doubt (absent.ts). */
+  knownAbsent(
+    id: number,
+    sentSeq: number,
+  ): { readonly why: string; readonly because: readonly Because[] } | undefined;
   window(): WindowReading | undefined;
 }

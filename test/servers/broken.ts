@@ -225,6 +225,19 @@ export const BROKEN_SERVERS: readonly BrokenServer[] = [
     fails: ['not_a_server_error'],
   },
   {
+    name: 'invents-unknown-pets',
+    breaks:
+      'getPet answers 200 {"id":N,"name":"Ghost","categoryId":1} for any id from 1 to 2^53-1 that no pet has, instead of 404 (a larger id, echoed, would break the schema too)',
+    handler: wrapped((response, request) => {
+      const id = /^\/v1\/pets\/(\d+)$/.exec(request.pathname)?.[1];
+      if (request.method !== 'GET' || id === undefined || response.status !== 404) return;
+      if (Number(id) < 1 || !Number.isSafeInteger(Number(id))) return;
+      response.status = 200;
+      response.body = `{"id":${id},"name":"Ghost","categoryId":1}`;
+    }),
+    fails: ['not_found'],
+  },
+  {
     name: 'unknown-id-400',
     breaks: 'an unknown pet id gives 400 instead of 404',
     handler: quirk({ unknownIdAs400: true }),
@@ -434,7 +447,8 @@ export const BROKEN_SERVERS: readonly BrokenServer[] = [
       const seeded = options.pets ?? 30;
       return (request: RawRequest): RawResponse => {
         const id = /^\/v1\/pets\/(\d+)$/.exec(request.pathname)?.[1];
-        if (request.method === 'GET' && id !== undefined && Number(id) < seeded)
+        // The pets present (1 to the seeded count): an id no pet has answered 200 is not_found's.
+        if (request.method === 'GET' && id !== undefined && Number(id) >= 1 && Number(id) < seeded)
           return reference({ ...request, pathname: `/v1/pets/${Number(id) + 1}` });
         return reference(request);
       };
