@@ -48,7 +48,11 @@ export const CHECKS = [
       return operation.parameters.length > 0 || operation.requestBody !== undefined;
     },
   ),
-  info('positive_data_acceptance', 'valid bodies and parameters are accepted', byId('listPets', 'createPet')),
+  info(
+    'positive_data_acceptance',
+    'valid bodies and parameters are accepted, in every spelling the document admits',
+    byId('listPets', 'createPet', 'getPet'),
+  ),
   info(
     'list_semantics',
     'a list is the whole list filtered, then cut to limit (default 20); ascending ids, after creates too',

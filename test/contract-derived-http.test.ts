@@ -44,3 +44,33 @@ describe('servers only the derived or the http method catches', () => {
     expect(JSON.stringify(report)).not.toContain(REFERENCE_KEY);
   });
 });
+
+describe('an admitted spelling of the path id refused', () => {
+  const server = BROKEN_DERIVED_SERVERS.find((candidate) => candidate.name === 'refuses-percent-encoded-id');
+  const run = async (options: { checks?: string[]; skip?: string[] }) => {
+    if (server === undefined) throw new Error('refuses-percent-encoded-id missing');
+    served = await serve(server.handler());
+    return runContract({ baseUrl: served.url, apiKey: REFERENCE_KEY, seed: 7, examples: 3, ...options });
+  };
+  const refused = expect.objectContaining({
+    check: 'positive_data_acceptance',
+    operationId: 'getPet',
+    status: 400,
+    message: expect.stringMatching(/^petId %\d+ \(percent-encoded digits\): got 400/),
+  });
+
+  test("is positive_data_acceptance's alone: one exchange, one finding", async () => {
+    const report = await run({});
+    expect(report.findings).toEqual([refused]);
+    expect(report.exitCode).toBe(1);
+  });
+
+  test.each([{ skip: ['negative_data_rejection'] }, { checks: ['positive_data_acceptance'] }])(
+    'is sent and caught without negative_data_rejection (%o)',
+    async (options) => {
+      const report = await run(options);
+      expect(report.findings).toEqual([refused]);
+      expect(report.exitCode).toBe(1);
+    },
+  );
+});

@@ -93,6 +93,13 @@ function expectSame(
 const ids = (body: unknown) => (Array.isArray(body) ? body.map((p) => (p as { id?: unknown }).id) : body);
 const tierZero = (spellings: readonly Spelling[]) => spellings.filter((s) => s.tier === 0);
 
+/**
+ * Whether a spelling is sent: a refused one when negative_data_rejection is selected, an admitted one
+ * when positive_data_acceptance is (each check judges its own).
+ */
+const judgedBy = (spelling: Spelling): CheckId =>
+  spelling.means === 'refused' ? 'negative_data_rejection' : 'positive_data_acceptance';
+
 /** listPets: `limit` at its minimum in each tier-0 spelling, given twice, and `status` in another case. */
 async function listSpellings(context: Context, operation: OperationSpec): Promise<void> {
   const base = validRequest(context, operation);
@@ -101,7 +108,9 @@ async function listSpellings(context: Context, operation: OperationSpec): Promis
     const enumValues = Array.isArray(schema.enum) ? (schema.enum as unknown[]) : undefined;
     const value = typeof schema.minimum === 'number' ? schema.minimum : enumValues?.[0];
     if (value === undefined) continue;
-    const spellings = tierZero(parameterSpellings(parameter, value));
+    const spellings = tierZero(parameterSpellings(parameter, value)).filter((s) =>
+      context.selected(judgedBy(s)),
+    );
     const because = decision(context, parameterPointer(parameter));
     const send = (rawQuery: string): Promise<Exchange> => context.send({ ...base, rawQuery });
     const canonicalSpelling = spellings.find(
@@ -128,7 +137,7 @@ async function listSpellings(context: Context, operation: OperationSpec): Promis
         );
       }
     }
-    if (enumValues === undefined) {
+    if (enumValues === undefined && context.selected('negative_data_rejection')) {
       const repeated = repeatedParameter(parameter, String(value));
       const exchange = await send(repeated.raw);
       expectRefused(context, {
@@ -149,7 +158,7 @@ async function pathSpellings(context: Context, operation: OperationSpec): Promis
     const id = existingPetId(context);
     const because = decision(context, parameterPointer(parameter));
     for (const spelling of tierZero(parameterSpellings(parameter, id))) {
-      if (spelling.grammar === 'the canonical digits') continue;
+      if (spelling.grammar === 'the canonical digits' || !context.selected(judgedBy(spelling))) continue;
       const path = operation.path.replace(`{${parameter.name}}`, spelling.raw);
       const what = `${parameter.name} ${spelling.raw} (${spelling.grammar})`;
       const exchange = await context.send({ ...base, path });
@@ -157,16 +166,17 @@ async function pathSpellings(context: Context, operation: OperationSpec): Promis
         expectRefused(context, { check: 'negative_data_rejection', operation, exchange, what, because });
         continue;
       }
-      // Admitted: the id's own answer, a 200 for that id or a 404 if there is none, never a 400.
+      // Admitted: the id's own answer, a 200 for that id or a 404 if there is none, never a 400
+      // (positive_data_acceptance's, as the model has it: model/predict.ts).
       const response = exchange.response;
       if (response === null || response.status >= 500 || response.status === 429) continue;
       const body = conformingBody(context.spec, exchange);
       if (response.status === 200 && body === undefined) continue; // response_schema_conformance's
       const shown = (body?.value as { id?: unknown } | undefined)?.id;
       const ok = response.status === 404 || (response.status === 200 && shown === id);
-      if (ok) context.passed('negative_data_rejection', operation.id);
+      if (ok) context.passed('positive_data_acceptance', operation.id);
       else
-        context.failed('negative_data_rejection', exchange, {
+        context.failed('positive_data_acceptance', exchange, {
           message: `${what}: got ${response.status}${response.status === 200 ? ` for id ${String(shown)}` : ''}`,
           expected: `the answer for id ${id} (200 with that id, or 404)`,
           cause: 'an admitted spelling answered unlike the canonical one',
@@ -220,8 +230,9 @@ export async function derivedScenario(context: Context): Promise<void> {
     if (!context.tested(operation.id)) continue;
     const query = operation.parameters.some((p) => p.in === 'query');
     const path = operation.parameters.some((p) => p.in === 'path');
-    if (query && context.selected('negative_data_rejection')) await listSpellings(context, operation);
-    if (path && context.selected('negative_data_rejection')) await pathSpellings(context, operation);
+    const spelt = context.selected('negative_data_rejection') || context.selected('positive_data_acceptance');
+    if (query && spelt) await listSpellings(context, operation);
+    if (path && spelt) await pathSpellings(context, operation);
     if (
       operation.requestBody !== undefined &&
       !context.readOnly &&

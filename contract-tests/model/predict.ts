@@ -191,7 +191,17 @@ function validPrediction(
   if (operation.id === 'getPet') {
     const id = params.petId;
     if (typeof id !== 'number') return undefined;
+    // The id in another spelling the document admits (/pets/%31 is pet 1): what is under test is
+    // that spelling, positive_data_acceptance's; the id's own answer, a 200 or a 404, never a 400.
     const path = pathUnder(exchange.request.url, basePath);
+    const decoded = path === undefined ? null : operation.match(path);
+    if (path !== undefined && decoded !== null && path !== operation.expand(decoded))
+      return {
+        statuses: new Set([200, 404]),
+        check: 'positive_data_acceptance',
+        what: `petId ${path.split('/').at(-1)}, a spelling of ${id} the document admits`,
+        because: [documentSays(spec, '/components/parameters/PetId/x-petkit-decision')],
+      };
     const known = view.knownBefore(id, exchange.sentSeq);
     const absent = known === undefined ? view.knownAbsent(id, exchange.sentSeq) : undefined;
     if (absent !== undefined)

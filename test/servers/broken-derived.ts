@@ -51,4 +51,14 @@ export const BROKEN_DERIVED_SERVERS: readonly MethodBrokenServer[] = [
     ),
     fails: ['positive_data_acceptance'],
   },
+  {
+    name: 'refuses-percent-encoded-id',
+    breaks:
+      'answers /pets/%31 (percent-encoded digits, which openapi.yaml makes pet 1) with 400, as if it read the id undecoded',
+    method: 'derived',
+    handler: rewriting((request) =>
+      /^\/v1\/pets\/[^/]*%/.test(request.pathname) ? { ...request, pathname: '/v1/pets/undecoded' } : request,
+    ),
+    fails: ['positive_data_acceptance'],
+  },
 ];
