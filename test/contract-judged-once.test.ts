@@ -79,6 +79,19 @@ test('a getPet body off its schema ("categoryId": "3") is not also a changed pet
   }
 });
 
+/** A run with the rate-limit probe on the test's clock, against `url`. */
+const probeRun = (url: string, clock: ReturnType<typeof fakeClock>) =>
+  runContract({
+    baseUrl: url,
+    apiKey: REFERENCE_KEY,
+    seed: 7,
+    examples: 3,
+    probeRateLimit: true,
+    now: clock.now,
+    sleep: clock.sleep,
+    random: () => 0.5,
+  });
+
 test("the probe's 429 off the Error schema is response_schema_conformance's; rate_limit_behaviour says it could not read it", async () => {
   const clock = fakeClock();
   served = await serve(
@@ -89,16 +102,7 @@ test("the probe's 429 off the Error schema is response_schema_conformance's; rat
       { perMinute: 10, now: clock.now },
     ),
   );
-  const report = await runContract({
-    baseUrl: served.url,
-    apiKey: REFERENCE_KEY,
-    seed: 7,
-    examples: 3,
-    probeRateLimit: true,
-    now: clock.now,
-    sleep: clock.sleep,
-    random: () => 0.5,
-  });
+  const report = await probeRun(served.url, clock);
   expect(failed(report)).toEqual(['response_schema_conformance']);
   expect(report.results.find((r) => r.check === 'rate_limit_behaviour')).toMatchObject({
     outcome: 'skipped',
@@ -151,16 +155,7 @@ test("the probe's 429 without Retry-After is response_headers_conformance's find
       { perMinute: 10, now: clock.now },
     ),
   );
-  const report = await runContract({
-    baseUrl: served.url,
-    apiKey: REFERENCE_KEY,
-    seed: 7,
-    examples: 3,
-    probeRateLimit: true,
-    now: clock.now,
-    sleep: clock.sleep,
-    random: () => 0.5,
-  });
+  const report = await probeRun(served.url, clock);
   expect(failed(report)).toEqual(['response_headers_conformance']);
   expect(report.findings.map((f) => `${f.check} ${f.status} ${f.message}`)).toEqual([
     'response_headers_conformance 429 Retry-After is missing',
