@@ -165,8 +165,12 @@ function describe(text: string, fault: ParseFault): string {
   return `is not valid JSON at ${at}: ${fault.what}`;
 }
 
-/** The value of a JSON text, or a one-line fault (`is not valid JSON at line 3, column 5: …`). */
-export function readJsonText(text: string): JsonRead {
+/**
+ * The value of a JSON text, or a one-line fault (`is not valid JSON at line 3, column 5: …`). A
+ * leading byte-order mark (an editor's UTF-8 "with BOM") is skipped, as a request body's is.
+ */
+export function readJsonText(given: string): JsonRead {
+  const text = given.charCodeAt(0) === 0xfeff ? given.slice(1) : given;
   if (text.trim() === '') return { fault: 'is empty' };
   try {
     return { value: JSON.parse(text) };
