@@ -100,6 +100,18 @@ describe('/__petkit/rules', () => {
     });
   });
 
+  it('fires a rule written with a path beyond ASCII for the requests that carry it (percent-encoded)', async () => {
+    const mock = mockAt();
+    await send(mock, 'POST', '/__petkit/rules', {
+      operation: 'getPet',
+      path: '/v1/pets/ü*',
+      respond: { status: 404 },
+    });
+    const forced = await checkedRequest(mock, '/v1/pets/ü1', withKey('demo-free'));
+    expect(forced.status).toBe(404);
+    expect((forced.json as { message: string }).message).toContain('(Forced by rule r1.)');
+  });
+
   it('finds the requests a network fault answered with ?status=0, as the journal shows them', async () => {
     const mock = mockAt();
     await send(mock, 'POST', '/__petkit/rules', {

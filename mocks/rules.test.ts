@@ -157,6 +157,18 @@ describe('normalizeRule', () => {
       );
   });
 
+  it('keeps a path beyond ASCII percent-encoded, as a request carries it, and refuses one no request has', () => {
+    // Armed as written, it matched nothing: a request's target is ASCII (`ü` comes as %C3%BC).
+    expect(stored({ operation: 'getPet', path: '/v1/pets/ü*', respond: { status: 404 } }).path).toBe(
+      '/v1/pets/%C3%BC*',
+    );
+    expect(stored({ path: '/v1/pets/🐶', respond: { delayMs: 1 } }).path).toBe('/v1/pets/%F0%9F%90%B6');
+    for (const path of ['/v1/pets/\u0000', '/v1/pets/a b', '/v1/pets/\ud800'])
+      expect(fault({ path, respond: { delayMs: 1 } }).message).toMatch(
+        /^Invalid rule: \/path .* holds a space or a control character, which no request's path has: the rule would match nothing\.$/,
+      );
+  });
+
   it('arms a path or a prefix some request of its operation can have', () => {
     for (const rule of [
       { path: '/v1/pets', respond: { delayMs: 1 } },

@@ -144,6 +144,14 @@ function operationOf(
   }
   const path = rule.path;
   if (faults.length > 0 || path === undefined) return { operation: named, faults };
+  // A control character or a space is no part of a request's target (RFC 9112): no request has it.
+  if (hasControl(path)) {
+    faults.push({
+      path: '/path',
+      message: `${shown(path)} holds a space or a control character, which no request's path has: ${NOTHING}`,
+    });
+    return { operation: named, faults };
+  }
   if (/[?#]/.test(path)) {
     faults.push({
       path: '/path',
@@ -200,7 +208,11 @@ export function normalizeRule(input: unknown, context: RuleContext): StoredRule 
   const faults: readonly Fault[] = loadSpec().schema('RuleInput')(input);
   if (faults.length > 0)
     return ruleFault(faults.slice(0, MAX_DETAILS).map(describeFaultIn(quotable(input))), faults.length);
-  const rule = input as RuleInput;
+  const given = input as RuleInput;
+  // A path is matched as the request's target came, and a target is ASCII: a character beyond it is
+  // sent percent-encoded (`/v1/pets/ü` as `/v1/pets/%C3%BC`, as fetch, browsers and Node's URL encode
+  // it), so the rule keeps it that way; else it was armed and could never match.
+  const rule = given.path === undefined ? given : { ...given, path: asciiPath(given.path) };
   const method = rule.method === undefined ? null : rule.method.toUpperCase();
   const { operation, faults: details } = operationOf(rule, method);
   const { status, fault } = rule.respond;
@@ -343,4 +355,24 @@ export function seededDraw(seed: number, n: number): number {
   t = Math.imul(t ^ (t >>> 15), t | 1);
   t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
   return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+}
+
+/** `path` with every character beyond ASCII percent-encoded as UTF-8 (upper-case hex, as `new URL` writes it). */
+function asciiPath(path: string): string {
+  // A lone surrogate (no character at all) is left as it is: encodeURIComponent throws on it, and
+  // hasControl's caller refuses the path then (it is no request's).
+  return NON_ASCII.test(path)
+    ? path.replace(NON_ASCII_RUNS, (run) => (/\p{Surrogate}/u.test(run) ? '\u0000' : encodeURIComponent(run)))
+    : path;
+}
+const NON_ASCII = /[\u{80}-\u{10FFFF}]/u;
+const NON_ASCII_RUNS = /[\u{80}-\u{10FFFF}]+/gu;
+
+/** A space, a control character or DEL: none is in a request's target. */
+function hasControl(path: string): boolean {
+  for (let i = 0; i < path.length; i += 1) {
+    const code = path.charCodeAt(i);
+    if (code <= 0x20 || code === 0x7f) return true;
+  }
+  return false;
 }
