@@ -1,6 +1,8 @@
 // The three operations of openapi.yaml, once routing, auth, limits and validation have passed.
 // Each takes the validated input and answers a Reply; none reads the raw request.
 import type { NewPet, OperationId, PetStatus } from '../openapi/index.js';
+// Not on petkit/openapi's surface: the body text's reading the request validation does too.
+import { sentNumber } from '../openapi/request.js';
 import { errorReply, type Reply, reply } from './responses.js';
 import { type Awaitable, andThen, type Store } from './state.js';
 
@@ -30,7 +32,7 @@ export const IMPLEMENTATIONS: Readonly<Record<OperationId, Implementation>> = {
     if (!Number.isSafeInteger(pet.categoryId)) {
       // A valid int64, but JSON.parse has already rounded it: storing it would change it silently.
       // The message quotes the digits as sent, not the rounded number.
-      const sent = sentCategoryId(bodyText) ?? String(pet.categoryId);
+      const sent = sentNumber(bodyText, '/categoryId') ?? String(pet.categoryId);
       return errorReply(
         'validation_failed',
         `Invalid body: /categoryId ${sent} is beyond 2^53-1, the largest integer this mock stores exactly.`,
@@ -49,14 +51,3 @@ export const IMPLEMENTATIONS: Readonly<Record<OperationId, Implementation>> = {
     );
   },
 };
-
-/**
- * The number a (valid JSON) body gave `categoryId` at its top level, as written: the last such
- * member, as JSON.parse keeps the last. In valid JSON a `{` or `,` followed by a quote cannot be
- * inside a string (a quote there is escaped), so this reads members only.
- */
-function sentCategoryId(text: string): string | undefined {
-  let found: string | undefined;
-  for (const match of text.matchAll(/[{,]\s*"categoryId"\s*:\s*(-?[0-9][0-9.eE+-]*)/g)) found = match[1];
-  return found;
-}

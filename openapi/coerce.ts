@@ -7,6 +7,16 @@ const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
 const LARGEST_DOUBLE_BELOW_2_63 = 2n ** 63n - 1024n;
 
+/**
+ * Whether `raw` is an integer written as JSON writes one and within int64, read on its digits (a
+ * double would round 9223372036854775807 out of the range). At most 20 digits are read as a BigInt.
+ */
+export function isInt64Text(raw: string): boolean {
+  if (raw.length > 20 || !JSON_INTEGER.test(raw)) return false;
+  const big = BigInt(raw);
+  return big >= INT64_MIN && big <= INT64_MAX;
+}
+
 export type Coerced = { ok: true; value: unknown } | { ok: false; fault: Fault };
 
 /**
@@ -23,8 +33,7 @@ export function coerceString(raw: string, schema: JsonSchema): Coerced {
     // Fifteen characters or fewer (a sign and 14 digits at most): well within int64 and exact as a
     // double, no BigInt needed.
     if (type === 'integer' && schema.format === 'int64' && raw.length > 15 && JSON_INTEGER.test(raw)) {
-      const big = BigInt(raw);
-      if (big < INT64_MIN || big > INT64_MAX) {
+      if (!isInt64Text(raw)) {
         return {
           ok: false,
           fault: {
@@ -39,7 +48,7 @@ export function coerceString(raw: string, schema: JsonSchema): Coerced {
       // The few int64s within 512 of 2^63 round up to 2^63 as doubles; keep them in range.
       return {
         ok: true,
-        value: big > LARGEST_DOUBLE_BELOW_2_63 ? Number(LARGEST_DOUBLE_BELOW_2_63) : Number(raw),
+        value: BigInt(raw) > LARGEST_DOUBLE_BELOW_2_63 ? Number(LARGEST_DOUBLE_BELOW_2_63) : Number(raw),
       };
     }
     return { ok: true, value: Number(raw) };

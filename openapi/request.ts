@@ -1,6 +1,7 @@
 // Request validation, in the order a server refuses: the parameters first (path, then query, as the
 // document lists them), then the body, read only once the parameters pass (so a 400 on a bad query
 // never waits for, or asks for, a body).
+import { isInt64Text } from './coerce.js';
 import { describeFaultIn, type Fault } from './faults.js';
 import type { BodySpec, ParameterSpec, RequestParts, RequestVerdict } from './spec-types.js';
 
@@ -90,7 +91,7 @@ export function validateRequest<Refusal>(
           !(
             fault.keyword === 'format' &&
             fault.params.format === 'int64' &&
-            isInt64(sent?.(fault.instancePath))
+            isInt64Text(sent?.(fault.instancePath) ?? '')
           ),
       );
     if (bodyFaults.length > 0) return invalid('body', bodyFaults, read.value, sent);
@@ -98,22 +99,12 @@ export function validateRequest<Refusal>(
   });
 }
 
-const INT64_MIN = -(2n ** 63n);
-const INT64_MAX = 2n ** 63n - 1n;
-
-/** Whether `digits` are an integer within int64, read exactly (as BigInt, not as a double). */
-function isInt64(digits: string | undefined): boolean {
-  if (digits === undefined || !/^-?(?:0|[1-9][0-9]{0,19})$/.test(digits)) return false;
-  const value = BigInt(digits);
-  return value >= INT64_MIN && value <= INT64_MAX;
-}
-
 /**
  * A top-level member's number as written in the body's text (`/categoryId` → `9223372036854775807`),
  * the last such member as JSON.parse keeps the last; undefined for a deeper pointer or none. In valid
  * JSON a `{` or `,` followed by a quote cannot be inside a string (a quote there is escaped).
  */
-function sentNumber(text: string, pointer: string): string | undefined {
+export function sentNumber(text: string, pointer: string): string | undefined {
   const name = pointer.slice(1);
   if (pointer === '' || name.includes('/') || name.includes('~') || name.length > 64) return undefined;
   const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
