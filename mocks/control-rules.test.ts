@@ -112,6 +112,20 @@ describe('/__petkit/rules', () => {
     expect((forced.json as { message: string }).message).toContain('(Forced by rule r1.)');
   });
 
+  it('fires a rule for a path whose escapes come in either case (%c3%bc is %C3%BC)', async () => {
+    const mock = mockAt();
+    await send(mock, 'POST', '/__petkit/rules', {
+      operation: 'getPet',
+      path: '/v1/pets/%c3%bc*',
+      respond: { status: 404 },
+    });
+    for (const path of ['/v1/pets/%C3%BC1', '/v1/pets/%c3%bc1', '/v1/pets/%C3%bc1', '/v1/pets/ü1']) {
+      const forced = await checkedRequest(mock, path, withKey('demo-free'));
+      expect(forced.status, path).toBe(404);
+      expect((forced.json as { message: string }).message).toContain('(Forced by rule r1.)');
+    }
+  });
+
   it('finds the requests a network fault answered with ?status=0, as the journal shows them', async () => {
     const mock = mockAt();
     await send(mock, 'POST', '/__petkit/rules', {

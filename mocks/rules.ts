@@ -212,7 +212,9 @@ export function normalizeRule(input: unknown, context: RuleContext): StoredRule 
   // A path is matched as the request's target came, and a target is ASCII: a character beyond it is
   // sent percent-encoded (`/v1/pets/ü` as `/v1/pets/%C3%BC`, as fetch, browsers and Node's URL encode
   // it), so the rule keeps it that way; else it was armed and could never match.
-  const rule = given.path === undefined ? given : { ...given, path: asciiPath(given.path) };
+  // Its escapes are written upper-case (`%c3%bc` is `%C3%BC`, RFC 3986 2.1), as a request's are
+  // read when rules are tried.
+  const rule = given.path === undefined ? given : { ...given, path: upperEscapes(asciiPath(given.path)) };
   const method = rule.method === undefined ? null : rule.method.toUpperCase();
   const { operation, faults: details } = operationOf(rule, method);
   const { status, fault } = rule.respond;
@@ -299,7 +301,7 @@ export function shownRule(rule: ArmedRule): Rule {
   };
 }
 
-function matches(rule: StoredRule, facts: RequestFacts): boolean {
+function matches(rule: StoredRule, facts: RequestFacts, path: string): boolean {
   if (rule.operation !== null && rule.operation !== facts.operationId) return false;
   // A GET rule matches HEAD too: the router answers HEAD as GET.
   if (
@@ -310,7 +312,7 @@ function matches(rule: StoredRule, facts: RequestFacts): boolean {
     return false;
   if (rule.path !== null) {
     const prefix = rule.path.endsWith('*') ? rule.path.slice(0, -1) : undefined;
-    if (prefix === undefined ? rule.path !== facts.path : !facts.path.startsWith(prefix)) return false;
+    if (prefix === undefined ? rule.path !== path : !path.startsWith(prefix)) return false;
   }
   return rule.key === undefined || rule.key === facts.key;
 }
@@ -325,9 +327,12 @@ export function pickRule(
   facts: RequestFacts,
   fire: (id: string) => Awaitable<boolean>,
 ): Awaitable<ActiveRule | undefined> {
+  // Percent-encoding's hex digits are either case (`%c3%bc` and `%C3%BC` are one path, RFC 3986
+  // 2.1; clients send both): compared upper-case, as a rule's path is kept.
+  const path = facts.path.includes('%') ? upperEscapes(facts.path) : facts.path;
   for (let i = 0; i < rules.length; i += 1) {
     const rule = rules[i] as ActiveRule;
-    if (!matches(rule, facts)) continue;
+    if (!matches(rule, facts, path)) continue;
     const fired = fire(rule.id);
     if (fired instanceof Promise)
       return fired.then((yes) => (yes ? rule : pickRule(rules.slice(i + 1), facts, fire)));
@@ -365,6 +370,12 @@ function asciiPath(path: string): string {
     ? path.replace(NON_ASCII_RUNS, (run) => (/\p{Surrogate}/u.test(run) ? '\u0000' : encodeURIComponent(run)))
     : path;
 }
+/** `path` with the hex digits of its percent-escapes upper-case. */
+function upperEscapes(path: string): string {
+  return LOWER_ESCAPE.test(path) ? path.replace(ESCAPES, (hex) => hex.toUpperCase()) : path;
+}
+const LOWER_ESCAPE = /%(?:[a-f][0-9a-fA-F]|[0-9A-F][a-f])/;
+const ESCAPES = /%[0-9a-fA-F]{2}/g;
 const NON_ASCII = /[\u{80}-\u{10FFFF}]/u;
 const NON_ASCII_RUNS = /[\u{80}-\u{10FFFF}]+/gu;
 
