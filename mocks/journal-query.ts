@@ -31,6 +31,15 @@ export function parseJournalQuery(params: URLSearchParams): JournalQuery {
   for (const name of params.keys()) {
     if (!QUERY_NAMES.includes(name))
       throw new JournalQueryError(`Unknown parameter "${name.slice(0, 40)}"; use ${QUERY_NAMES.join(', ')}.`);
+    // Read once, a second value was dropped unsaid (?status=200&status=401 showed the 200s only).
+    const values = params.getAll(name);
+    if (values.length > 1)
+      throw new JournalQueryError(
+        `${name} is given ${values.length} times (${values
+          .slice(0, 3)
+          .map((value) => `"${value.slice(0, 40)}"`)
+          .join(', ')}${values.length > 3 ? ', …' : ''}); give it once.`,
+      );
   }
   const method = params.get('method') ?? undefined;
   const status = params.get('status') ?? undefined;

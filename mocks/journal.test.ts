@@ -376,6 +376,12 @@ describe('GET /__petkit/requests', () => {
         'since must be a time in ms since the epoch or an ISO 8601 date, got "yesterday".',
       ],
       ['?verb=GET', 'Unknown parameter "verb"; use method, status, path, since, after, limit.'],
+      ['?status=200&status=401', 'status is given 2 times ("200", "401"); give it once.'],
+      ['?limit=1&path=/v1&limit=2', 'limit is given 2 times ("1", "2"); give it once.'],
+      [
+        '?method=GET&method=POST&method=PUT&method=HEAD',
+        'method is given 4 times ("GET", "POST", "PUT", …); give it once.',
+      ],
     ] as const) {
       const res = await checkedRequest(mock, `/__petkit/requests${query}`);
       expect(res.status).toBe(400);
