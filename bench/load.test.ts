@@ -42,6 +42,14 @@ describe('runLoad', () => {
     expect(figures.statuses['401']).toBe(20);
   });
 
+  it('drives a server for the time asked, not to the next whole second', async () => {
+    const origin = await serve(createCeilingListener());
+    const figures = await runLoad(origin, '/v1', scenario('get'), { connections: 1, duration: 0.3 });
+    // autocannon's default once-a-second sample ended every run at a whole second: 1 s for 0.3 s.
+    expect(figures.seconds).toBeGreaterThanOrEqual(0.3);
+    expect(figures.seconds).toBeLessThan(0.9);
+  });
+
   it('counts a status the scenario does not expect as unexpected', async () => {
     const origin = await serve((_req, res) => {
       res.writeHead(404, { 'content-type': 'application/json' });
