@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { computeRatios, journalCost } from './ratios.js';
+import { computeRatios, journalCost, meanInterval } from './ratios.js';
 import type { ScenarioResult, ServerResult } from './report.js';
 import type { ScenarioId } from './scenarios.js';
 import type { ServerId } from './servers.js';
@@ -127,6 +127,26 @@ describe('journalCost', () => {
     expect(
       journalCost(withSlices(21, [20, 22, 30]), withSlices(20, [20, 20, 20]))?.slices?.median,
     ).toBeCloseTo(1.1, 10);
+  });
+  it("gives the 95 % interval of the slices' geometric mean, from three pairs", () => {
+    // Pairs 1.02, 1.04, 1.06, 1.08: logarithms' mean 0.0486, sd 0.0246, t(3) 3.182: ± 0.0391.
+    const cost = journalCost(withSlices(21, [20.4, 20.8, 21.2, 21.6]), withSlices(20, [20, 20, 20, 20]));
+    expect(cost?.interval?.low).toBeCloseTo(1.0092, 3);
+    expect(cost?.interval?.high).toBeCloseTo(1.0917, 3);
+    // The same pairs' spread over 16 slices: the interval narrows about fourfold.
+    const many = Array.from({ length: 16 }, (_, i) => [20.4, 20.8, 21.2, 21.6][i % 4] as number);
+    const narrow = journalCost(withSlices(21, many), withSlices(20, Array(16).fill(20)))?.interval;
+    expect((narrow?.high ?? 0) - (narrow?.low ?? 0)).toBeLessThan(0.03);
+    expect(narrow?.low).toBeGreaterThan(1.035);
+    expect(journalCost(withSlices(21, [20, 22]), withSlices(20, [20, 20]))).not.toHaveProperty('interval');
+  });
+  it('gives an interval of the mean for three values or more', () => {
+    expect(meanInterval([1, 2])).toBeUndefined();
+    const interval = meanInterval([1, 2, 3]);
+    // Mean 2, sd 1, t(2) 4.303: ± 2.484.
+    expect(interval?.low).toBeCloseTo(2 - 4.303 / Math.sqrt(3), 10);
+    expect(interval?.high).toBeCloseTo(2 + 4.303 / Math.sqrt(3), 10);
+    expect(meanInterval([5, 5, 5])).toEqual({ low: 5, high: 5 });
   });
   it('pairs only the slices both have a CPU figure for, and gives none without both servers', () => {
     const cost = journalCost(withSlices(21, [20, undefined, 22]), withSlices(20, [20, 20, undefined]));

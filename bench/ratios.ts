@@ -36,7 +36,31 @@ export function journalCost(
     if (mine !== undefined && other !== undefined && other > 0) pairs.push(mine / other);
   });
   if (pairs.length === 0) return { ratio };
-  return { ratio, slices: { median: median(pairs), min: Math.min(...pairs), max: Math.max(...pairs) } };
+  const slices = { median: median(pairs), min: Math.min(...pairs), max: Math.max(...pairs) };
+  const interval = meanInterval(pairs.map(Math.log));
+  return {
+    ratio,
+    slices,
+    ...(interval === undefined
+      ? {}
+      : { interval: { low: Math.exp(interval.low), high: Math.exp(interval.high) } }),
+  };
+}
+
+/** Student's t at 0.975 for 1 to 30 degrees of freedom; past them, the normal's 1.96. */
+const T_975 = [
+  12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.16, 2.145, 2.131,
+  2.12, 2.11, 2.101, 2.093, 2.086, 2.08, 2.074, 2.069, 2.064, 2.06, 2.056, 2.052, 2.048, 2.045, 2.042,
+];
+
+/** The 95 % interval of the mean of `values` (Student's t); undefined for fewer than three. */
+export function meanInterval(values: readonly number[]): { low: number; high: number } | undefined {
+  const n = values.length;
+  if (n < 3) return undefined;
+  const mean = values.reduce((sum, value) => sum + value, 0) / n;
+  const variance = values.reduce((sum, value) => sum + (value - mean) ** 2, 0) / (n - 1);
+  const half = (T_975[n - 2] ?? 1.96) * Math.sqrt(variance / n);
+  return { low: mean - half, high: mean + half };
 }
 
 /** The middle value, or the mean of the two middle ones; 0 for none. */

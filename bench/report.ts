@@ -75,6 +75,12 @@ export interface JournalCost {
   readonly ratio: number;
   /** Absent when the results hold no slices that both have CPU figures for. */
   readonly slices?: { readonly median: number; readonly min: number; readonly max: number } | undefined;
+  /**
+   * Where the journal's cost lies, as far as this run can tell: the 95 % interval of the slices'
+   * ratios (their geometric mean, Student's t over their logarithms). A run whose interval holds
+   * 1.05 cannot say on which side of 5 % the journal is. Absent with fewer than three pairs.
+   */
+  readonly interval?: { readonly low: number; readonly high: number } | undefined;
 }
 
 export interface BenchReport {

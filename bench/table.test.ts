@@ -57,6 +57,13 @@ describe('the bench tables', () => {
     // Three digits: 1.052 is over 5 %, which 1.05× would hide.
     expect(row({ ratio: 1.052 })).toBe('1.052× |');
     expect(row(undefined)).toBe('– |');
+    expect(
+      row({
+        ratio: 1.034,
+        slices: { median: 1.028, min: 1.006, max: 1.061 },
+        interval: { low: 0.998, high: 1.071 },
+      }),
+    ).toBe('1.034× (slices 1.006× to 1.061×, median 1.028×; 95 % 0.998× to 1.071×) |');
   });
 
   it('draws a Markdown table with a header rule', () => {

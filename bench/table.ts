@@ -33,14 +33,18 @@ function ratioCells(row: RatioRow | undefined, baseline: boolean): string[] {
   ];
 }
 
-/** `1.03× (slices 1.01× to 1.06×, median 1.03×)`: what the journal costs, and how far its slices stray. */
+/**
+ * `1.03× (slices 1.01× to 1.06×, median 1.03×; 95 % 1.00× to 1.07×)`: what the journal costs, how far
+ * its slices stray, and where its cost lies as far as the run can tell.
+ */
 function journalCell(row: RatioRow | undefined): string {
   const journal = row?.journal;
   if (journal === undefined) return '–';
-  const { slices } = journal;
-  return slices === undefined
-    ? times(journal.ratio, 3)
-    : `${times(journal.ratio, 3)} (slices ${times(slices.min, 3)} to ${times(slices.max, 3)}, median ${times(slices.median, 3)})`;
+  const { slices, interval } = journal;
+  if (slices === undefined) return times(journal.ratio, 3);
+  const within =
+    interval === undefined ? '' : `; 95 % ${times(interval.low, 3)} to ${times(interval.high, 3)}`;
+  return `${times(journal.ratio, 3)} (slices ${times(slices.min, 3)} to ${times(slices.max, 3)}, median ${times(slices.median, 3)}${within})`;
 }
 
 /** One row per scenario and server, ratios on petkit's rows. */
