@@ -931,4 +931,24 @@ describe('a key of the keys file sent elsewhere than Authorization', () => {
     expect(mock.journal[0]?.request.headers['x-api-key']).toBe('sk_live…');
     expect(lines[1]).toMatch(/^GET \/v1\/pets\/sk_live… 401 /);
   });
+
+  it('is hidden written with escapes: percent-encoded in the path, JSON-escaped in a body', async () => {
+    const secret = 'sk_live_4f9a8b7c6d5e4f3a2b1c';
+    const lines: string[] = [];
+    const mock = createMock({
+      keys: { keys: [{ key: secret, plan: 'pro' }] },
+      logger: { info: (line) => lines.push(line), error: () => undefined },
+    });
+    await mock.request('/v1/pets?status=sk%5Flive%5f4f9a8b7c6d5e4f3a2b1c', withKey(secret));
+    await mock.request('/v1/pets', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
+      body: '{"name":"sk_live_4f9a8b7c6d5e4f3a2b1\u0063","categoryId":"x"}',
+    });
+    const shown = JSON.stringify(mock.journal) + lines.join('\n');
+    expect(shown).not.toMatch(/4f9a8b7c6d5e/);
+    expect(mock.journal[0]?.path).toBe('/v1/pets?status=sk_live…');
+    expect(lines[0]).toMatch(/^GET \/v1\/pets\?status=sk_live… 400 /);
+    expect(mock.journal[1]?.request.body?.text).toBe('{"name":"sk_live…","categoryId":"x"}');
+  });
 });

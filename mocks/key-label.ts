@@ -29,9 +29,43 @@ export function keyMasker(keys: readonly string[]): ((text: string) => string) |
     (a, b) => b.length - a.length,
   );
   if (hidden.length === 0) return undefined;
+  const encoded = hidden.map((key) => ({
+    pattern: new RegExp(encodedForms(key), 'g'),
+    label: keyLabel(key),
+  }));
   return (text) => {
     let shown = text;
     for (const key of hidden) if (shown.includes(key)) shown = shown.replaceAll(key, keyLabel(key));
+    // A key written with escapes (sk%5Flive… in a query, "sk_live…\u007a" in a JSON body) is the
+    // same key to whoever reads it: looked for only in a text that holds one.
+    if (shown.includes('%') || shown.includes('\\'))
+      for (const { pattern, label } of encoded) shown = shown.replace(pattern, label);
     return shown;
   };
 }
+
+/**
+ * A pattern for `key` with any of its characters written as it is, percent-encoded (its UTF-8 bytes,
+ * hex digits of either case) or as a JSON escape (`\u007a`, `\/`).
+ */
+function encodedForms(key: string): string {
+  let pattern = '';
+  for (const char of key) {
+    const forms = [char.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&')];
+    forms.push(
+      [...new TextEncoder().encode(char)]
+        .map((byte) => `%${anyCase(byte.toString(16).padStart(2, '0'))}`)
+        .join(''),
+    );
+    let json = '';
+    for (let i = 0; i < char.length; i += 1)
+      json += `\\\\u${anyCase(char.charCodeAt(i).toString(16).padStart(4, '0'))}`;
+    forms.push(json);
+    if (char === '/' || char === '\\' || char === '"') forms.push(`\\\\\\${char}`);
+    pattern += `(?:${forms.join('|')})`;
+  }
+  return pattern;
+}
+
+/** A hex number's digits, each matching either case (`5f`: `5[fF]`). */
+const anyCase = (hex: string): string => hex.replace(/[a-f]/g, (digit) => `[${digit}${digit.toUpperCase()}]`);
