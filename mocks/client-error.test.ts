@@ -326,6 +326,26 @@ describe('startServer: refusals Node would make bare', () => {
     }
     expect(mock.journal).toEqual([]);
   });
+  it('answers 431 to more header lines than it reads, rather than answering without the lines past them', async () => {
+    const { origin, mock } = await start();
+    // Node keeps the first 1,000 lines and drops the rest unsaid: the key after them was read as
+    // missing (401 missing_api_key to a client that sent one).
+    const filler = 'a:\r\n'.repeat(999);
+    const answer = await exchange(
+      origin,
+      `GET /v1/pets?limit=1 HTTP/1.1\r\nhost: x\r\n${filler}${BUSINESS}connection: close\r\n\r\n`,
+    );
+    const body = expectJsonError(answer, 'request_header_too_large');
+    expect(body.message).toBe('The request has more than 1000 header lines.');
+    expect(answer.statusLine).toBe('HTTP/1.1 431 Request Header Fields Too Large');
+    expect(mock.journal).toEqual([]);
+    // 1,000 lines, the key the last of them, are read whole.
+    const whole = await exchange(
+      origin,
+      `GET /v1/pets?limit=1 HTTP/1.1\r\nhost: x\r\n${'a:\r\n'.repeat(997)}${BUSINESS}connection: close\r\n\r\n`,
+    );
+    expect(whole.statusLine).toBe('HTTP/1.1 200 OK');
+  });
   it('closes the connection of a request asking to upgrade: one pipelined after it is not left waiting', async () => {
     const { origin } = await start();
     const answer = await exchange(

@@ -196,6 +196,21 @@ export const duplicateHostReply = (count: number): Reply =>
     { connection: 'close' },
   );
 
+/**
+ * The most header lines a request may have. Node reads 1,000 by default and drops the rest without a
+ * word (a key sent after them was read as missing); the server reads one more, to tell that some came.
+ */
+export const MAX_HEADER_LINES = 1_000;
+
+/** A request with more than MAX_HEADER_LINES header lines (RFC 6585 §5: the fields as a whole too large). */
+export const tooManyHeaderLinesReply = (): Reply =>
+  errorReply(
+    'request_header_too_large',
+    `The request has more than ${MAX_HEADER_LINES} header lines.`,
+    undefined,
+    { connection: 'close' },
+  );
+
 /** How many Host lines a request's raw headers hold (names alternate with values). */
 export function hostLines(raw: readonly string[]): number {
   let count = 0;

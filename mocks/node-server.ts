@@ -20,9 +20,11 @@ import {
   duplicateHostReply,
   expectationReply,
   hostLines,
+  MAX_HEADER_LINES,
   missingHostReply,
   type RawRefusals,
   type RawSocket,
+  tooManyHeaderLinesReply,
 } from './client-error.js';
 import {
   type ControlGuard,
@@ -125,6 +127,11 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       write(incoming, outgoing, missingHostReply(), open);
       return;
     }
+    // Node reads one line more than the most a request may have (see below): that one says some were dropped.
+    if (incoming.rawHeaders.length > 2 * MAX_HEADER_LINES) {
+      write(incoming, outgoing, tooManyHeaderLinesReply(), open);
+      return;
+    }
     // Node keeps the first of two Host lines and drops the other: which host was meant is unknown.
     const hosts = hostLines(incoming.rawHeaders);
     if (hosts > 1) {
@@ -165,6 +172,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     },
     (incoming, outgoing) => serve(incoming, outgoing, false),
   );
+  server.maxHeadersCount = MAX_HEADER_LINES + 1;
   // Node takes any Expect that holds 100-continue among others (`100-continue, foo`) for this one.
   server.on('checkContinue', (incoming, outgoing) => {
     const expect = String(incoming.headers.expect);
