@@ -346,6 +346,45 @@ describe('startServer: refusals Node would make bare', () => {
     );
     expect(whole.statusLine).toBe('HTTP/1.1 200 OK');
   });
+  it('reads an Authorization or Content-Type sent on two lines as both, as in process: not the first alone', async () => {
+    const { origin, mock } = await start();
+    // Node keeps the first line of these and drops the other unsaid: a valid key with a wrong one
+    // after it was served as the valid one (200), where MSW and mock.request read both (401).
+    const twice = (lines: string, body = '') =>
+      exchange(
+        origin,
+        `${body === '' ? 'GET /v1/pets?limit=1' : 'POST /v1/pets'} HTTP/1.1\r\nhost: x\r\n${lines}content-length: ${body.length}\r\nconnection: close\r\n\r\n${body}`,
+      );
+    const keys = await twice(`${BUSINESS}authorization: Bearer not-a-key\r\n`);
+    const inProcess = await mock.request('/v1/pets?limit=1', {
+      headers: [
+        ['authorization', 'Bearer demo-business'],
+        ['authorization', 'Bearer not-a-key'],
+      ],
+    });
+    expect(inProcess.status).toBe(401);
+    expect(keys.statusLine).toBe('HTTP/1.1 401 Unauthorized');
+    expect(JSON.parse(keys.body)).toEqual(await inProcess.json());
+    expect(keys.headers.get('www-authenticate')).toBe('Bearer realm="pets", error="invalid_token"');
+    const pet = '{"name":"Twice","categoryId":1}';
+    const types = await twice(
+      `${BUSINESS}content-type: application/json\r\ncontent-type: text/plain\r\n`,
+      pet,
+    );
+    expect(types.statusLine).toBe('HTTP/1.1 415 Unsupported Media Type');
+    expect(JSON.parse(types.body)).toEqual({
+      code: 'unsupported_media_type',
+      message:
+        'The body must be application/json; this request sent Content-Type "application/json, text/plain".',
+      status: 415,
+    });
+    // One line of each, in any case, is read as before.
+    const once = await twice(
+      `Authorization: Bearer demo-business\r\nContent-Type: application/json\r\n`,
+      pet,
+    );
+    expect(once.statusLine).toBe('HTTP/1.1 201 Created');
+  });
   it('closes the connection of a request asking to upgrade: one pipelined after it is not left waiting', async () => {
     const { origin } = await start();
     const answer = await exchange(

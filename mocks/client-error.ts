@@ -211,16 +211,6 @@ export const tooManyHeaderLinesReply = (): Reply =>
     { connection: 'close' },
   );
 
-/** How many Host lines a request's raw headers hold (names alternate with values). */
-export function hostLines(raw: readonly string[]): number {
-  let count = 0;
-  for (let i = 0; i < raw.length; i += 2) {
-    const name = raw[i] ?? '';
-    if (name.length === 4 && name.toLowerCase() === 'host') count += 1;
-  }
-  return count;
-}
-
 /** An `Expect` other than `100-continue` (RFC 9110 §10.1.1). */
 export function expectationReply(expect: string): Reply {
   const shown = expect.length > 64 ? `${expect.slice(0, 64)}…` : expect;

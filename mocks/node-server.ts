@@ -19,7 +19,6 @@ import {
   answerConnect,
   duplicateHostReply,
   expectationReply,
-  hostLines,
   MAX_HEADER_LINES,
   missingHostReply,
   type RawRefusals,
@@ -132,16 +131,15 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       write(incoming, outgoing, tooManyHeaderLinesReply(), open);
       return;
     }
+    const call = new IncomingCall(incoming, outgoing, expectsContinue);
     // Node keeps the first of two Host lines and drops the other: which host was meant is unknown.
-    const hosts = hostLines(incoming.rawHeaders);
-    if (hosts > 1) {
-      write(incoming, outgoing, duplicateHostReply(hosts), open);
+    if (call.hosts > 1) {
+      write(incoming, outgoing, duplicateHostReply(call.hosts), open);
       return;
     }
     // A request asking to upgrade (a WebSocket's handshake) is answered as HTTP, and its connection
     // closed: Node's parser reads no further request on it, so one pipelined after it would wait for ever.
     if (incoming.headers.upgrade !== undefined) outgoing.setHeader('connection', 'close');
-    const call = new IncomingCall(incoming, outgoing, expectsContinue);
     const kind = callKind(call);
     const refused = kind === 'control' ? guard?.check(call) : undefined;
     let answering: Awaitable<Reply>;
@@ -389,6 +387,14 @@ class IncomingCall implements MockCall {
   readonly url: RequestTarget;
   readonly body: IncomingBody;
   readonly clientAddress: string | undefined;
+  /** How many Host lines came (RFC 9112 §3.2: one); node's headers keep the first only. */
+  readonly hosts: number;
+  /**
+   * Authorization or Content-Type came on more than one line. Node keeps the first and drops the
+   * others unsaid (a valid key then a wrong one was served as the valid one); read here as a Web
+   * Request reads them (MSW, mock.request), every line's value joined: not a key, not JSON.
+   */
+  readonly #repeated: boolean;
 
   constructor(
     readonly incoming: IncomingMessage,
@@ -399,9 +405,30 @@ class IncomingCall implements MockCall {
     this.url = urlOf(incoming.url);
     this.body = new IncomingBody(incoming, outgoing, expectsContinue);
     this.clientAddress = incoming.socket.remoteAddress;
+    // One pass over the lines as sent, told apart by length first (names as sent, any case).
+    const raw = incoming.rawHeaders;
+    let hosts = 0;
+    let keys = 0;
+    let types = 0;
+    for (let i = 0; i < raw.length; i += 2) {
+      const name = raw[i] as string;
+      if (name.length === 4) {
+        if (name.toLowerCase() === 'host') hosts += 1;
+      } else if (name.length === 13) {
+        if (name === 'Authorization' || name === 'authorization' || name.toLowerCase() === 'authorization')
+          keys += 1;
+      } else if (name.length === 12) {
+        if (name === 'Content-Type' || name === 'content-type' || name.toLowerCase() === 'content-type')
+          types += 1;
+      }
+    }
+    this.hosts = hosts;
+    this.#repeated = keys > 1 || types > 1;
   }
 
   header(name: string): string | null {
+    if (this.#repeated && (name === 'authorization' || name === 'content-type'))
+      return joinedLines(this.incoming.rawHeaders, name);
     const value = this.incoming.headers[name];
     if (value === undefined) return null;
     return Array.isArray(value) ? value.join(', ') : value;
@@ -420,4 +447,15 @@ class IncomingCall implements MockCall {
     socket.once('close', listener);
     return () => socket.off('close', listener);
   }
+}
+
+/** The values of every line of a field, joined as a Web Request's Headers join them; null when none came. */
+function joinedLines(raw: readonly string[], name: string): string | null {
+  let joined: string | null = null;
+  for (let i = 0; i < raw.length; i += 2) {
+    if ((raw[i] as string).toLowerCase() !== name) continue;
+    const value = raw[i + 1] as string;
+    joined = joined === null ? value : `${joined}, ${value}`;
+  }
+  return joined;
 }
