@@ -385,6 +385,58 @@ describe('startServer: refusals Node would make bare', () => {
     );
     expect(once.statusLine).toBe('HTTP/1.1 201 Created');
   });
+  it('answers an absolute-form target by its path as sent, as the same path in origin-form', async () => {
+    const { origin, mock } = await start();
+    const get = (target: string) =>
+      exchange(origin, `GET ${target} HTTP/1.1\r\nhost: x\r\n${BUSINESS}connection: close\r\n\r\n`);
+    expect((await get('http://x/v1/pets/1')).statusLine).toBe('HTTP/1.1 200 OK');
+    expect((await get('HTTP://127.0.0.1:4010/v1/pets?limit=1')).statusLine).toBe('HTTP/1.1 200 OK');
+    // A URL parse resolved these to /v1/pets/1 (200) where the same path in origin-form is no route.
+    for (const path of ['/v1/pets/../pets/1', '/v1/pets/%2e%2e/pets/1', '/v1\\pets\\1', '/v1/./pets/1']) {
+      const absolute = await get(`http://x${path}`);
+      const originForm = await get(path);
+      expect(originForm.statusLine).toBe('HTTP/1.1 404 Not Found');
+      expect(absolute.statusLine).toBe(originForm.statusLine);
+      expect(absolute.body).toBe(originForm.body);
+    }
+    const paths = mock.journal.map((entry) => entry.path);
+    expect(paths).toEqual([
+      '/v1/pets/1',
+      '/v1/pets?limit=1',
+      ...['/v1/pets/../pets/1', '/v1/pets/%2e%2e/pets/1', '/v1\\pets\\1', '/v1/./pets/1'].flatMap((p) => [
+        p,
+        p,
+      ]),
+    ]);
+  });
+  it('answers 400 to a request target it cannot serve, rather than a 404 for a path never sent', async () => {
+    const { origin, mock } = await start();
+    const send = (line: string) =>
+      exchange(origin, `${line} HTTP/1.1\r\nhost: x\r\n${BUSINESS}connection: close\r\n\r\n`);
+    const refusals: [string, string][] = [
+      // Served as if http: (200).
+      ['GET ftp://x/v1/pets/1', 'The request target\'s scheme must be http or https, not "ftp".'],
+      ['GET file:///v1/pets/1', 'The request target\'s scheme must be http or https, not "file".'],
+      // Each was "No route GET /; the API is under /v1." (404), journaled as GET /.
+      ['GET http://x:99999/v1/pets/1', "The request target's host is not valid."],
+      ['GET http://[::1/v1/pets', "The request target's host is not valid."],
+      ['GET *', 'The request target * is for OPTIONS only (RFC 9112, section 3.2.4).'],
+      // Credentials in a target are refused unquoted (RFC 9110, section 4.2.4).
+      [
+        'GET http://user:demo-business@x/v1/pets/1',
+        'The request target carries credentials (user:password@); send them in Authorization.',
+      ],
+    ];
+    for (const [line, message] of refusals) {
+      const body = expectJsonError(await send(line), 'validation_failed');
+      expect(body.message).toBe(message);
+    }
+    expect(mock.journal).toEqual([]);
+    // OPTIONS * asks what the server allows (RFC 9110, section 9.3.7): "No route OPTIONS /" (404) before.
+    const options = await send('OPTIONS *');
+    expect(options.statusLine).toBe('HTTP/1.1 204 No Content');
+    expect(options.headers.get('allow')).toBe('GET, HEAD, POST, OPTIONS');
+  });
   it('closes the connection of a request asking to upgrade: one pipelined after it is not left waiting', async () => {
     const { origin } = await start();
     const answer = await exchange(

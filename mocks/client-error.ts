@@ -3,8 +3,9 @@
 // Each is answered as the core answers everything else, a JSON Error with the CORS headers, and the
 // connection is closed once it is out.
 import { maxHeaderSize, STATUS_CODES } from 'node:http';
+import { type RequestTarget, targetOf } from './call.js';
 import type { ErrorCode } from './errors.js';
-import { ALLOWED_METHODS, errorReply, type Reply } from './responses.js';
+import { ALLOWED_METHODS, errorReply, type Reply, reply } from './responses.js';
 
 /** How long a connection answered with a transport-level error is read (and dropped) before it is cut. */
 export const LINGER_MS = 1_000;
@@ -210,6 +211,49 @@ export const tooManyHeaderLinesReply = (): Reply =>
     undefined,
     { connection: 'close' },
   );
+
+/** An absolute-form request target (RFC 9112 §3.2.2): its scheme, its authority, then its path and query as sent. */
+const ABSOLUTE_FORM = /^([A-Za-z][A-Za-z0-9+.-]*):\/\/([^/?#]*)(.*)$/s;
+/** A host (a name, IPv4, or an IP literal in brackets) and an optional port, as an authority holds them. */
+const HOST_PORT = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._~!$&'()*+,;=%-]+)(?::(\d{1,5}))?$/;
+
+/**
+ * The target of a request whose target is not origin-form (`/v1/pets?limit=2`): an absolute-form
+ * one's path and query as sent, as origin-form's are (a URL parse resolved `/v1/pets/../pets/1`,
+ * `%2e%2e` and backslashes, serving what the same path in origin-form is refused), or the answer
+ * the request gets instead: `OPTIONS *` what the server allows (RFC 9110 §9.3.7), a 400 for another
+ * scheme, a host that is not one, credentials (never quoted) or any other form.
+ */
+export function otherFormTarget(method: string | undefined, target: string): RequestTarget | Reply {
+  if (target === '*') {
+    return method === 'OPTIONS'
+      ? reply(204, null, { allow: ALLOWED_METHODS })
+      : targetRefusal('The request target * is for OPTIONS only (RFC 9112, section 3.2.4).');
+  }
+  const absolute = ABSOLUTE_FORM.exec(target);
+  if (absolute === null)
+    return targetRefusal(
+      'The request target must be a path (/v1/pets) or an absolute URL (http://host/v1/pets).',
+    );
+  const [, scheme = '', authority = '', rest = ''] = absolute;
+  const lower = scheme.toLowerCase();
+  if (lower !== 'http' && lower !== 'https')
+    return targetRefusal(
+      `The request target's scheme must be http or https, not ${JSON.stringify(scheme.slice(0, 20))}.`,
+    );
+  // RFC 9110 §4.2.4: userinfo in an http(s) URI is an error; it may be a key, so it is never quoted.
+  if (authority.includes('@'))
+    return targetRefusal(
+      'The request target carries credentials (user:password@); send them in Authorization.',
+    );
+  const host = HOST_PORT.exec(authority);
+  if (host === null || Number(host[1] ?? 0) > 65_535)
+    return targetRefusal("The request target's host is not valid.");
+  return targetOf(rest.startsWith('/') ? rest : `/${rest}`);
+}
+
+const targetRefusal = (message: string): Reply =>
+  errorReply('validation_failed', message, undefined, { connection: 'close' });
 
 /** An `Expect` other than `100-continue` (RFC 9110 §10.1.1). */
 export function expectationReply(expect: string): Reply {

@@ -21,6 +21,7 @@ import {
   expectationReply,
   MAX_HEADER_LINES,
   missingHostReply,
+  otherFormTarget,
   type RawRefusals,
   type RawSocket,
   tooManyHeaderLinesReply,
@@ -131,7 +132,19 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       write(incoming, outgoing, tooManyHeaderLinesReply(), open);
       return;
     }
-    const call = new IncomingCall(incoming, outgoing, expectsContinue);
+    const target = incoming.url ?? '/';
+    let url: RequestTarget;
+    if (target.startsWith('/')) url = targetOf(target);
+    else {
+      // Absolute-form, `*` or another form: rare, and some are answered here.
+      const other = otherFormTarget(incoming.method, target);
+      if ('status' in other) {
+        write(incoming, outgoing, other, open);
+        return;
+      }
+      url = other;
+    }
+    const call = new IncomingCall(incoming, outgoing, expectsContinue, url);
     // Node keeps the first of two Host lines and drops the other: which host was meant is unknown.
     if (call.hosts > 1) {
       write(incoming, outgoing, duplicateHostReply(call.hosts), open);
@@ -310,17 +323,6 @@ function failed(mock: Mock, outgoing: ServerResponse, open: OpenAnswers, error: 
   else write(outgoing.req, outgoing, errorReply('internal_error'), open);
 }
 
-function urlOf(target: string | undefined): RequestTarget {
-  if (target?.startsWith('/')) return targetOf(target);
-  // Absolute-form (`http://host/v1/pets`, as proxies send) or junk: a real parse, rarely taken.
-  try {
-    const url = new URL(target ?? '/');
-    return url;
-  } catch {
-    return targetOf('/');
-  }
-}
-
 /**
  * A request's body as the core reads it: only as far as the cap. A class, not closures: a call's body
  * and the call itself are two small objects, made for every request.
@@ -400,9 +402,10 @@ class IncomingCall implements MockCall {
     readonly incoming: IncomingMessage,
     outgoing: ServerResponse,
     expectsContinue: boolean,
+    url: RequestTarget,
   ) {
     this.method = incoming.method ?? 'GET';
-    this.url = urlOf(incoming.url);
+    this.url = url;
     this.body = new IncomingBody(incoming, outgoing, expectsContinue);
     this.clientAddress = incoming.socket.remoteAddress;
     // One pass over the lines as sent, told apart by length first (names as sent, any case).
