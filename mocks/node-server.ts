@@ -163,13 +163,21 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       failed(mock, outgoing, open, error);
       return;
     }
-    // An answer that waited (a body read, a delay, a shared state) joins the outbox when it is made.
-    if (answering instanceof Promise)
+    // An answer that waited (a body read, a delay, a shared state) joins the outbox when it is made;
+    // meanwhile it counts against its connection's WAITING_LIMIT.
+    if (answering instanceof Promise) {
+      const socket = hold(incoming.socket);
       answering.then(
-        (answer) => outbox.add(incoming, outgoing, answer),
-        (error: unknown) => failed(mock, outgoing, open, error),
+        (answer) => {
+          release(socket);
+          outbox.add(incoming, outgoing, answer);
+        },
+        (error: unknown) => {
+          release(socket);
+          failed(mock, outgoing, open, error);
+        },
       );
-    else outbox.add(incoming, outgoing, answering);
+    } else outbox.add(incoming, outgoing, answering);
   };
   const outbox = new Outbox(mock, open);
   const server = createServer(
@@ -240,6 +248,59 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       return closing;
     },
   };
+}
+
+/**
+ * How many answers a connection may have waiting (a delay, a body being read, a shared state) before
+ * the server reads no further on it, until some are made. An answer made at once is written, and node
+ * stops reading a connection whose client does not read its answers; one that waits writes nothing
+ * meanwhile, so a client pipelining requests with `Prefer: delay=10000` had every one read and kept:
+ * 100,000 took the mock from 60 MB to 440 MB in two seconds, and more would have ended it.
+ */
+export const WAITING_LIMIT = 64;
+
+const WAITING = Symbol('petkit.waiting');
+const HELD = Symbol('petkit.held');
+
+/**
+ * A connection's socket with its count of answers waiting, and what node keeps on it to stop reading
+ * a connection whose client does not read its answers: `_paused`, which has node pause the socket's
+ * parser once it has parsed the chunk in hand, and `parser`. Held the way node holds it, and let go
+ * the way node lets go (its socketOnDrain), so either may let go of the other's hold: the connection
+ * is then read one chunk further, and held again by its next request if it must be.
+ */
+interface CountedSocket {
+  [WAITING]?: number;
+  [HELD]?: boolean;
+  _paused?: boolean;
+  readonly parser?: { resume(): void } | null;
+  pause(): unknown;
+  resume(): unknown;
+}
+
+/** One more answer waits on this connection; at WAITING_LIMIT it is read no further. */
+function hold<S extends CountedSocket>(socket: S): S {
+  const waiting = (socket[WAITING] ?? 0) + 1;
+  socket[WAITING] = waiting;
+  if (waiting >= WAITING_LIMIT && socket._paused !== true) {
+    socket[HELD] = true;
+    socket._paused = true;
+    socket.pause();
+  }
+  return socket;
+}
+
+/** An answer of this connection is made; below WAITING_LIMIT, a connection this held is read again. */
+function release(socket: CountedSocket): void {
+  const waiting = (socket[WAITING] ?? 1) - 1;
+  socket[WAITING] = waiting;
+  if (waiting < WAITING_LIMIT && socket[HELD] === true) {
+    socket[HELD] = false;
+    if (socket._paused !== true) return;
+    socket._paused = false;
+    socket.parser?.resume();
+    socket.resume();
+  }
 }
 
 /** How many answers wait in the outbox at most; past that they are written at once. */
