@@ -58,5 +58,8 @@ function sentInstead(header: string): string {
   const space = value.search(/\s/);
   if (space < 0) return 'an Authorization header with no scheme (a bare value)';
   const scheme = value.slice(0, space);
+  // Bearer itself, then white space that is not a space (1*SP: RFC 9110 §11.4): "the Bearer scheme" alone said nothing.
+  if (scheme.toLowerCase() === 'bearer')
+    return `the ${scheme} scheme followed by ${value[space] === '\t' ? 'a tab' : 'white space other than a space'}, where a space goes`;
   return SCHEME.test(scheme) ? `the ${scheme} scheme` : 'an Authorization header with no scheme';
 }
