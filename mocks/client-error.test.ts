@@ -391,6 +391,7 @@ describe('startServer: refusals Node would make bare', () => {
       exchange(origin, `GET ${target} HTTP/1.1\r\nhost: x\r\n${BUSINESS}connection: close\r\n\r\n`);
     expect((await get('http://x/v1/pets/1')).statusLine).toBe('HTTP/1.1 200 OK');
     expect((await get('HTTP://127.0.0.1:4010/v1/pets?limit=1')).statusLine).toBe('HTTP/1.1 200 OK');
+    expect((await get('http://x:/v1/pets/1')).statusLine).toBe('HTTP/1.1 200 OK');
     // A URL parse resolved these to /v1/pets/1 (200) where the same path in origin-form is no route.
     for (const path of ['/v1/pets/../pets/1', '/v1/pets/%2e%2e/pets/1', '/v1\\pets\\1', '/v1/./pets/1']) {
       const absolute = await get(`http://x${path}`);
@@ -403,6 +404,7 @@ describe('startServer: refusals Node would make bare', () => {
     expect(paths).toEqual([
       '/v1/pets/1',
       '/v1/pets?limit=1',
+      '/v1/pets/1',
       ...['/v1/pets/../pets/1', '/v1/pets/%2e%2e/pets/1', '/v1\\pets\\1', '/v1/./pets/1'].flatMap((p) => [
         p,
         p,

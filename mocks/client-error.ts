@@ -214,8 +214,8 @@ export const tooManyHeaderLinesReply = (): Reply =>
 
 /** An absolute-form request target (RFC 9112 §3.2.2): its scheme, its authority, then its path and query as sent. */
 const ABSOLUTE_FORM = /^([A-Za-z][A-Za-z0-9+.-]*):\/\/([^/?#]*)(.*)$/s;
-/** A host (a name, IPv4, or an IP literal in brackets) and an optional port, as an authority holds them. */
-const HOST_PORT = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._~!$&'()*+,;=%-]+)(?::(\d{1,5}))?$/;
+/** A host (a name, IPv4, or an IP literal in brackets) and an optional port (empty: the default, RFC 3986 §3.2.3). */
+const HOST_PORT = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._~!$&'()*+,;=%-]+)(?::(\d{0,5}))?$/;
 
 /**
  * The target of a request whose target is not origin-form (`/v1/pets?limit=2`): an absolute-form
