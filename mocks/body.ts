@@ -35,6 +35,14 @@ export function isJsonMediaType(contentType: string): boolean {
   return essence === 'application/json';
 }
 
+/** A Transfer-Encoding whose codings are all `chunked` (node's framing, taken off) or `identity` (none). */
+function chunkedOnly(transfer: string): boolean {
+  return transfer.split(',').every((coding) => {
+    const name = coding.trim().toLowerCase();
+    return name === 'chunked' || name === 'identity';
+  });
+}
+
 export async function readJsonBody(call: MockCall): Promise<BodyResult> {
   const contentType = call.header('content-type');
   if (contentType === null && !call.body.present) {
@@ -52,6 +60,14 @@ export async function readJsonBody(call: MockCall): Promise<BodyResult> {
     return refuse(
       'unsupported_media_type',
       `The body must be sent as it is; this request sent Content-Encoding ${quoteValue(encoding)}, which the mock does not decode.`,
+    );
+  // The same of a transfer coding: node takes off the chunks and leaves any other on (gzip, chunked:
+  // the gzip bytes were read as "not valid UTF-8"; a plain body labelled deflate was stored).
+  const transfer = call.header('transfer-encoding');
+  if (transfer !== null && transfer !== 'chunked' && !chunkedOnly(transfer))
+    return refuse(
+      'unsupported_media_type',
+      `The body must be sent as it is; this request sent Transfer-Encoding ${quoteValue(transfer)}, which the mock does not decode.`,
     );
   const declared = Number(call.header('content-length') ?? 0);
   if (declared > MAX_BODY_BYTES) return refuse('payload_too_large');

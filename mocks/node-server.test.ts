@@ -1,5 +1,6 @@
 // The node:http adapter's own bounds, over a real socket on port 0.
 import { connect } from 'node:net';
+import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { memoryState } from './memory-state.js';
 import { createMock } from './mock.js';
@@ -73,5 +74,53 @@ describe('startServer: answers that wait', () => {
     expect(answered).toBe(count);
     expect(most).toBeGreaterThanOrEqual(WAITING_LIMIT);
     expect(most).toBeLessThanOrEqual(bound);
+  });
+});
+
+/** Sends `head` and `body` on a connection of its own (`connection: close`) and reads the answer whole. */
+function send(origin: string, head: string, body: Buffer): Promise<{ statusLine: string; body: string }> {
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host: '127.0.0.1', port: Number(new URL(origin).port) });
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      const split = text.indexOf('\r\n\r\n');
+      resolve({ statusLine: text.slice(0, text.indexOf('\r\n')), body: text.slice(split + 4) });
+    });
+    socket.end(Buffer.concat([Buffer.from(head), body]));
+  });
+}
+
+describe('startServer: a body in a transfer coding', () => {
+  it('answers 415 to a body in a transfer coding other than chunked, as to one in a content coding', async () => {
+    server = await startServer({ port: 0, host: '127.0.0.1' });
+    const pet = Buffer.from('{"name":"Coded","categoryId":1}');
+    const chunked = (bytes: Buffer) =>
+      Buffer.concat([Buffer.from(`${bytes.length.toString(16)}\r\n`), bytes, Buffer.from('\r\n0\r\n\r\n')]);
+    const post = (coding: string, bytes: Buffer) =>
+      send(
+        server?.origin ?? '',
+        `POST /v1/pets HTTP/1.1\r\nhost: x\r\nauthorization: Bearer demo-enterprise\r\ncontent-type: application/json\r\ntransfer-encoding: ${coding}\r\nconnection: close\r\n\r\n`,
+        chunked(bytes),
+      );
+    // Node takes the chunks off and leaves the gzip on: its bytes were "not valid UTF-8" (400), and a
+    // plain body labelled deflate was stored (201).
+    for (const [coding, bytes] of [
+      ['gzip, chunked', gzipSync(pet)],
+      ['deflate, chunked', pet],
+    ] as const) {
+      const answer = await post(coding, bytes);
+      expect(answer.statusLine).toBe('HTTP/1.1 415 Unsupported Media Type');
+      expect(JSON.parse(answer.body)).toEqual({
+        code: 'unsupported_media_type',
+        message: `The body must be sent as it is; this request sent Transfer-Encoding "${coding}", which the mock does not decode.`,
+        status: 415,
+      });
+    }
+    for (const coding of ['chunked', 'Chunked'])
+      expect((await post(coding, pet)).statusLine).toBe('HTTP/1.1 201 Created');
+    expect(server.mock.journal.map((entry) => entry.status)).toEqual([415, 415, 201, 201]);
   });
 });
