@@ -469,7 +469,8 @@ class IncomingCall implements MockCall {
     this.url = url;
     this.body = new IncomingBody(incoming, outgoing, expectsContinue);
     this.clientAddress = incoming.socket.remoteAddress;
-    // One pass over the lines as sent, told apart by length first (names as sent, any case).
+    // One pass over the lines as sent, told apart by length, then as usually spelt, then in any case
+    // (no lower-cased copy of Authorization, nor of a browser's Cache-Control, as long).
     const raw = incoming.rawHeaders;
     let hosts = 0;
     let keys = 0;
@@ -477,12 +478,12 @@ class IncomingCall implements MockCall {
     for (let i = 0; i < raw.length; i += 2) {
       const name = raw[i] as string;
       if (name.length === 4) {
-        if (name.toLowerCase() === 'host') hosts += 1;
+        if (name === 'Host' || name === 'host' || isNamed(name, 104, 'host')) hosts += 1;
       } else if (name.length === 13) {
-        if (name === 'Authorization' || name === 'authorization' || name.toLowerCase() === 'authorization')
+        if (name === 'Authorization' || name === 'authorization' || isNamed(name, 97, 'authorization'))
           keys += 1;
       } else if (name.length === 12) {
-        if (name === 'Content-Type' || name === 'content-type' || name.toLowerCase() === 'content-type')
+        if (name === 'Content-Type' || name === 'content-type' || isNamed(name, 99, 'content-type'))
           types += 1;
       }
     }
@@ -512,6 +513,10 @@ class IncomingCall implements MockCall {
     return () => socket.off('close', listener);
   }
 }
+
+/** Whether a header name is `lower` in any case; `first`, the char code of its first letter in lower case, rules most out uncopied. */
+const isNamed = (name: string, first: number, lower: string): boolean =>
+  (name.charCodeAt(0) | 32) === first && name.toLowerCase() === lower;
 
 /** The values of every line of a field, joined as a Web Request's Headers join them; null when none came. */
 function joinedLines(raw: readonly string[], name: string): string | null {
