@@ -100,7 +100,9 @@ export function toCurl(request: RequestRecord): string {
  * show the ones a terminal would act on as escapes (reporters/printable.ts).
  */
 export function excerpt(body: string, max = 300): string {
-  const line = body.replace(/\s+/g, ' ').trim();
+  // White space, but not U+FEFF (JavaScript's \s and trim() take it for one): a byte-order mark before
+  // a JSON body is why it is not JSON, and stays for the reader to see.
+  const line = body.replace(/[^\S\uFEFF]+/g, ' ').replace(/^ | $/g, '');
   if (line.length <= max) return line;
   const end = /[\ud800-\udbff]/.test(line.charAt(max - 1)) ? max - 1 : max;
   return `${line.slice(0, end)}… (${body.length} characters)`;

@@ -11,3 +11,8 @@ test('shows every character a terminal acts on as a \\u escape, and leaves the r
   );
   expect(printable('Café 🐶 — ✓ pass, \\ and "quotes"')).toBe('Café 🐶 — ✓ pass, \\ and "quotes"');
 });
+
+test('shows the characters that take no width as escapes, and keeps the joiners emoji are made of', () => {
+  expect(printable('\uFEFF[1]\u200B\u2060')).toBe('\\ufeff[1]\\u200b\\u2060');
+  expect(printable('🐕\u200D🦺 \u200C')).toBe('🐕\u200D🦺 \u200C');
+});

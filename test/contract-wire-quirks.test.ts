@@ -1,0 +1,67 @@
+// The suite against targets with a habit on the wire (test/servers/wire-quirks.ts), through the CLI
+// as a user meets it: what the report shows must let the user see what the target sent.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, expect, test } from 'vitest';
+import { type Io, run } from '../cli/contract.js';
+import { fakeClock } from './servers/fake-clock.js';
+import { type HostileServer, serveHostile } from './servers/hostile.js';
+import { REFERENCE_KEY, type Served } from './servers/reference.js';
+import { WIRE_QUIRKS } from './servers/wire-quirks.js';
+
+let served: Served | undefined;
+let dir: string | undefined;
+afterEach(async () => {
+  await served?.close();
+  served = undefined;
+  if (dir !== undefined) rmSync(dir, { recursive: true });
+  dir = undefined;
+});
+
+/** `petkit contract` against `server` on a fake clock: exit status, stdout, stderr, and the --output file. */
+async function contractAgainst(server: HostileServer, args: readonly string[]) {
+  const clock = fakeClock();
+  served = await serveHostile(server, clock.now);
+  dir = mkdtempSync(join(tmpdir(), 'petkit-wire-'));
+  const file = join(dir, 'report');
+  let stdout = '';
+  let stderr = '';
+  const io: Io = {
+    stdout: { write: (text: string) => (stdout += text), isTTY: false },
+    stderr: { write: (text: string) => (stderr += text), isTTY: false },
+    env: { CONTRACT_API_KEY: REFERENCE_KEY },
+    clock,
+  };
+  const exit = await run(
+    [
+      '--base-url',
+      served.url,
+      '--seed',
+      '7',
+      '--examples',
+      '2',
+      '--timeout',
+      '300',
+      '--output',
+      file,
+      ...args,
+    ],
+    io,
+  );
+  const output = readFileSync(file, 'utf8');
+  for (const text of [stdout, stderr, output]) expect(text).not.toContain(REFERENCE_KEY);
+  return { exit, stdout, stderr, output };
+}
+
+test('a JSON body after a byte-order mark: the report shows the mark, which is why it is not JSON', async () => {
+  const pretty = await contractAgainst(WIRE_QUIRKS.bomJson, []);
+  expect(pretty.exit).toBe(1);
+  expect(pretty.output).toMatch(/✗ content_type_conformance · listPets · 200\n {4}the body is not JSON/);
+  // What came, as the reader sees it: the mark that makes it not JSON, not a body that looks like JSON.
+  expect(pretty.output).toMatch(/\n {9}\\ufeff\[\{"id":1,/);
+  expect(pretty.output).not.toContain('\uFEFF');
+  const junit = await contractAgainst(WIRE_QUIRKS.bomJson, ['--reporter', 'junit']);
+  expect(junit.output).toContain('\\ufeff[{"id":1,');
+  expect(junit.output).not.toContain('\uFEFF');
+});
