@@ -1,6 +1,7 @@
 // The suite's HTTP client: global fetch with a timeout, paced under a requests-per-minute budget,
 // honouring Retry-After with exponential backoff and jitter, and stopping before it could get the key
 // banned. The clock, sleep, randomness and fetch are injected, so tests never wait for real.
+import { maxHeaderSize } from 'node:http';
 import { headerInteger } from '../openapi/index.js';
 import { ContractAbort, interrupted, stopped, TargetSilent } from './errors.js';
 import type { Exchange, RequestRecord } from './exchange.js';
@@ -351,6 +352,8 @@ export function createClient(options: ClientOptions): Client {
       // llhttp's codes (HPE_INVALID_HEADER_TOKEN for a control character in a header value): the
       // target answered, in bytes that are not HTTP/1.1.
       const unparsable = status === undefined && typeof code === 'string' && code.startsWith('HPE_');
+      // undici's own refusals of what came: the target answered too, in a way Node's client does not take.
+      const refusal = status === undefined ? refusedAnswer(code, reason) : undefined;
       return unansweredExchange(
         sentSeq,
         timeout
@@ -360,11 +363,14 @@ export function createClient(options: ClientOptions): Client {
               // Node's own words may quote what was sent (an invalid header value quotes it whole).
               message: unparsable
                 ? `an answer Node's HTTP client refuses, not valid HTTP/1.1: ${redactor.response(reason)}`
-                : status === undefined
-                  ? `no response: ${redactor.response(reason)}`
-                  : `answered ${status}, but its body could not be read: ${redactor.response(reason)}`,
+                : refusal !== undefined
+                  ? `an answer Node's HTTP client refuses: ${refusal}`
+                  : status === undefined
+                    ? `no response: ${redactor.response(reason)}`
+                    : `answered ${status}, but its body could not be read: ${redactor.response(reason)}`,
               ...(typeof code === 'string' ? { code } : {}),
               ...(status === undefined ? {} : { status }),
+              ...(refusal === undefined ? {} : { refused: true as const }),
             },
       );
     }
@@ -502,6 +508,20 @@ export function createClient(options: ClientOptions): Client {
       }
     },
   };
+}
+
+/**
+ * What came, in words, when undici refused an answer before its status was read: a header section
+ * over Node's limit (`UND_ERR_HEADERS_OVERFLOW`), or an interim 100 (Continue) the request did not ask
+ * for, on which undici drops the connection with only `bad response` (its one use of those words).
+ * Undefined for any other failure.
+ */
+function refusedAnswer(code: unknown, reason: string): string | undefined {
+  if (code === 'UND_ERR_HEADERS_OVERFLOW')
+    return `its header section is larger than the ${maxHeaderSize} bytes Node reads (node --max-http-header-size=N, or NODE_OPTIONS, raises it)`;
+  if (code === 'UND_ERR_SOCKET' && reason === 'bad response')
+    return "an interim 100 (Continue) came first, which the request did not ask for (it sent no Expect: 100-continue): Node's fetch drops the connection on one, though RFC 9110 §15.2 has a client read past it";
+  return undefined;
 }
 
 /**

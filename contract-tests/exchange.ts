@@ -46,6 +46,11 @@ export interface Exchange {
     readonly code?: string;
     /** The status of an answer that came but whose body could not be read (not in its Content-Encoding, over 4 MiB). */
     readonly status?: number;
+    /**
+     * Bytes of an answer came, but Node's HTTP client refused them before a status was read (a header
+     * section over its limit, an interim 100 it did not ask for): the target is there.
+     */
+    readonly refused?: true;
   };
   readonly durationMs: number;
   /** Sent while another request was in flight (concurrent creates): its order on the server is unknown. */

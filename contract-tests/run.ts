@@ -284,10 +284,13 @@ async function preflight(context: Context): Promise<Pet[]> {
       failure?.status !== undefined
         ? // It is there, and answers: what it sent cannot be read, so nothing can be judged.
           `${exchange.request.url} ${failure.message}. The suite reads a body as sent, decoded by its Content-Encoding (gzip, deflate, br), up to 4 MiB.`
-        : failure?.code?.startsWith('HPE_') === true
-          ? // It is there too: bytes came, but no HTTP/1.1 response Node's parser (llhttp) would take.
-            `${exchange.request.url} answered, but not in valid HTTP/1.1: ${parserReason(failure.message)} (${failure.code}). ${malformedHint(failure.code)}`
-          : `Cannot reach ${exchange.request.url}: ${failure?.message ?? 'no response'}. ${unreachableHint(failure?.code, failure?.message, exchange.request.url)}`,
+        : failure?.refused === true
+          ? // It is there: it answered what Node's HTTP client will not take (client.ts refusedAnswer).
+            `${exchange.request.url} answered, but Node's HTTP client refuses the answer: ${failure.message.replace(/^an answer Node's HTTP client refuses: /, '')}. Nothing of the run can be judged.`
+          : failure?.code?.startsWith('HPE_') === true
+            ? // It is there too: bytes came, but no HTTP/1.1 response Node's parser (llhttp) would take.
+              `${exchange.request.url} answered, but not in valid HTTP/1.1: ${parserReason(failure.message)} (${failure.code}). ${malformedHint(failure.code)}`
+            : `Cannot reach ${exchange.request.url}: ${failure?.message ?? 'no response'}. ${unreachableHint(failure?.code, failure?.message, exchange.request.url)}`,
       { request: exchange.request },
     );
   }

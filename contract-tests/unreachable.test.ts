@@ -4,7 +4,7 @@
 // it is there, and the message says what was wrong with its answer.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:http';
+import { createServer, maxHeaderSize } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import { type AddressInfo, createServer as createTcpServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -110,6 +110,32 @@ it.each([
     expect(report.exitCode).toBe(2);
     expect(report.aborted?.code).toBe('unreachable');
     expect(report.aborted?.message).toBe(`${base}/pets answered, but not in valid HTTP/1.1: ${said}`);
+  },
+);
+
+const REFUSED = "answered, but Node's HTTP client refuses the answer:";
+
+it.each([
+  [
+    'a header section over 16 KiB',
+    `HTTP/1.1 200 OK\r\ncontent-type: application/json\r\nx-trace: ${'a'.repeat(20_000)}\r\ncontent-length: 2\r\n\r\n[]`,
+    `its header section is larger than the ${maxHeaderSize} bytes Node reads (node --max-http-header-size=N, or NODE_OPTIONS, raises it)`,
+  ],
+  [
+    'an interim 100 (Continue) it was not asked for',
+    'HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 2\r\n\r\n[]',
+    "an interim 100 (Continue) came first, which the request did not ask for (it sent no Expect: 100-continue): Node's fetch drops the connection on one, though RFC 9110 §15.2 has a client read past it",
+  ],
+])(
+  'a target that answers with %s: not "cannot reach" nor a TLS port, but what came',
+  async (_what, answer, said) => {
+    const base = await rawServer(answer);
+    const report = await runContract({ baseUrl: base, apiKey: 'k', sleep: async () => undefined });
+    expect(report.exitCode).toBe(2);
+    expect(report.aborted?.code).toBe('unreachable');
+    expect(report.aborted?.message).toBe(
+      `${base}/pets ${REFUSED} ${said}. Nothing of the run can be judged.`,
+    );
   },
 );
 

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
 import { type Io, run } from '../cli/contract.js';
+import type { Report } from '../contract-tests/index.js';
 import { fakeClock } from './servers/fake-clock.js';
 import { type HostileServer, serveHostile } from './servers/hostile.js';
 import { REFERENCE_KEY, type Served } from './servers/reference.js';
@@ -64,4 +65,30 @@ test('a JSON body after a byte-order mark: the report shows the mark, which is w
   const junit = await contractAgainst(WIRE_QUIRKS.bomJson, ['--reporter', 'junit']);
   expect(junit.output).toContain('\\ufeff[{"id":1,');
   expect(junit.output).not.toContain('\uFEFF');
+});
+
+test.each([
+  [
+    'a 20 KB header on getPet',
+    WIRE_QUIRKS.bigHeaderOnGetPet,
+    'getPet',
+    /^an answer Node's HTTP client refuses: its header section is larger than the \d+ bytes Node reads \(node --max-http-header-size=N, or NODE_OPTIONS, raises it\)/,
+  ],
+  [
+    'an unasked 100 (Continue) before createPet',
+    WIRE_QUIRKS.continueOnCreatePet,
+    'createPet',
+    /^an answer Node's HTTP client refuses: an interim 100 \(Continue\) came first, which the request did not ask for/,
+  ],
+])('%s: each finding says what came, not "no response"', async (_what, server, operationId, says) => {
+  const { exit, output } = await contractAgainst(server, ['--reporter', 'json']);
+  const report = JSON.parse(output) as Report;
+  expect(exit).toBe(1);
+  const findings = report.findings.filter((finding) => finding.operationId === operationId);
+  expect(findings.length).toBeGreaterThan(0);
+  for (const finding of findings) {
+    expect(finding.message).toMatch(says);
+    expect(finding.curl).toMatch(/^curl -i /);
+  }
+  expect(report.findings.filter((finding) => finding.operationId !== operationId)).toEqual([]);
 });

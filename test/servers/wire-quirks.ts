@@ -5,6 +5,8 @@ import type { HostileServer } from './hostile.js';
 import type { RawRequest, RawResponse } from './reference.js';
 
 const isListPets = (request: RawRequest) => request.method === 'GET' && request.pathname === '/v1/pets';
+const isGetPet = (request: RawRequest) =>
+  request.method === 'GET' && /^\/v1\/pets\/[^/]+$/.test(request.pathname);
 
 function send(res: ServerResponse, response: RawResponse): void {
   res.writeHead(response.status, response.headers);
@@ -18,5 +20,26 @@ export const WIRE_QUIRKS = {
     does: 'puts a byte-order mark (U+FEFF) before the JSON body of every listPets answer',
     answer: (request, response, res) =>
       send(res, isListPets(request) ? { ...response, body: `\uFEFF${response.body}` } : response),
+  },
+  /** A trace header of 20,000 characters: a header section over Node's 16 KiB. */
+  bigHeaderOnGetPet: {
+    name: 'big-header-on-get-pet',
+    does: 'adds a 20,000-character x-trace header to every getPet answer',
+    answer: (request, response, res) =>
+      send(
+        res,
+        isGetPet(request)
+          ? { ...response, headers: { ...response.headers, 'x-trace': 'a'.repeat(20_000) } }
+          : response,
+      ),
+  },
+  /** An interim 100 (Continue) before every createPet answer, though no request asks for one. */
+  continueOnCreatePet: {
+    name: 'continue-on-create-pet',
+    does: 'sends an interim 100 (Continue) before every createPet answer, unasked',
+    answer: (request, response, res) => {
+      if (request.method === 'POST') res.writeContinue();
+      send(res, response);
+    },
   },
 } satisfies Record<string, HostileServer>;
