@@ -1,6 +1,7 @@
 // The suite's HTTP client: global fetch with a timeout, paced under a requests-per-minute budget,
 // honouring Retry-After with exponential backoff and jitter, and stopping before it could get the key
 // banned. The clock, sleep, randomness and fetch are injected, so tests never wait for real.
+import { isUtf8 } from 'node:buffer';
 import { maxHeaderSize } from 'node:http';
 import { headerInteger } from '../openapi/index.js';
 import { ContractAbort, interrupted, stopped, TargetSilent } from './errors.js';
@@ -145,9 +146,12 @@ export function retryAfterMs(raw: string | undefined, nowMs: number): number {
 /** The most of a response body the suite reads: no response of this API comes near it. */
 export const MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
 
-/** A response's body as text, read to its end or to MAX_RESPONSE_BYTES, past which reading stops. */
-async function readBody(response: Response): Promise<string> {
-  if (response.body === null) return '';
+/**
+ * A response's body as text (UTF-8, U+FFFD for each byte that is not), read to its end or to
+ * MAX_RESPONSE_BYTES, past which reading stops; and whether its bytes were UTF-8.
+ */
+async function readBody(response: Response): Promise<{ text: string; utf8: boolean }> {
+  if (response.body === null) return { text: '', utf8: true };
   const reader = response.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -163,7 +167,8 @@ async function readBody(response: Response): Promise<string> {
     }
     chunks.push(value);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  const bytes = Buffer.concat(chunks);
+  return { text: bytes.toString('utf8'), utf8: isUtf8(bytes) };
 }
 
 /** Whose window a request spends: with the key (any spelling of it) the key's, else the address's. */
@@ -334,7 +339,12 @@ export function createClient(options: ClientOptions): Client {
         answeredSeq: ++tick,
         credential,
         request,
-        response: { status: response.status, headers: responseHeaders, body: redactor.response(body) },
+        response: {
+          status: response.status,
+          headers: responseHeaders,
+          body: redactor.response(body.text),
+          ...(body.utf8 ? {} : { notUtf8: true as const }),
+        },
         durationMs: options.now() - startedMs,
         ...(overlapped() ? { overlapped: true } : {}),
       };

@@ -18,6 +18,8 @@ export interface ResponseRecord {
   readonly headers: Readonly<Record<string, string>>;
   /** The body as text (the key redacted, in any form, should the server echo it: redaction.ts). */
   readonly body: string;
+  /** Set when the body's bytes are not UTF-8: `body` then holds U+FFFD in place of each that is not. */
+  readonly notUtf8?: true;
 }
 
 export interface Exchange {

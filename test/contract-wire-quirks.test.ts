@@ -92,3 +92,20 @@ test.each([
   }
   expect(report.findings.filter((finding) => finding.operationId !== operationId)).toEqual([]);
 });
+
+test('a JSON body in ISO-8859-1 (not UTF-8) fails http_semantics, on the operations that sent one', async () => {
+  const { exit, output } = await contractAgainst(WIRE_QUIRKS.latin1Errors, ['--reporter', 'json']);
+  const report = JSON.parse(output) as Report;
+  expect(exit).toBe(1);
+  const findings = report.findings.filter((finding) => finding.cause === 'JSON body not UTF-8');
+  expect(findings.map((finding) => [finding.check, finding.operationId, finding.status]).sort()).toEqual([
+    ['http_semantics', 'createPet', 400],
+    ['http_semantics', 'getPet', 400],
+    ['http_semantics', 'listPets', 400],
+  ]);
+  for (const finding of findings) {
+    expect(finding.message).toMatch(/^the 400's body \(Content-Type: application\/json\) is not UTF-8/);
+    expect(finding.response?.bodyExcerpt).toContain('(ung\uFFFDltig)');
+    expect(finding.curl).toMatch(/^curl -i /);
+  }
+});

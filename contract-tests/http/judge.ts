@@ -30,6 +30,7 @@ export function httpView(spec: Spec, baseUrl: string, observed: Observed): HttpV
     headers: response.headers,
     // The body was read as UTF-8 and may have had the key hidden: its bytes are known only when neither changed it.
     bodyBytes: REDACTED.test(body) || body.includes('\uFFFD') ? undefined : Buffer.byteLength(body, 'utf8'),
+    ...(exchange.response.notUtf8 === true ? { notUtf8: true } : {}),
     ...(operation === undefined
       ? {}
       : {

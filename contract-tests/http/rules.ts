@@ -20,6 +20,8 @@ export interface HttpView {
   readonly headers: Readonly<Record<string, string>>;
   /** The body's length in bytes as received; undefined when unknown (decoded, redacted, cut). */
   readonly bodyBytes: number | undefined;
+  /** The body's bytes are not UTF-8. */
+  readonly notUtf8?: boolean;
   /**
    * The headers the document declares on this response (lower case): a missing one is
    * response_headers_conformance's finding, not this layer's too. Undefined off the document.
@@ -94,6 +96,10 @@ const LOCATION = rfc(
 const RETRY_AFTER = rfc(
   'RFC 9110 §10.2.3',
   'Servers send the "Retry-After" header field to indicate how long the user agent ought to wait before making a follow-up request.',
+);
+const JSON_UTF8 = rfc(
+  'RFC 8259 §8.1',
+  'JSON text exchanged between systems that are not part of a closed ecosystem MUST be encoded using UTF-8 [RFC3629].',
 );
 const CONTENT_TYPE = rfc(
   'RFC 9110 §8.3',
@@ -190,6 +196,17 @@ function semantics(view: HttpView): Finding[] {
         because: [LENGTH],
       });
     }
+  }
+  // application/json or a +json type: whatever its charset parameter says (RFC 8259 defines none).
+  const contentType = headers['content-type'];
+  if (view.notUtf8 === true && contentType !== undefined && isJsonType(contentType)) {
+    found.push({
+      cause: 'JSON body not UTF-8',
+      message: `the ${status}'s body (Content-Type: ${contentType}) is not UTF-8: shown with U+FFFD in place of each byte that is not`,
+      expected: 'a JSON body encoded in UTF-8',
+      instancePath: '/headers/Content-Type',
+      because: [JSON_UTF8],
+    });
   }
   const sunset = headers.sunset;
   if (sunset !== undefined && parseImfFixdate(sunset) === undefined) {
@@ -290,6 +307,10 @@ function advisories(view: HttpView): Finding[] {
   }
   return found;
 }
+
+/** `application/json` or a `+json` media type, with any parameters. */
+const isJsonType = (contentType: string) =>
+  /^application\/(?:[\w.!#$%&'*^`|~-]+\+)?json\s*(?:;|$)/i.test(contentType.trim());
 
 /** A 401 whose challenge the document declares: its absence is the document's finding. */
 const challengeDocumented = (view: HttpView) => view.documentedHeaders?.includes('www-authenticate') === true;

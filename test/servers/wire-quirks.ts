@@ -42,4 +42,19 @@ export const WIRE_QUIRKS = {
       send(res, response);
     },
   },
+  /** Error messages in ISO-8859-1 under application/json: `ungültig` with ü as the one byte 0xFC. */
+  latin1Errors: {
+    name: 'latin1-errors',
+    does: 'writes every 400 body in ISO-8859-1, its message ending in "(ungültig)", under application/json',
+    answer: (_request, response, res) => {
+      if (response.status !== 400) return send(res, response);
+      const error = JSON.parse(response.body) as { message: string };
+      const body = Buffer.from(
+        JSON.stringify({ ...error, message: `${error.message} (ungültig)` }),
+        'latin1',
+      );
+      res.writeHead(400, response.headers);
+      res.end(body);
+    },
+  },
 } satisfies Record<string, HostileServer>;
