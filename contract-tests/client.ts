@@ -309,8 +309,9 @@ export function createClient(options: ClientOptions): Client {
       unanswered = 0;
       strikesOf.delete(outgoing.operationId);
       const responseHeaders: Record<string, string> = {};
+      // The name too: a server may echo the key into one (`x-seen-<key>: 1`), and the HAR shows every name.
       response.headers.forEach((value, name) => {
-        responseHeaders[name.toLowerCase()] = redactor.response(value);
+        responseHeaders[redactor.response(name.toLowerCase())] = redactor.response(value);
       });
       const limit = headerInteger(responseHeaders['x-ratelimit-limit']);
       const remaining = headerInteger(responseHeaders['x-ratelimit-remaining']);

@@ -25,6 +25,8 @@ async function contractAgainst(server: HostileServer, args: readonly string[]) {
   const clock = fakeClock();
   served = await serveHostile(server, clock.now);
   dir = mkdtempSync(join(tmpdir(), 'petkit-wire-'));
+  const harFile = join(dir, 'run.har');
+  const withHar = args.flatMap((arg) => (arg === '--har' ? [arg, harFile] : [arg]));
   const file = join(dir, 'report');
   let stdout = '';
   let stderr = '';
@@ -46,13 +48,14 @@ async function contractAgainst(server: HostileServer, args: readonly string[]) {
       '300',
       '--output',
       file,
-      ...args,
+      ...withHar,
     ],
     io,
   );
   const output = readFileSync(file, 'utf8');
-  for (const text of [stdout, stderr, output]) expect(text).not.toContain(REFERENCE_KEY);
-  return { exit, stdout, stderr, output };
+  const har = args.includes('--har') ? readFileSync(harFile, 'utf8') : '';
+  for (const text of [stdout, stderr, output, har]) expect(text).not.toContain(REFERENCE_KEY);
+  return { exit, stdout, stderr, output, har };
 }
 
 test('a JSON body after a byte-order mark: the report shows the mark, which is why it is not JSON', async () => {
@@ -108,4 +111,13 @@ test('a JSON body in ISO-8859-1 (not UTF-8) fails http_semantics, on the operati
     expect(finding.response?.bodyExcerpt).toContain('(ung\uFFFDltig)');
     expect(finding.curl).toMatch(/^curl -i /);
   }
+});
+
+test('a server that echoes the key in a header name: the key is in no output, the HAR included', async () => {
+  const { exit, har } = await contractAgainst(WIRE_QUIRKS.keyInHeaderName, ['--reporter', 'json', '--har']);
+  expect(exit).toBe(0);
+  const entries = (JSON.parse(har) as { log: { entries: { response: { headers: { name: string }[] } }[] } })
+    .log.entries;
+  const names = entries.flatMap((entry) => entry.response.headers.map((header) => header.name));
+  expect(names).toContain('x-seen-$API_KEY');
 });

@@ -57,4 +57,17 @@ export const WIRE_QUIRKS = {
       res.end(body);
     },
   },
+  /** The bearer token sent, echoed in the name of a header (`x-seen-<token>: 1`) of every answer. */
+  keyInHeaderName: {
+    name: 'key-in-header-name',
+    does: 'echoes the bearer token it was sent in the name of a header, x-seen-<token>, on every answer',
+    answer: (request, response, res) => {
+      const token = /^Bearer (\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
+      const name = token === undefined ? undefined : `x-seen-${token.replace(/[^\w.!#$%&'*^`|~+-]/g, '')}`;
+      send(
+        res,
+        name === undefined ? response : { ...response, headers: { ...response.headers, [name]: '1' } },
+      );
+    },
+  },
 } satisfies Record<string, HostileServer>;
