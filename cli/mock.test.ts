@@ -130,6 +130,38 @@ describe('petkit mock', () => {
     expect(output()).toMatch(new RegExp(`cannot remove --url-file ${file.replaceAll('/', '\\/')}: `));
     expect(await accepts(Number(new URL(url).port))).toBe(false);
   });
+  it('serves on when the reader of its stdout goes (petkit mock | head -1), saying so once on stderr', async () => {
+    const dir = folder('petkit-pipe-');
+    const file = join(dir, 'mock-url');
+    const { url, output, exit } = await startCli(['--url-file', file]);
+    // head -1 has read its line and exits: the pipe's read end is closed, and the next log line fails.
+    child?.stdout?.destroy();
+    for (let i = 0; i < 3; i += 1) {
+      const res = await fetch(`${url}/pets?limit=1`, { headers: { authorization: 'Bearer demo-free' } });
+      expect(res.status).toBe(200);
+    }
+    while (!output().includes('stdout was closed')) await new Promise((r) => setTimeout(r, 10));
+    child?.kill('SIGTERM');
+    expect(await exit).toBe(0);
+    expect(output()).not.toContain('    at ');
+    expect(output().match(/stdout was closed/g)).toHaveLength(1);
+    expect(output()).toContain(
+      'petkit mock: stdout was closed (EPIPE): the banner and the request log are no longer written; still serving.',
+    );
+    expect(existsSync(file)).toBe(false);
+  });
+  it('stops cleanly on SIGHUP, its terminal closed: --url-file removed, --har written, exit 0', async () => {
+    const dir = folder('petkit-hup-');
+    const file = join(dir, 'mock-url');
+    const har = join(dir, 'mock.har');
+    const { url, output, exit } = await startCli(['--url-file', file, '--har', har]);
+    await fetch(`${url}/pets?limit=1`, { headers: { authorization: 'Bearer demo-free' } });
+    child?.kill('SIGHUP');
+    expect(await exit).toBe(0);
+    expect(output()).toContain('petkit mock: SIGHUP, finishing 0 in-flight request(s) and stopping.');
+    expect(existsSync(file)).toBe(false);
+    expect(JSON.parse(readFileSync(har, 'utf8')).log.entries).toHaveLength(1);
+  });
   it('hears a signal from the moment its URL file or banner says it is ready', async () => {
     // A script may send SIGTERM as soon as it reads either: the mock must stop cleanly then, not die.
     // The hook says, as each is written, whether a SIGTERM listener is there yet.

@@ -33,6 +33,7 @@ import { loadRulesFile } from '../mocks/rules-file.js';
 import { checkedArgv, integerFlag, UsageError } from './flags.js';
 import { batchedLog } from './log-writer.js';
 import { recordHar } from './mock-har.js';
+import { processOutput } from './output.js';
 import { startedByNpx, watchParent } from './parent-watch.js';
 import { fileFault, writeWhole } from './write-whole.js';
 
@@ -212,24 +213,30 @@ function keysTable(options: NormalizedMockOptions): string {
 }
 
 export async function run(argv: string[]): Promise<number> {
+  // A reader gone (`petkit mock | head -1`): that stream is written no more, and the mock serves on.
+  const out = processOutput('petkit mock', (name, code) =>
+    name === 'stdout'
+      ? `stdout was closed (${code}): the banner and the request log are no longer written; still serving.`
+      : `stderr was closed (${code}): errors are no longer written; still serving.`,
+  );
   let parsed: Parsed;
   try {
     parsed = parse(argv);
   } catch (error) {
     if (error instanceof UsageError || error instanceof KeysFileError || error instanceof MockOptionsError) {
-      process.stderr.write(`petkit mock: ${error.message}\nRun 'petkit mock --help' for the options.\n`);
+      out.stderr.write(`petkit mock: ${error.message}\nRun 'petkit mock --help' for the options.\n`);
       return 2;
     }
     throw error;
   }
   if (parsed.help) {
-    process.stdout.write(HELP);
+    out.stdout.write(HELP);
     return 0;
   }
-  const log = batchedLog(process.stdout);
+  const log = batchedLog(out.stdout);
   const logger: Logger = {
     info: log.info,
-    error: (line: string) => process.stderr.write(`${new Date().toISOString()} ${line}\n`),
+    error: (line: string) => out.stderr.write(`${new Date().toISOString()} ${line}\n`),
   };
   let shared: SharedState | undefined;
   if (parsed.state !== undefined) {
@@ -237,7 +244,7 @@ export async function run(argv: string[]): Promise<number> {
       shared = await connectShared(parsed.state, parsed.options.maxPets, logger);
     } catch (error) {
       // One line: what could not be reached and why (the password hidden), or why the URL is unusable.
-      process.stderr.write(`petkit mock: ${(error as Error).message}\n`);
+      out.stderr.write(`petkit mock: ${(error as Error).message}\n`);
       // The driver may leave a socket open after some failures (a password the server asks for and
       // the URL lacks): the process would wait on it for ever. Exit 2 all the same, if still here.
       setTimeout(() => process.exit(2), 1_000).unref();
@@ -257,18 +264,18 @@ export async function run(argv: string[]): Promise<number> {
   } catch (error) {
     await shared?.close();
     if (error instanceof MockOptionsError) {
-      process.stderr.write(`petkit mock: ${error.message}\n`);
+      out.stderr.write(`petkit mock: ${error.message}\n`);
       return 2;
     }
     const code = (error as NodeJS.ErrnoException).code;
     // A --host that names no address of this machine is the flag's fault (exit 2); a port taken is not.
     if (code === 'ENOTFOUND' || code === 'EADDRNOTAVAIL' || code === 'EAI_AGAIN') {
-      process.stderr.write(
+      out.stderr.write(
         `petkit mock: --host ${parsed.host}: not an address of this machine (${code}); e.g. 127.0.0.1, or 0.0.0.0 for every interface.\n`,
       );
       return 2;
     }
-    process.stderr.write(
+    out.stderr.write(
       `petkit mock: cannot listen on ${parsed.host}:${parsed.port} (${code ?? String(error)}).\n`,
     );
     return 1;
@@ -284,7 +291,7 @@ export async function run(argv: string[]): Promise<number> {
       writeWhole(urlFile, `${server.url}\n`);
     } catch (error) {
       signal.release();
-      process.stderr.write(`petkit mock: cannot write --url-file ${urlFile}: ${(error as Error).message}\n`);
+      out.stderr.write(`petkit mock: cannot write --url-file ${urlFile}: ${(error as Error).message}\n`);
       await server.close();
       await shared?.close();
       return 2;
@@ -298,7 +305,7 @@ export async function run(argv: string[]): Promise<number> {
       : `Control: POST ${server.origin}/__petkit/reset, GET ${server.origin}/__petkit/requests, GET ${server.origin}/__petkit/health\n` +
         `Page: ${server.origin}/__petkit/ (the journal live, rules, windows, clock)\n`;
   const rules = options.rules.length;
-  process.stdout.write(
+  out.stdout.write(
     `petkit mock: serving the Pet Adoption API at ${server.url}\n` +
       `  ${options.pets} pets (${options.fixtures === undefined ? `seed ${options.seed}` : 'from --fixtures'}), store holds up to ${options.maxPets}\n` +
       (shared === undefined ? '' : `  state shared by every replica on ${shared.url}\n`) +
@@ -317,7 +324,7 @@ export async function run(argv: string[]): Promise<number> {
   const why = await signal.why;
   // The log's lines waiting go first, and those of the requests still in flight before it exits.
   log.flush();
-  process.stdout.write(
+  out.stdout.write(
     `petkit mock: ${why}, finishing ${server.mock.inFlight} in-flight request(s) and stopping.\n`,
   );
   // The URL file goes first: a script that reads it never gets a URL whose port already refuses. One
@@ -332,21 +339,22 @@ export async function run(argv: string[]): Promise<number> {
     if (har !== undefined) {
       await har.write();
       const dropped = har.dropped === 0 ? '' : ` (the oldest ${har.dropped} dropped)`;
-      process.stdout.write(`petkit mock: wrote ${har.count} exchange(s) to ${parsed.har}${dropped}.\n`);
+      out.stdout.write(`petkit mock: wrote ${har.count} exchange(s) to ${parsed.har}${dropped}.\n`);
     }
   } catch (error) {
     log.flush();
-    process.stderr.write(`petkit mock: stopping failed: ${String(error)}\n`);
+    out.stderr.write(`petkit mock: stopping failed: ${String(error)}\n`);
     return 1;
   }
   if (notRemoved === undefined) return 0;
-  process.stderr.write(
-    `petkit mock: cannot remove --url-file ${urlFile}: ${(notRemoved as Error).message}\n`,
-  );
+  out.stderr.write(`petkit mock: cannot remove --url-file ${urlFile}: ${(notRemoved as Error).message}\n`);
   return 1;
 }
 
-/** SIGINT, SIGTERM, or npx gone (see parent-watch.ts): the first of them, once heard. */
+/** The signals that stop the mock cleanly: SIGHUP is its terminal closed. */
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+/** A stop signal, or npx gone (see parent-watch.ts): the first of them, once heard. */
 function stopSignal(): { readonly why: Promise<string>; release(): void } {
   let unwatch: (() => void) | undefined;
   const stop = (why: string) => {
@@ -354,16 +362,14 @@ function stopSignal(): { readonly why: Promise<string>; release(): void } {
     heard(why);
   };
   const release = () => {
-    process.off('SIGINT', stop);
-    process.off('SIGTERM', stop);
+    for (const name of STOP_SIGNALS) process.off(name, stop);
     unwatch?.();
   };
   let heard: (why: string) => void = () => undefined;
   const why = new Promise<string>((resolve) => {
     heard = resolve;
   });
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  for (const name of STOP_SIGNALS) process.on(name, stop);
   if (startedByNpx(process.env)) unwatch = watchParent(() => stop('npx ended'));
   return { why, release };
 }
