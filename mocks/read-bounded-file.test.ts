@@ -1,12 +1,15 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { readBoundedFile, sizeInWords } from './read-bounded-file.js';
+import { loadKeysFile } from './keys-file.js';
+import { loadPetsFile } from './pets-file.js';
+import { firstMalformedUtf8, readBoundedFile, sizeInWords } from './read-bounded-file.js';
 
 const BOUND = { maxBytes: 300_000, what: 'a test file' };
 
-function fileOf(text: string): string {
+function fileOf(text: string | Uint8Array): string {
   const dir = mkdtempSync(join(tmpdir(), 'petkit-bounded-'));
   onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
   const path = join(dir, 'file.json');
@@ -34,5 +37,57 @@ describe('readBoundedFile', () => {
       '1.5 GiB',
       '16 MiB',
     ]);
+  });
+
+  it('refuses a file that is not UTF-8 by line and column, rather than change its bytes to U+FFFD', () => {
+    // Saved as Latin-1: "café" is 63 61 66 E9.
+    const latin1 = Buffer.from('[\n  {"name": "caf\xe9", "categoryId": 1}\n]\n', 'latin1');
+    expect(readBoundedFile(fileOf(latin1), BOUND)).toEqual({
+      fault: 'is not valid UTF-8 at line 2, column 16 (byte 17, 0xe9); save it as UTF-8',
+    });
+    const path = fileOf(latin1);
+    expect(() => loadPetsFile(path)).toThrow(
+      `Fixtures file ${path}: is not valid UTF-8 at line 2, column 16 (byte 17, 0xe9); save it as UTF-8.`,
+    );
+    // A key of a keys file, whose bytes could never be sent as they were meant.
+    const keys = fileOf(
+      Buffer.concat([
+        Buffer.from('{"keys":[{"key":"k'),
+        Buffer.from([0xff]),
+        Buffer.from('","plan":"free"}]}'),
+      ]),
+    );
+    expect(() => loadKeysFile(keys)).toThrow(
+      `Keys file ${keys}: is not valid UTF-8 at line 1, column 19 (byte 18, 0xff); save it as UTF-8.`,
+    );
+  });
+
+  it('says a file saved as UTF-16 is, and to save it as UTF-8', () => {
+    const utf16 = Buffer.from('\ufeff{"keys": []}', 'utf16le');
+    expect(readBoundedFile(fileOf(utf16), BOUND)).toEqual({
+      fault: 'is UTF-16 (it begins with a UTF-16 byte-order mark); save it as UTF-8',
+    });
+  });
+
+  it('reads UTF-8 of every length of sequence as it is, its byte-order mark kept for the JSON reader', () => {
+    const text = '\ufeff["é", "€", "🐶"]';
+    expect(readBoundedFile(fileOf(text), BOUND)).toEqual({ text });
+  });
+
+  it('finds the first malformed byte where a strict decoder refuses, and only there', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 12 }), (bytes) => {
+        let strict = true;
+        try {
+          new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+        } catch {
+          strict = false;
+        }
+        const at = firstMalformedUtf8(bytes);
+        expect(at === -1).toBe(strict);
+        if (at > 0) new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(0, at));
+      }),
+      { numRuns: 5000 },
+    );
   });
 });

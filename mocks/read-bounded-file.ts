@@ -45,13 +45,69 @@ export interface Bound {
   readonly what: string;
 }
 
+/** UTF-8 as it is, a leading byte-order mark kept (the JSON reader skips it); throws on a malformed sequence. */
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/**
+ * The offset of the first byte that does not begin a well-formed UTF-8 sequence (RFC 3629: no
+ * overlong form, no surrogate, nothing past U+10FFFF), or -1.
+ */
+export function firstMalformedUtf8(bytes: Uint8Array): number {
+  for (let i = 0; i < bytes.length; ) {
+    const lead = bytes[i] as number;
+    if (lead < 0x80) {
+      i += 1;
+      continue;
+    }
+    const trail =
+      lead >= 0xc2 && lead <= 0xdf
+        ? 1
+        : lead >= 0xe0 && lead <= 0xef
+          ? 2
+          : lead >= 0xf0 && lead <= 0xf4
+            ? 3
+            : 0;
+    if (trail === 0) return i;
+    // The second byte's range is narrower after E0, ED, F0 and F4.
+    const low = lead === 0xe0 ? 0xa0 : lead === 0xf0 ? 0x90 : 0x80;
+    const high = lead === 0xed ? 0x9f : lead === 0xf4 ? 0x8f : 0xbf;
+    for (let k = 1; k <= trail; k += 1) {
+      const byte = bytes[i + k];
+      if (byte === undefined || byte < (k === 1 ? low : 0x80) || byte > (k === 1 ? high : 0xbf)) return i;
+    }
+    i += trail + 1;
+  }
+  return -1;
+}
+
+/**
+ * The file's bytes as text, or why they are not UTF-8: decoded leniently, each malformed byte became
+ * U+FFFD and a key, a pet's name or a rule's path changed without a word (a file saved as Latin-1
+ * or UTF-16 by an editor).
+ */
+function textOf(bytes: Buffer): FileRead {
+  if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff))
+    return { fault: 'is UTF-16 (it begins with a UTF-16 byte-order mark); save it as UTF-8' };
+  try {
+    return { text: UTF8.decode(bytes) };
+  } catch {
+    const at = firstMalformedUtf8(bytes);
+    const before = bytes.subarray(0, Math.max(0, at));
+    const line = before.filter((byte) => byte === 0x0a).length + 1;
+    const column = Buffer.from(before.subarray(before.lastIndexOf(0x0a) + 1)).toString('utf8').length + 1;
+    return {
+      fault: `is not valid UTF-8 at line ${line}, column ${column} (byte ${at}, 0x${bytes[at]?.toString(16).padStart(2, '0') ?? '?'}); save it as UTF-8`,
+    };
+  }
+}
+
 /** Most bytes read at a time. */
 const CHUNK = 256 * 1024;
 
 /**
  * The text (UTF-8) of the regular file at `path`, or why it cannot be had, in words that never quote
  * the file: no such file, not a regular file (a folder, a FIFO, a device, a socket), larger than
- * the bound, unreadable. Never blocks on a FIFO and never reads more than the bound and one byte,
+ * the bound, unreadable, not UTF-8 (its first malformed byte by line and column). Never blocks on a FIFO and never reads more than the bound and one byte,
  * even when the file changes between the checks and the read.
  */
 export function readBoundedFile(path: string, bound: Bound): FileRead {
@@ -92,7 +148,7 @@ export function readBoundedFile(path: string, bound: Bound): FileRead {
       if (total > maxBytes)
         return { fault: tooLarge(`grew past ${sizeInWords(maxBytes)} as it was read`, bound) };
     }
-    return { text: Buffer.concat(chunks, total).toString('utf8') };
+    return textOf(Buffer.concat(chunks, total));
   } catch (error) {
     return { fault: unreadable(error), cause: error };
   } finally {
