@@ -47,7 +47,37 @@ describe('the keys file schema', () => {
 
   it('measures a key in UTF-16 units, as the bearer token is measured', () => {
     const key = (length: number) => ({ keys: [{ key: '🐾'.repeat(length / 2), plan: 'free' }] });
-    expect(parseKeysFile(key(512), 'F').keys[0]?.key).toHaveLength(512);
     expect(() => parseKeysFile(key(514), 'F')).toThrow(/at most 512 characters/);
+    expect(parseKeysFile({ keys: [{ key: 'é'.repeat(512), plan: 'free' }] }, 'F').keys[0]?.key).toHaveLength(
+      512,
+    );
+  });
+
+  it('refuses a key no Authorization header can carry, by its place and code point, never quoting it', () => {
+    const cases: [string, string][] = [
+      ['sk\u0001live', 'has a control character, U+0001, at character 3'],
+      ['\u001b[31mred', 'has a control character, U+001B, at character 1'],
+      ['sk_live\u007f', 'has a control character, U+007F, at character 8'],
+      ['sk\u009blive', 'has a control character, U+009B, at character 3'],
+      ['sk_\u200blive', 'has a character beyond Latin-1, U+200B, at character 4'],
+      ['\u202eevil', 'has a character beyond Latin-1, U+202E, at character 1'],
+      ['🐾🐾', 'has a character beyond Latin-1, U+1F43E, at character 1'],
+    ];
+    for (const [key, fault] of cases) {
+      const file = {
+        keys: [
+          { key: 'demo-free', plan: 'free' },
+          { key, plan: 'free' },
+        ],
+      };
+      expect(() => parseKeysFile(file, 'F')).toThrow(
+        new KeysFileError(
+          'F',
+          `keys[1].key ${fault}: no Authorization header can carry it (a key is printable ASCII, or Latin-1).`,
+        ),
+      );
+    }
+    // Latin-1 travels: node:http reads a header's bytes so, and fetch sends them so.
+    expect(parseKeysFile({ keys: [{ key: 'café', plan: 'free' }] }, 'F').keys[0]?.key).toBe('café');
   });
 });

@@ -65,6 +65,8 @@ export function parseKeysFile(value: unknown, source: string): KeysFile {
   // credentials, and the message reaches logs).
   const seen = new Map<string, number>();
   const keys = file.keys.map(({ key, plan, perMinute, perDay }, i): KeyEntry => {
+    const unsendable = unsendableAt(key);
+    if (unsendable !== undefined) throw new KeysFileError(source, `keys[${i}].key ${unsendable}.`);
     const first = seen.get(key);
     if (first !== undefined) throw new KeysFileError(source, `keys[${i}] repeats the key of keys[${first}].`);
     seen.set(key, i);
@@ -75,6 +77,25 @@ export function parseKeysFile(value: unknown, source: string): KeysFile {
   });
   if (file.anonymous === undefined) return { keys };
   return { keys, anonymous: { perMinute: file.anonymous.perMinute, perDay: file.anonymous.perDay } };
+}
+
+/**
+ * Why a key could never be sent, or undefined: a header's bytes are read as Latin-1 (node:http), a
+ * Request refuses a character beyond (fetch, MSW), and a control character (C0, DEL, C1) is refused
+ * by both. Such a key was taken, printed raw in the banner (an escape sequence written to the
+ * terminal), and every request with it answered 401. Said by its place and code point, never quoting
+ * the key.
+ */
+function unsendableAt(key: string): string | undefined {
+  for (let i = 0; i < key.length; i += 1) {
+    const unit = key.charCodeAt(i);
+    const control = unit < 0x20 || (unit >= 0x7f && unit <= 0x9f);
+    if (!control && unit <= 0xff) continue;
+    const codePoint = (key.codePointAt(i) as number).toString(16).toUpperCase().padStart(4, '0');
+    const kind = control ? 'a control character' : 'a character beyond Latin-1';
+    return `has ${kind}, U+${codePoint}, at character ${i + 1}: no Authorization header can carry it (a key is printable ASCII, or Latin-1)`;
+  }
+  return undefined;
 }
 
 /** The limits of requests without a valid key: the file's, else the Free plan's. */
