@@ -106,3 +106,23 @@ export function checkedArgv(argv: readonly string[], flags: FlagsConfig): string
   }
   return out;
 }
+
+/**
+ * A --host flag's value, `fallback` when not given. An empty one (`--host "$HOST"`, the variable
+ * unset) is refused: node binds an empty host to every interface (`::`), so the mock or the proxy,
+ * meant for this machine, was reachable from the whole network, and printed `http://:4011` as its URL.
+ */
+export function hostFlag(raw: string | undefined, fallback: string): string {
+  if (raw === undefined) return fallback;
+  if (raw.trim() === '')
+    throw new UsageError(
+      `--host must name an address to bind, got "${raw}"; e.g. 127.0.0.1, or 0.0.0.0 for every interface.`,
+    );
+  return raw;
+}
+
+/** The message for a listen that failed because --host names no address of this machine; else undefined. */
+export function hostNotHere(host: string, code: string | undefined): string | undefined {
+  if (code !== 'ENOTFOUND' && code !== 'EADDRNOTAVAIL' && code !== 'EAI_AGAIN') return undefined;
+  return `--host ${host}: not an address of this machine (${code}); e.g. 127.0.0.1, or 0.0.0.0 for every interface.`;
+}

@@ -30,7 +30,7 @@ import { demoKeysFile } from '../mocks/keys.js';
 import { type Logger, MAX_LATENCY_MS } from '../mocks/options.js';
 import type { SharedState } from '../mocks/postgres/index.js';
 import { loadRulesFile } from '../mocks/rules-file.js';
-import { checkedArgv, integerFlag, UsageError } from './flags.js';
+import { checkedArgv, hostFlag, hostNotHere, integerFlag, UsageError } from './flags.js';
 import { batchedLog } from './log-writer.js';
 import { recordHar } from './mock-har.js';
 import { processOutput } from './output.js';
@@ -167,7 +167,7 @@ export function parse(argv: string[]): Parsed {
   return {
     help: values.help === true,
     port: integerFlag('--port', values.port, { min: 0, max: 65535 }) ?? DEFAULT_PORT,
-    host: values.host ?? DEFAULT_HOST,
+    host: hostFlag(values.host, DEFAULT_HOST),
     urlFile: values['url-file'],
     state: values.state,
     har: values.har,
@@ -269,10 +269,9 @@ export async function run(argv: string[]): Promise<number> {
     }
     const code = (error as NodeJS.ErrnoException).code;
     // A --host that names no address of this machine is the flag's fault (exit 2); a port taken is not.
-    if (code === 'ENOTFOUND' || code === 'EADDRNOTAVAIL' || code === 'EAI_AGAIN') {
-      out.stderr.write(
-        `petkit mock: --host ${parsed.host}: not an address of this machine (${code}); e.g. 127.0.0.1, or 0.0.0.0 for every interface.\n`,
-      );
+    const notHere = hostNotHere(parsed.host, code);
+    if (notHere !== undefined) {
+      out.stderr.write(`petkit mock: ${notHere}\n`);
       return 2;
     }
     out.stderr.write(

@@ -9,7 +9,7 @@ import {
   MAX_CAPTURE_BYTES,
   startProxy,
 } from '../proxy/index.js';
-import { checkedArgv, integerFlag, UsageError } from './flags.js';
+import { checkedArgv, hostFlag, hostNotHere, integerFlag, UsageError } from './flags.js';
 
 export const DEFAULT_PROXY_PORT = 4011;
 
@@ -59,7 +59,7 @@ export function parse(argv: string[], env: Readonly<Record<string, string | unde
   const { values } = parseArgs({ args: checkedArgv(argv, FLAGS), options: FLAGS, strict: true });
   const help = values.help === true;
   const port = integerFlag('--port', values.port, { min: 0, max: 65535 }) ?? DEFAULT_PROXY_PORT;
-  const host = values.host ?? '127.0.0.1';
+  const host = hostFlag(values.host, '127.0.0.1');
   const upstreamTimeoutMs =
     integerFlag('--upstream-timeout', values['upstream-timeout'], { min: 1, max: MAX_TIMEOUT_MS }) ??
     DEFAULT_UPSTREAM_TIMEOUT_MS;
@@ -156,6 +156,12 @@ export async function run(argv: string[]): Promise<number> {
     });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
+    // As petkit mock: a --host that names no address of this machine is the flag's fault (exit 2).
+    const notHere = hostNotHere(parsed.host, code);
+    if (notHere !== undefined) {
+      process.stderr.write(`petkit proxy: ${notHere}\n`);
+      return 2;
+    }
     process.stderr.write(
       `petkit proxy: cannot listen on ${parsed.host}:${parsed.port} (${code ?? String(error)}).\n`,
     );
