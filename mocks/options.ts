@@ -124,7 +124,78 @@ function stateOption(state: unknown): MockState | undefined {
   return candidate as MockState;
 }
 
+/** What a value is, for a message: `a string`, `null`, `an array`. */
+export function kindOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  const type = typeof value;
+  return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
+}
+
+/**
+ * The options' shape, for callers without types: each wrong one was taken, and failed later with
+ * no word of the option (`createMock(null)`: "Cannot read properties of null"; a `logger` without
+ * `info`, a `clock` or `random` not a function: every request rejected with "logger.info is not a
+ * function"; `rules` not an array: "inputs.map is not a function").
+ */
+function checkShape(options: unknown): asserts options is MockOptions {
+  if (typeof options !== 'object' || options === null || Array.isArray(options))
+    throw new MockOptionsError(`Options must be an object such as { seed: 42 }, got ${kindOf(options)}.`);
+  const { logger, clock, random, rules } = options as Record<string, unknown>;
+  for (const [name, value] of [
+    ['clock', clock],
+    ['random', random],
+  ] as const) {
+    if (value !== undefined && typeof value !== 'function')
+      throw new MockOptionsError(`Option ${name} must be a function, got ${kindOf(value)}.`);
+  }
+  if (logger !== undefined) {
+    const { info, error } = (logger ?? {}) as Partial<Record<string, unknown>>;
+    if (
+      typeof logger !== 'object' ||
+      logger === null ||
+      typeof info !== 'function' ||
+      typeof error !== 'function'
+    )
+      throw new MockOptionsError(
+        `Option logger must be an object with functions info(line) and error(line), such as console; got ${kindOf(logger)}${typeof logger === 'object' && logger !== null ? ` with ${typeof info === 'function' ? 'no error' : 'no info'} function` : ''}.`,
+      );
+  }
+  if (rules !== undefined && !Array.isArray(rules))
+    throw new MockOptionsError(`Option rules must be an array of rules, got ${kindOf(rules)}.`);
+  checkServerShape(options as Record<string, unknown>);
+}
+
+/**
+ * startServer's own options, which it hands to createMock with the rest before it listens (unless
+ * given a `mock`): checked here, so that nothing listens. A `port` given as a string ("4010", "abc")
+ * was taken by node as the path of a Unix socket, created in the working folder, and the server's
+ * url was `http://undefined:undefined/v1`; a `host` not a string failed once the port was bound
+ * ("listening.host.toLowerCase is not a function"), the server never returned and holding the process
+ * open; an empty `host` bound every interface; `control: true` and `timeouts: 'x'` were taken as the
+ * defaults.
+ */
+function checkServerShape({ port, host, control, timeouts }: Record<string, unknown>): void {
+  if (port !== undefined && (!Number.isSafeInteger(port) || (port as number) < 0 || (port as number) > 65535))
+    throw new MockOptionsError(
+      `Option port must be an integer from 0 to 65535 (0 picks a free one), got ${typeof port === 'string' ? `"${port}" (a string)` : String(port)}.`,
+    );
+  if (host !== undefined && (typeof host !== 'string' || host.trim() === ''))
+    throw new MockOptionsError(
+      `Option host must name an address to bind, such as '127.0.0.1' or '0.0.0.0' (every interface), got ${typeof host === 'string' ? `"${host}"` : kindOf(host)}.`,
+    );
+  if (control !== undefined && control !== false && (typeof control !== 'object' || control === null))
+    throw new MockOptionsError(
+      `Option control must be false (off) or an object such as { origins: ['http://localhost:5173'] }, got ${kindOf(control)}.`,
+    );
+  if (timeouts !== undefined && (typeof timeouts !== 'object' || timeouts === null))
+    throw new MockOptionsError(
+      `Option timeouts must be an object such as { headersMs: 10000 }, got ${kindOf(timeouts)}.`,
+    );
+}
+
 export function normalizeOptions(options: MockOptions = {}): NormalizedMockOptions {
+  checkShape(options);
   const maxPets = wholeNumber('maxPets', options.maxPets ?? DEFAULT_MAX_PETS, 1, Number.MAX_SAFE_INTEGER);
   const latency = options.latency ?? 0;
   const [min, max] = typeof latency === 'number' ? [latency, latency] : [latency.min, latency.max];

@@ -1,0 +1,91 @@
+// startServer and createMock given options of the wrong shape, as a JavaScript caller without types
+// may: a MockOptionsError naming the option, and nothing left listening.
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createMock, MockOptionsError, type RunningServer, type ServerOptions, startServer } from 'petkit';
+import { describe, expect, it, onTestFinished } from 'vitest';
+
+/** What startServer gave: its error, or the server (closed at once, so none is left). */
+async function outcome(options: unknown): Promise<unknown> {
+  const result = await startServer(options as ServerOptions).then(
+    (server) => server,
+    (error: unknown) => error,
+  );
+  if (typeof (result as Partial<RunningServer>).close === 'function') await (result as RunningServer).close();
+  return result;
+}
+
+const servers = () => process.getActiveResourcesInfo().filter((kind) => kind === 'TCPServerWrap').length;
+
+describe('startServer with options of the wrong shape', () => {
+  it('refuses a port that is not an integer from 0 to 65535, and creates no Unix socket of its name', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'petkit-port-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const path = join(dir, 'abc');
+    const refused = await outcome({ port: path });
+    expect(existsSync(path)).toBe(false);
+    expect(refused).toBeInstanceOf(MockOptionsError);
+    expect((refused as Error).message).toBe(
+      `Option port must be an integer from 0 to 65535 (0 picks a free one), got "${path}" (a string).`,
+    );
+    for (const port of ['4010', -1, 65536, 1.5, Number.NaN]) {
+      expect(await outcome({ port })).toBeInstanceOf(MockOptionsError);
+    }
+  });
+
+  it('refuses a host that is not a non-empty string, with nothing left listening', async () => {
+    const before = servers();
+    for (const host of [123, '', null]) {
+      const refused = await outcome({ port: 0, host });
+      expect(refused).toBeInstanceOf(MockOptionsError);
+      expect((refused as Error).message).toMatch(/^Option host must name an address to bind/);
+    }
+    expect(servers()).toBe(before);
+  });
+
+  it('refuses control and timeouts of the wrong type, naming each', async () => {
+    const cases: [unknown, string][] = [
+      [{ port: 0, control: true }, /^Option control must be false \(off\) or an object/.source],
+      [{ port: 0, timeouts: 'x' }, /^Option timeouts must be an object/.source],
+    ];
+    for (const [options, message] of cases) {
+      const refused = await outcome(options);
+      expect(refused).toBeInstanceOf(MockOptionsError);
+      expect((refused as Error).message).toMatch(message.startsWith('^') ? new RegExp(message) : message);
+    }
+  });
+
+  it('still starts with the options as documented', async () => {
+    const server = await startServer({ port: 0, host: '127.0.0.1', control: false, mock: createMock() });
+    onTestFinished(() => server.close());
+    expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
+  });
+});
+
+describe('createMock with options of the wrong shape', () => {
+  it('refuses each at once, naming it, rather than failing every request later', () => {
+    const cases: [unknown, string][] = [
+      [null, 'Options must be an object such as { seed: 42 }, got null.'],
+      [5, 'Options must be an object such as { seed: 42 }, got a number.'],
+      [{ clock: 5 }, 'Option clock must be a function, got a number.'],
+      [{ random: 'x' }, 'Option random must be a function, got a string.'],
+      [
+        { logger: {} },
+        'Option logger must be an object with functions info(line) and error(line), such as console; got an object with no info function.',
+      ],
+      [
+        { logger: { info: () => undefined } },
+        'Option logger must be an object with functions info(line) and error(line), such as console; got an object with no error function.',
+      ],
+      [
+        { logger: 'x' },
+        'Option logger must be an object with functions info(line) and error(line), such as console; got a string.',
+      ],
+      [{ rules: {} }, 'Option rules must be an array of rules, got an object.'],
+    ];
+    for (const [options, message] of cases) {
+      expect(() => createMock(options as never)).toThrow(new MockOptionsError(message));
+    }
+  });
+});
