@@ -9,7 +9,7 @@ import { CONTROL_PREFIX } from './control.js';
 import { errorBody } from './errors.js';
 import { createMock, type Mock } from './mock.js';
 import { parseBaseUrl, pathUnder } from './msw-base-url.js';
-import type { MockOptions } from './options.js';
+import { kindOf, type MockOptions, normalizeOptions } from './options.js';
 import { type CheckedAnswer, checkAnswer, operationFault } from './override-answer.js';
 import { completeHeaders, documentedHeaders, type OverrideHeaders } from './override-headers.js';
 import { reply, toResponse } from './responses.js';
@@ -26,8 +26,19 @@ export type HandlersOptions = (MockOptions | { mock: Mock }) & { baseUrl?: strin
 export const DEFAULT_BASE_URL = '*/v1';
 
 export function createHandlers(options: HandlersOptions = {}): RequestHandler[] {
+  if (typeof options !== 'object' || options === null || Array.isArray(options))
+    throw new TypeError(
+      `petkit/msw: createHandlers takes an object, { mock, baseUrl? } or the mock's options and baseUrl; got ${kindOf(options)}.`,
+    );
   const { baseUrl, ...rest } = options;
   let mock = 'mock' in rest ? rest.mock : undefined;
+  // Checked now, not on the first request: a wrong option was thrown then inside MSW, which answered
+  // the app's request 500 with the error's stack trace as its body.
+  if ('mock' in rest) {
+    const given = mock as Partial<Mock> | null | undefined;
+    if (typeof given !== 'object' || given === null || typeof given.handle !== 'function')
+      throw new TypeError(`petkit/msw: mock must be a mock made by createMock(), got ${kindOf(given)}.`);
+  } else if (Object.keys(rest).length > 0) normalizeOptions(rest as MockOptions);
   // Created on the first request, so importing `handlers` costs nothing until it is used.
   const mockOf = () => {
     mock ??= createMock(rest as MockOptions);

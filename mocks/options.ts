@@ -126,7 +126,7 @@ function stateOption(state: unknown): MockState | undefined {
 
 /** What a value is, for a message: `a string`, `null`, `an array`. */
 export function kindOf(value: unknown): string {
-  if (value === null) return 'null';
+  if (value === null || value === undefined) return String(value);
   if (Array.isArray(value)) return 'an array';
   const type = typeof value;
   return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
@@ -247,6 +247,9 @@ export function resetPets(
   mock: NormalizedMockOptions,
   seeded: readonly NewPet[],
 ): readonly NewPet[] {
+  // A caller without types: `reset(null)` threw "Cannot destructure property 'seed' of 'options'".
+  if (typeof options !== 'object' || options === null || Array.isArray(options))
+    throw new MockOptionsError(`Reset options must be an object { seed?, pets? }, got ${kindOf(options)}.`);
   const { seed, pets } = options;
   if (seed === undefined && pets === undefined) return seeded;
   if (pets !== undefined && typeof pets !== 'number') {

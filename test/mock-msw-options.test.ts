@@ -1,0 +1,42 @@
+// petkit/msw's createHandlers, and mock.reset, given arguments of the wrong shape by a caller without
+// types: refused when called, with an error that names the argument, never later inside MSW.
+import { createMock, MockOptionsError } from 'petkit';
+import { createHandlers } from 'petkit/msw';
+import { describe, expect, it } from 'vitest';
+
+describe('createHandlers with arguments of the wrong shape', () => {
+  it("refuses a mock option at once, as createMock would, not on the first request as a 500 with the error's stack", () => {
+    expect(() => createHandlers({ seed: 'x' as never, baseUrl: 'https://api.example.test/v1' })).toThrow(
+      new MockOptionsError('Option seed must be an integer from 0 to 4294967295, got x.'),
+    );
+    expect(() => createHandlers({ pets: -1 })).toThrow(MockOptionsError);
+    expect(() => createHandlers({ logger: {} as never })).toThrow(/^Option logger must be an object/);
+  });
+
+  it('refuses options that are not an object, and a mock that is not one of createMock', () => {
+    expect(() => createHandlers(null as never)).toThrow(
+      new TypeError(
+        "petkit/msw: createHandlers takes an object, { mock, baseUrl? } or the mock's options and baseUrl; got null.",
+      ),
+    );
+    expect(() => createHandlers({ mock: {} as never })).toThrow(
+      new TypeError('petkit/msw: mock must be a mock made by createMock(), got an object.'),
+    );
+    expect(() => createHandlers({ mock: undefined as never })).toThrow(/got undefined\.$/);
+  });
+
+  it('still takes a mock, options, or nothing', () => {
+    expect(createHandlers({ mock: createMock() })).toHaveLength(2);
+    expect(createHandlers({ seed: 7, baseUrl: '*/api/v1' })).toHaveLength(2);
+    expect(createHandlers()).toHaveLength(2);
+  });
+});
+
+describe('mock.reset with options of the wrong shape', () => {
+  it('refuses options that are not an object, naming what it takes', () => {
+    const mock = createMock();
+    expect(() => mock.reset(null as never)).toThrow(
+      new MockOptionsError('Reset options must be an object { seed?, pets? }, got null.'),
+    );
+  });
+});
