@@ -10,6 +10,7 @@ import {
   startProxy,
 } from '../proxy/index.js';
 import { checkedArgv, hostFlag, hostNotHere, integerFlag, UsageError } from './flags.js';
+import { processOutput } from './output.js';
 
 export const DEFAULT_PROXY_PORT = 4011;
 
@@ -130,16 +131,22 @@ export function formatDeparture(d: Departure): string {
 }
 
 export async function run(argv: string[]): Promise<number> {
+  // A reader gone (`petkit proxy … | head -1`): that stream is written no more, and the proxy forwards on.
+  const out = processOutput('petkit proxy', (name, code) =>
+    name === 'stdout'
+      ? `stdout was closed (${code}): departures and exchanges are no longer printed (GET /__petkit/departures has them); still forwarding.`
+      : `stderr was closed (${code}): errors are no longer written; still forwarding.`,
+  );
   let parsed: Parsed;
   try {
     parsed = parse(argv, process.env);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    process.stderr.write(`petkit proxy: ${error.message}\nRun 'petkit proxy --help' for the options.\n`);
+    out.stderr.write(`petkit proxy: ${error.message}\nRun 'petkit proxy --help' for the options.\n`);
     return 2;
   }
   if (parsed.help) {
-    process.stdout.write(HELP);
+    out.stdout.write(HELP);
     return 0;
   }
   let running: Awaited<ReturnType<typeof startProxy>>;
@@ -150,19 +157,19 @@ export async function run(argv: string[]): Promise<number> {
       host: parsed.host,
       upstreamTimeoutMs: parsed.upstreamTimeoutMs,
       ...(parsed.apiKey === undefined ? {} : { apiKey: parsed.apiKey }),
-      onDeparture: (departure) => process.stdout.write(formatDeparture(departure)),
-      onExchange: (line) => process.stdout.write(formatExchange(line)),
-      onUpstreamError: (message) => process.stderr.write(`petkit proxy: ${message}\n`),
+      onDeparture: (departure) => out.stdout.write(formatDeparture(departure)),
+      onExchange: (line) => out.stdout.write(formatExchange(line)),
+      onUpstreamError: (message) => out.stderr.write(`petkit proxy: ${message}\n`),
     });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     // As petkit mock: a --host that names no address of this machine is the flag's fault (exit 2).
     const notHere = hostNotHere(parsed.host, code);
     if (notHere !== undefined) {
-      process.stderr.write(`petkit proxy: ${notHere}\n`);
+      out.stderr.write(`petkit proxy: ${notHere}\n`);
       return 2;
     }
-    process.stderr.write(
+    out.stderr.write(
       `petkit proxy: cannot listen on ${parsed.host}:${parsed.port} (${code ?? String(error)}).\n`,
     );
     return 1;
@@ -179,7 +186,7 @@ export async function run(argv: string[]): Promise<number> {
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
     // Printed once a signal stops it cleanly: a script that sends one as soon as it reads this is heard.
-    process.stdout.write(
+    out.stdout.write(
       `petkit proxy: forwarding ${running.url} to ${parsed.upstream}, checking against openapi.yaml\n` +
         `Departures: GET ${running.origin}/__petkit/departures. Ctrl-C stops it.\n\n`,
     );
