@@ -162,6 +162,27 @@ describe('petkit mock', () => {
     expect(existsSync(file)).toBe(false);
     expect(JSON.parse(readFileSync(har, 'utf8')).log.entries).toHaveLength(1);
   });
+  it('stops at once on a second signal while in-flight requests are waited for, its HAR written (exit 1)', async () => {
+    const dir = folder('petkit-twice-');
+    const har = join(dir, 'mock.har');
+    const file = join(dir, 'mock-url');
+    const { url, output, exit } = await startCli(['--har', har, '--url-file', file]);
+    await fetch(`${url}/pets?limit=1`, { headers: { authorization: 'Bearer demo-free' } });
+    const { answer: slow } = await inFlight(url, 10_000);
+    const cut = slow.then(
+      () => 'answered',
+      () => 'cut',
+    );
+    child?.kill('SIGINT');
+    while (!output().includes('finishing 1 in-flight')) await new Promise((r) => setTimeout(r, 10));
+    child?.kill('SIGINT');
+    expect(await exit).toBe(1);
+    expect(await cut).toBe('cut');
+    expect(output()).toContain('petkit mock: SIGINT again, stopping now: 1 in-flight request(s) cut.');
+    expect(output()).toContain(`petkit mock: wrote 1 exchange(s) to ${har}.`);
+    expect(JSON.parse(readFileSync(har, 'utf8')).log.entries).toHaveLength(1);
+    expect(existsSync(file)).toBe(false);
+  });
   it('hears a signal from the moment its URL file or banner says it is ready', async () => {
     // A script may send SIGTERM as soon as it reads either: the mock must stop cleanly then, not die.
     // The hook says, as each is written, whether a SIGTERM listener is there yet.

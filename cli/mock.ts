@@ -321,6 +321,27 @@ export async function run(argv: string[]): Promise<number> {
       'Ctrl-C stops it.\n\n',
   );
   const why = await signal.why;
+  // A second stop signal while this one waits for in-flight requests (a delay of up to a minute) is
+  // someone who will not wait: it stops now, its HAR written with what was answered. The process
+  // died of it (the first signal's listener gone, the signal's default), the HAR never written and
+  // nothing said.
+  const hurry = async (again: string) => {
+    for (const name of STOP_SIGNALS) process.off(name, hurry);
+    log.flush();
+    out.stderr.write(
+      `petkit mock: ${again} again, stopping now: ${server.mock.inFlight} in-flight request(s) cut.\n`,
+    );
+    if (urlFile !== undefined) await rm(urlFile, { force: true }).catch(() => undefined);
+    try {
+      await har?.write();
+      if (har !== undefined)
+        out.stdout.write(`petkit mock: wrote ${har.count} exchange(s) to ${parsed.har}.\n`);
+    } catch (error) {
+      out.stderr.write(`petkit mock: cannot write --har ${parsed.har}: ${String(error)}\n`);
+    }
+    process.exit(1);
+  };
+  for (const name of STOP_SIGNALS) process.on(name, hurry);
   // The log's lines waiting go first, and those of the requests still in flight before it exits.
   log.flush();
   out.stdout.write(
@@ -341,10 +362,12 @@ export async function run(argv: string[]): Promise<number> {
       out.stdout.write(`petkit mock: wrote ${har.count} exchange(s) to ${parsed.har}${dropped}.\n`);
     }
   } catch (error) {
+    for (const name of STOP_SIGNALS) process.off(name, hurry);
     log.flush();
     out.stderr.write(`petkit mock: stopping failed: ${String(error)}\n`);
     return 1;
   }
+  for (const name of STOP_SIGNALS) process.off(name, hurry);
   if (notRemoved === undefined) return 0;
   out.stderr.write(`petkit mock: cannot remove --url-file ${urlFile}: ${(notRemoved as Error).message}\n`);
   return 1;
