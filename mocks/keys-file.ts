@@ -1,7 +1,7 @@
 // Reads a keys file from disk (Node only; the browser-safe core never imports this file).
 import { readJsonText } from './json-text.js';
 import { type KeysFile, KeysFileError, parseKeysFile } from './keys.js';
-import { readBoundedFile } from './read-bounded-file.js';
+import { pathInWords, readBoundedFile } from './read-bounded-file.js';
 
 /** Most bytes a keys file may hold: some thousands of keys of the longest length. */
 export const MAX_KEYS_FILE_BYTES = 2 ** 20;
@@ -12,7 +12,7 @@ export const MAX_KEYS_FILE_BYTES = 2 ** 20;
  */
 export function loadKeysFile(path: string): KeysFile {
   const file = readBoundedFile(path, { maxBytes: MAX_KEYS_FILE_BYTES, what: 'a keys file' });
-  if ('fault' in file) throw new KeysFileError(path, `${file.fault}.`, { cause: file.cause });
+  if ('fault' in file) throw new KeysFileError(pathInWords(path), `${file.fault}.`, { cause: file.cause });
   // Its fault by line and column, never quoting the file: its contents are keys.
   const read = readJsonText(file.text);
   if ('fault' in read) throw new KeysFileError(path, `${read.fault}.`);

@@ -3,7 +3,7 @@ import type { NewPet } from '../openapi/index.js';
 import { readJsonText } from './json-text.js';
 import { MockOptionsError } from './options.js';
 import { checkPets } from './pets.js';
-import { readBoundedFile } from './read-bounded-file.js';
+import { pathInWords, readBoundedFile } from './read-bounded-file.js';
 
 /**
  * Most bytes a fixtures file may hold: a full store at the default --max-pets (100,000 pets, some
@@ -15,7 +15,7 @@ export const MAX_FIXTURES_FILE_BYTES = 16 * 2 ** 20;
 export function loadPetsFile(path: string): NewPet[] {
   const file = readBoundedFile(path, { maxBytes: MAX_FIXTURES_FILE_BYTES, what: 'a fixtures file' });
   if ('fault' in file)
-    throw new MockOptionsError(`Fixtures file ${path}: ${file.fault}.`, { cause: file.cause });
+    throw new MockOptionsError(`Fixtures file ${pathInWords(path)}: ${file.fault}.`, { cause: file.cause });
   const read = readJsonText(file.text);
   const checked = 'fault' in read ? read : checkPets(read.value);
   if ('fault' in checked) throw new MockOptionsError(`Fixtures file ${path}: ${checked.fault}.`);

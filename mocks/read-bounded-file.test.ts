@@ -90,4 +90,16 @@ describe('readBoundedFile', () => {
       { numRuns: 5000 },
     );
   });
+
+  it('says an empty path (an unset variable) names no file, and names it as two quotes', () => {
+    expect(readBoundedFile('', BOUND)).toEqual({
+      fault: 'an empty path names no file; give the path of the file',
+    });
+    expect(() => loadKeysFile('')).toThrow(
+      "Keys file '': an empty path names no file; give the path of the file.",
+    );
+    expect(() => loadPetsFile('')).toThrow(
+      "Fixtures file '': an empty path names no file; give the path of the file.",
+    );
+  });
 });

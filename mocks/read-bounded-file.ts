@@ -5,6 +5,9 @@ import { closeSync, constants, fstatSync, openSync, readSync, type Stats, statSy
 
 export type FileRead = { readonly text: string } | { readonly fault: string; readonly cause?: unknown };
 
+/** A path as a message names it: an empty one as `''`, so the message does not read "Keys file : …". */
+export const pathInWords = (path: string): string => (path === '' ? "''" : path);
+
 /** What `stats` names when it is not a regular file, in words; undefined for a regular file. */
 export function notAFile(stats: Stats): string | undefined {
   if (stats.isFile()) return undefined;
@@ -111,6 +114,8 @@ const CHUNK = 256 * 1024;
  * even when the file changes between the checks and the read.
  */
 export function readBoundedFile(path: string, bound: Bound): FileRead {
+  // `--keys "$KEYS"` with the variable unset: "Keys file : no such file." named nothing.
+  if (path === '') return { fault: 'an empty path names no file; give the path of the file' };
   const { maxBytes } = bound;
   let stats: Stats;
   try {

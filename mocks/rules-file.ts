@@ -4,7 +4,7 @@
 import type { RuleInput } from './control-types.js';
 import { readJsonText } from './json-text.js';
 import { MockOptionsError } from './options.js';
-import { readBoundedFile } from './read-bounded-file.js';
+import { pathInWords, readBoundedFile } from './read-bounded-file.js';
 import { normalizeRules, type RuleContext } from './rules.js';
 
 /** Most bytes a rules file may hold: 100 rules of the longest path and key, pretty-printed, fit. */
@@ -33,7 +33,7 @@ function rulesOf(value: unknown): unknown[] | string {
 export function loadRulesFile(path: string, context: RuleContext): RuleInput[] {
   const file = readBoundedFile(path, { maxBytes: MAX_RULES_FILE_BYTES, what: 'a rules file' });
   if ('fault' in file)
-    throw new MockOptionsError(`Rules file ${path}: ${file.fault}.`, { cause: file.cause });
+    throw new MockOptionsError(`Rules file ${pathInWords(path)}: ${file.fault}.`, { cause: file.cause });
   const read = readJsonText(file.text);
   if ('fault' in read) throw new MockOptionsError(`Rules file ${path}: ${read.fault}.`);
   const rules = rulesOf(read.value);
