@@ -33,7 +33,7 @@ import { loadRulesFile } from '../mocks/rules-file.js';
 import { checkedArgv, hostFlag, hostNotHere, integerFlag, UsageError } from './flags.js';
 import { batchedLog } from './log-writer.js';
 import { recordHar } from './mock-har.js';
-import { processOutput } from './output.js';
+import { printable, processOutput } from './output.js';
 import { startedByNpx, watchParent } from './parent-watch.js';
 import { fileFault, writeWhole } from './write-whole.js';
 
@@ -224,7 +224,9 @@ export async function run(argv: string[]): Promise<number> {
     parsed = parse(argv);
   } catch (error) {
     if (error instanceof UsageError || error instanceof KeysFileError || error instanceof MockOptionsError) {
-      out.stderr.write(`petkit mock: ${error.message}\nRun 'petkit mock --help' for the options.\n`);
+      out.stderr.write(
+        `petkit mock: ${printable(error.message)}\nRun 'petkit mock --help' for the options.\n`,
+      );
       return 2;
     }
     throw error;
@@ -244,7 +246,7 @@ export async function run(argv: string[]): Promise<number> {
       shared = await connectShared(parsed.state, parsed.options.maxPets, logger);
     } catch (error) {
       // One line: what could not be reached and why (the password hidden), or why the URL is unusable.
-      out.stderr.write(`petkit mock: ${(error as Error).message}\n`);
+      out.stderr.write(`petkit mock: ${printable((error as Error).message)}\n`);
       // The driver may leave a socket open after some failures (a password the server asks for and
       // the URL lacks): the process would wait on it for ever. Exit 2 all the same, if still here.
       setTimeout(() => process.exit(2), 1_000).unref();
@@ -264,14 +266,14 @@ export async function run(argv: string[]): Promise<number> {
   } catch (error) {
     await shared?.close();
     if (error instanceof MockOptionsError) {
-      out.stderr.write(`petkit mock: ${error.message}\n`);
+      out.stderr.write(`petkit mock: ${printable(error.message)}\n`);
       return 2;
     }
     const code = (error as NodeJS.ErrnoException).code;
     // A --host that names no address of this machine is the flag's fault (exit 2); a port taken is not.
     const notHere = hostNotHere(parsed.host, code);
     if (notHere !== undefined) {
-      out.stderr.write(`petkit mock: ${notHere}\n`);
+      out.stderr.write(`petkit mock: ${printable(notHere)}\n`);
       return 2;
     }
     out.stderr.write(

@@ -66,3 +66,17 @@ export function processOutput(
   );
   return { stdout, stderr };
 }
+
+/**
+ * `text` safe to print on a terminal: each control character (C0 but none, DEL, C1) and each
+ * character that reorders what follows (the bidirectional overrides and isolates) written as its
+ * `\uXXXX` escape. A message that quotes a file or a flag quotes what the user gave, and a rule's
+ * path "/v1/pets\u001b[2J" cleared the screen the message was printed on.
+ */
+export function printable(text: string): string {
+  return text.replace(
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what it finds
+    /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g,
+    (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}

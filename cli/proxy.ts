@@ -10,7 +10,7 @@ import {
   startProxy,
 } from '../proxy/index.js';
 import { checkedArgv, hostFlag, hostNotHere, integerFlag, UsageError } from './flags.js';
-import { processOutput } from './output.js';
+import { printable, processOutput } from './output.js';
 
 export const DEFAULT_PROXY_PORT = 4011;
 
@@ -142,7 +142,9 @@ export async function run(argv: string[]): Promise<number> {
     parsed = parse(argv, process.env);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    out.stderr.write(`petkit proxy: ${error.message}\nRun 'petkit proxy --help' for the options.\n`);
+    out.stderr.write(
+      `petkit proxy: ${printable(error.message)}\nRun 'petkit proxy --help' for the options.\n`,
+    );
     return 2;
   }
   if (parsed.help) {
@@ -166,7 +168,7 @@ export async function run(argv: string[]): Promise<number> {
     // As petkit mock: a --host that names no address of this machine is the flag's fault (exit 2).
     const notHere = hostNotHere(parsed.host, code);
     if (notHere !== undefined) {
-      out.stderr.write(`petkit proxy: ${notHere}\n`);
+      out.stderr.write(`petkit proxy: ${printable(notHere)}\n`);
       return 2;
     }
     out.stderr.write(
