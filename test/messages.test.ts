@@ -381,7 +381,10 @@ const CLI_ROWS: readonly (readonly [string, () => string[], string])[] = [
 describe('petkit mock’s messages, through the CLI', () => {
   it.each(CLI_ROWS)('%s', (_, args, line) => {
     // Killed if it has not exited by then: a file read without bound, or a FIFO waited on, would be.
-    const run = spawnSync(process.execPath, [MAIN, 'mock', '--port', '0', ...args()], {
+    // On port 0 unless the row gives its own (a flag given twice is refused: that is a row of its own).
+    const given = args();
+    const port = given.includes('--port') ? [] : ['--port', '0'];
+    const run = spawnSync(process.execPath, [MAIN, 'mock', ...port, ...given], {
       encoding: 'utf8',
       timeout: 5_000,
     });
