@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkedArgv, integerFlag, UsageError } from './flags.js';
+import { integerFlag, UsageError } from './flags.js';
 
 describe('integerFlag', () => {
   it('reads an integer, and nothing when the flag was not given', () => {
@@ -25,31 +25,5 @@ describe('integerFlag', () => {
     );
     expect(() => integerFlag('--port', '-1', port)).toThrow(/from 0 to 65535/);
     expect(() => integerFlag('--port', 'abc', port)).toThrow(/from 0 to 65535, got "abc"/);
-  });
-});
-
-describe('checkedArgv', () => {
-  const FLAGS = {
-    port: { type: 'string' },
-    keys: { type: 'string' },
-    'control-origin': { type: 'string', multiple: true },
-    'no-control': { type: 'boolean' },
-  } as const;
-
-  it('refuses a flag of one value given two, rather than keep the last without a word', () => {
-    expect(() => checkedArgv(['--keys', 'team.json', '--keys', 'mine.json'], FLAGS)).toThrow(
-      new UsageError('--keys is given twice ("team.json", then "mine.json"); give it once.'),
-    );
-    expect(() => checkedArgv(['--port=4010', '--port', '4020'], FLAGS)).toThrow(
-      '--port is given twice ("4010", then "4020"); give it once.',
-    );
-  });
-
-  it('takes the same value twice, a repeatable flag many times, and a boolean again', () => {
-    expect(checkedArgv(['--port', '0', '--port=0'], FLAGS)).toEqual(['--port=0', '--port=0']);
-    expect(
-      checkedArgv(['--control-origin', 'http://a.test', '--control-origin', 'http://b.test'], FLAGS),
-    ).toHaveLength(2);
-    expect(checkedArgv(['--no-control', '--no-control'], FLAGS)).toEqual(['--no-control', '--no-control']);
   });
 });

@@ -29,7 +29,7 @@ export function integerFlag(
 }
 
 /** A command's flags, as node:util parseArgs takes them (strings and booleans, `-h` the one short). */
-export type FlagsConfig = Record<string, { type: 'string' | 'boolean'; short?: string; multiple?: boolean }>;
+export type FlagsConfig = Record<string, { type: 'string' | 'boolean'; short?: string }>;
 
 /** Edit distance, for the nearest flag to one mistyped. */
 function distance(a: string, b: string): number {
@@ -53,26 +53,13 @@ const NUMBER = /^-\d/;
 /**
  * Checks argv against a command's flags before parseArgs reads it, so each mistake gets a message
  * of ours (never parseArgs' "argument is ambiguous"): an unknown flag names the nearest ones, a flag
- * without its value says so, a boolean given a value, a stray argument, a flag of one value given
- * two (the same value twice is no conflict; a `multiple` flag takes many). A negative number is a
+ * without its value says so, a boolean given a value, a stray argument. A negative number is a
  * value (`--pets -1` reads as `--pets=-1`, and the flag's own check then refuses it). Answers the
  * argv parseArgs can read.
  */
 export function checkedArgv(argv: readonly string[], flags: FlagsConfig): string[] {
   const names = Object.keys(flags);
   const out: string[] = [];
-  /** The value each string flag that takes one value was given. */
-  const given = new Map<string, string>();
-  /**
-   * A flag given twice with two values: node's parseArgs keeps the last, so `--keys team.json --keys
-   * mine.json` served mine.json's keys alone, and `--port 4010 … --port 4020` the second, without a word.
-   */
-  const once = (name: string, value: string) => {
-    const before = given.get(name);
-    if (before !== undefined && before !== value && flags[name]?.multiple !== true)
-      throw new UsageError(`--${name} is given twice ("${before}", then "${value}"); give it once.`);
-    given.set(name, value);
-  };
   for (let i = 0; i < argv.length; i += 1) {
     const token = argv[i] as string;
     const short = names.find(
@@ -103,7 +90,6 @@ export function checkedArgv(argv: readonly string[], flags: FlagsConfig): string
       continue;
     }
     if (equals >= 0) {
-      once(name, token.slice(equals + 1));
       out.push(token);
       continue;
     }
@@ -115,7 +101,6 @@ export function checkedArgv(argv: readonly string[], flags: FlagsConfig): string
           : `--${name} needs a value, got the option ${value}.`,
       );
     }
-    once(name, value);
     out.push(`--${name}=${value}`);
     i += 1;
   }
