@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { integerFlag, UsageError } from './flags.js';
+import { checkedArgv, integerFlag, UsageError } from './flags.js';
 
 describe('integerFlag', () => {
   it('reads an integer, and nothing when the flag was not given', () => {
@@ -25,5 +25,23 @@ describe('integerFlag', () => {
     );
     expect(() => integerFlag('--port', '-1', port)).toThrow(/from 0 to 65535/);
     expect(() => integerFlag('--port', 'abc', port)).toThrow(/from 0 to 65535, got "abc"/);
+  });
+});
+
+describe('checkedArgv', () => {
+  const FLAGS = { port: { type: 'string' }, keys: { type: 'string' } } as const;
+
+  it('refuses a flag that names a file given two, rather than keep the last without a word', () => {
+    expect(() => checkedArgv(['--keys', 'team.json', '--keys=mine.json'], FLAGS, ['keys'])).toThrow(
+      new UsageError('--keys is given twice ("team.json", then "mine.json"); give it once.'),
+    );
+    expect(checkedArgv(['--keys', 'k.json', '--keys', 'k.json'], FLAGS, ['keys'])).toHaveLength(2);
+  });
+
+  it("keeps another flag's last value, so a script's default can be overridden", () => {
+    expect(checkedArgv(['--port', '0', '--port', '4020'], FLAGS, ['keys'])).toEqual([
+      '--port=0',
+      '--port=4020',
+    ]);
   });
 });

@@ -53,13 +53,33 @@ const NUMBER = /^-\d/;
 /**
  * Checks argv against a command's flags before parseArgs reads it, so each mistake gets a message
  * of ours (never parseArgs' "argument is ambiguous"): an unknown flag names the nearest ones, a flag
- * without its value says so, a boolean given a value, a stray argument. A negative number is a
+ * without its value says so, a boolean given a value, a stray argument, a flag of `sources` given two
+ * values (the same value twice is no conflict). A negative number is a
  * value (`--pets -1` reads as `--pets=-1`, and the flag's own check then refuses it). Answers the
  * argv parseArgs can read.
  */
-export function checkedArgv(argv: readonly string[], flags: FlagsConfig): string[] {
+export function checkedArgv(
+  argv: readonly string[],
+  flags: FlagsConfig,
+  sources: readonly string[] = [],
+): string[] {
   const names = Object.keys(flags);
   const out: string[] = [];
+  /** The value each flag of `sources` was given. */
+  const given = new Map<string, string>();
+  /**
+   * A flag that names what the command reads or writes (a file, a database), given twice with two
+   * values: node's parseArgs keeps the last, so `--keys team.json --keys mine.json` served mine.json's
+   * keys alone, without a word. Any other flag keeps its last value, so a script's default can be
+   * overridden (`petkit mock --port 0 "$@"`).
+   */
+  const once = (name: string, value: string) => {
+    if (!sources.includes(name)) return;
+    const before = given.get(name);
+    if (before !== undefined && before !== value)
+      throw new UsageError(`--${name} is given twice ("${before}", then "${value}"); give it once.`);
+    given.set(name, value);
+  };
   for (let i = 0; i < argv.length; i += 1) {
     const token = argv[i] as string;
     const short = names.find(
@@ -90,6 +110,7 @@ export function checkedArgv(argv: readonly string[], flags: FlagsConfig): string
       continue;
     }
     if (equals >= 0) {
+      once(name, token.slice(equals + 1));
       out.push(token);
       continue;
     }
@@ -101,6 +122,7 @@ export function checkedArgv(argv: readonly string[], flags: FlagsConfig): string
           : `--${name} needs a value, got the option ${value}.`,
       );
     }
+    once(name, value);
     out.push(`--${name}=${value}`);
     i += 1;
   }

@@ -277,6 +277,10 @@ process.stdout.write = (chunk, ...rest) => {
       ['--har', '/proc/petkit.har'],
       /--har \/proc\/petkit\.har: cannot create a file in \/proc \(E[A-Z]+\)\./,
     ],
+    [
+      ['--keys', 'team.json', '--keys', 'mine.json'],
+      /^petkit mock: --keys is given twice \("team\.json", then "mine\.json"\); give it once\.\n/,
+    ],
   ])('refuses %j with a clear message and exit 2, before it serves', (args, message) => {
     const result = spawnSync(process.execPath, [MAIN, 'mock', '--port', '0', ...args], {
       encoding: 'utf8',

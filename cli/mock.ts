@@ -107,7 +107,7 @@ export function parse(argv: string[]): Parsed {
   let values: ReturnType<typeof parseArgs<{ options: typeof FLAGS }>>['values'];
   try {
     ({ values } = parseArgs({
-      args: checkedArgv(argv, FLAGS),
+      args: checkedArgv(argv, FLAGS, SOURCES),
       options: FLAGS,
       strict: true,
       allowPositionals: false,
@@ -176,6 +176,9 @@ export function parse(argv: string[]): Parsed {
     options,
   };
 }
+
+/** The flags that name what the mock reads or writes: each given once (see checkedArgv). */
+const SOURCES = ['keys', 'fixtures', 'rules', 'har', 'url-file', 'state'];
 
 const FLAGS = {
   port: { type: 'string' },
