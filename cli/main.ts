@@ -16,6 +16,7 @@
 // executable, so it gets them too, and runs its ceilings with them (docs/performance.md).)
 // The `petkit` command: picks the subcommand and hands it the rest of the arguments. Nothing else.
 import { readFileSync } from 'node:fs';
+import { guardStream } from './output.js';
 
 const HELP = `petkit: a mock server and contract-testing kit for the Pet Adoption API (openapi.yaml)
 
@@ -41,21 +42,30 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
 
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
-  if (name === undefined || name === '--help' || name === '-h' || (name === 'help' && rest.length === 0)) {
-    process.stdout.write(HELP);
+  // `petkit --help | head -0`: a reader gone before the text is written is no failure of petkit's (it
+  // was an EPIPE stack trace and exit 1). Only what this file writes: a command guards its own.
+  const stdout = { write: (text: string) => guardStream(process.stdout).write(text) };
+  const stderr = { write: (text: string) => guardStream(process.stderr).write(text) };
+  if (
+    name === undefined ||
+    name === '--help' ||
+    name === '-h' ||
+    (name === 'help' && (rest.length === 0 || rest[0] === 'help'))
+  ) {
+    stdout.write(HELP);
     return 0;
   }
   if (name === '--version' || name === '-v') {
     const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
       version: string;
     };
-    process.stdout.write(`${pkg.version}\n`);
+    stdout.write(`${pkg.version}\n`);
     return 0;
   }
   const wanted = name === 'help' ? rest[0] : name;
   const load = wanted === undefined ? undefined : COMMANDS[wanted];
   if (load === undefined) {
-    process.stderr.write(`petkit: unknown command "${wanted}".\n\n${HELP}`);
+    stderr.write(`petkit: unknown command "${wanted}".\n\n${HELP}`);
     return 2;
   }
   const command = await load();

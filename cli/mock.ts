@@ -33,7 +33,7 @@ import { loadRulesFile } from '../mocks/rules-file.js';
 import { checkedArgv, hostFlag, hostNotHere, integerFlag, UsageError } from './flags.js';
 import { batchedLog } from './log-writer.js';
 import { recordHar } from './mock-har.js';
-import { printable, processOutput } from './output.js';
+import { guardStream, printable, processOutput } from './output.js';
 import { startedByNpx, watchParent } from './parent-watch.js';
 import { fileFault, writeWhole } from './write-whole.js';
 
@@ -216,18 +216,12 @@ function keysTable(options: NormalizedMockOptions): string {
 }
 
 export async function run(argv: string[]): Promise<number> {
-  // A reader gone (`petkit mock | head -1`): that stream is written no more, and the mock serves on.
-  const out = processOutput('petkit mock', (name, code) =>
-    name === 'stdout'
-      ? `stdout was closed (${code}): the banner and the request log are no longer written; still serving.`
-      : `stderr was closed (${code}): errors are no longer written; still serving.`,
-  );
   let parsed: Parsed;
   try {
     parsed = parse(argv);
   } catch (error) {
     if (error instanceof UsageError || error instanceof KeysFileError || error instanceof MockOptionsError) {
-      out.stderr.write(
+      guardStream(process.stderr).write(
         `petkit mock: ${printable(error.message)}\nRun 'petkit mock --help' for the options.\n`,
       );
       return 2;
@@ -235,9 +229,15 @@ export async function run(argv: string[]): Promise<number> {
     throw error;
   }
   if (parsed.help) {
-    out.stdout.write(HELP);
+    guardStream(process.stdout).write(HELP);
     return 0;
   }
+  // A reader gone (`petkit mock | head -1`): that stream is written no more, and the mock serves on.
+  const out = processOutput('petkit mock', (name, code) =>
+    name === 'stdout'
+      ? `stdout was closed (${code}): the banner and the request log are no longer written; still serving.`
+      : `stderr was closed (${code}): errors are no longer written; still serving.`,
+  );
   const log = batchedLog(out.stdout);
   const logger: Logger = {
     info: log.info,

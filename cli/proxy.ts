@@ -10,7 +10,7 @@ import {
   startProxy,
 } from '../proxy/index.js';
 import { checkedArgv, hostFlag, hostNotHere, integerFlag, UsageError } from './flags.js';
-import { printable, processOutput } from './output.js';
+import { guardStream, printable, processOutput } from './output.js';
 
 export const DEFAULT_PROXY_PORT = 4011;
 
@@ -131,26 +131,26 @@ export function formatDeparture(d: Departure): string {
 }
 
 export async function run(argv: string[]): Promise<number> {
+  let parsed: Parsed;
+  try {
+    parsed = parse(argv, process.env);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    guardStream(process.stderr).write(
+      `petkit proxy: ${printable(error.message)}\nRun 'petkit proxy --help' for the options.\n`,
+    );
+    return 2;
+  }
+  if (parsed.help) {
+    guardStream(process.stdout).write(HELP);
+    return 0;
+  }
   // A reader gone (`petkit proxy … | head -1`): that stream is written no more, and the proxy forwards on.
   const out = processOutput('petkit proxy', (name, code) =>
     name === 'stdout'
       ? `stdout was closed (${code}): departures and exchanges are no longer printed (GET /__petkit/departures has them); still forwarding.`
       : `stderr was closed (${code}): errors are no longer written; still forwarding.`,
   );
-  let parsed: Parsed;
-  try {
-    parsed = parse(argv, process.env);
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    out.stderr.write(
-      `petkit proxy: ${printable(error.message)}\nRun 'petkit proxy --help' for the options.\n`,
-    );
-    return 2;
-  }
-  if (parsed.help) {
-    out.stdout.write(HELP);
-    return 0;
-  }
   let running: Awaited<ReturnType<typeof startProxy>>;
   try {
     running = await startProxy({
