@@ -194,6 +194,38 @@ function checkServerShape({ port, host, control, timeouts }: Record<string, unkn
     );
 }
 
+/** The latest time a Date holds, in ms since the epoch. */
+const MAX_TIME_MS = 8.64e15;
+
+/**
+ * A given clock, each reading checked: one that answered a string, NaN or a Date made every answer's
+ * Date header "Invalid Date" and X-RateLimit-Reset "NaN", and one before the epoch answered the first
+ * request 429. Throws a MockOptionsError naming the option (the answer's 500, or mock.request's
+ * rejection). The default clock is not wrapped: an answer reads it several times.
+ */
+function checkedClock(clock: () => number): () => number {
+  return () => {
+    const now = clock();
+    if (typeof now !== 'number' || !(now >= 0 && now <= MAX_TIME_MS))
+      throw new MockOptionsError(
+        `Option clock must return the time in ms since the epoch, as Date.now() does; it returned ${typeof now === 'number' ? now : kindOf(now)}.`,
+      );
+    return now;
+  };
+}
+
+/** A given random, each draw checked to be in [0, 1): one of 2 drew latencies past the range's maximum. */
+function checkedRandom(random: () => number): () => number {
+  return () => {
+    const drawn = random();
+    if (typeof drawn !== 'number' || !(drawn >= 0 && drawn < 1))
+      throw new MockOptionsError(
+        `Option random must return a number in [0, 1), as Math.random() does; it returned ${typeof drawn === 'number' ? drawn : kindOf(drawn)}.`,
+      );
+    return drawn;
+  };
+}
+
 export function normalizeOptions(options: MockOptions = {}): NormalizedMockOptions {
   checkShape(options);
   const maxPets = wholeNumber('maxPets', options.maxPets ?? DEFAULT_MAX_PETS, 1, Number.MAX_SAFE_INTEGER);
@@ -215,9 +247,9 @@ export function normalizeOptions(options: MockOptions = {}): NormalizedMockOptio
     fixtures,
     keys,
     resolvedKeys,
-    clock: options.clock ?? Date.now,
+    clock: options.clock === undefined ? Date.now : checkedClock(options.clock),
     latency: { min, max },
-    random: options.random ?? Math.random,
+    random: options.random === undefined ? Math.random : checkedRandom(options.random),
     logger: options.logger ?? silentLogger,
     maxPets,
     journalLimit: wholeNumber('journalLimit', options.journalLimit ?? JOURNAL_LIMIT, 0, MAX_JOURNAL_LIMIT),

@@ -88,4 +88,28 @@ describe('createMock with options of the wrong shape', () => {
       expect(() => createMock(options as never)).toThrow(new MockOptionsError(message));
     }
   });
+
+  it('refuses a clock or a random that answers what they cannot, naming the option, not "Invalid Date" or a latency past its range', async () => {
+    const request = (options: object) =>
+      createMock(options).request('/v1/pets?limit=1', { headers: { authorization: 'Bearer demo-free' } });
+    for (const [clock, returned] of [
+      [() => 'x', 'a string'],
+      [() => Number.NaN, 'NaN'],
+      [() => new Date(), 'an object'],
+      [() => -1, '-1'],
+    ] as const) {
+      await expect(request({ clock })).rejects.toThrow(
+        new MockOptionsError(
+          `Option clock must return the time in ms since the epoch, as Date.now() does; it returned ${returned}.`,
+        ),
+      );
+    }
+    await expect(request({ random: () => 2, latency: { min: 0, max: 10 } })).rejects.toThrow(
+      new MockOptionsError(
+        'Option random must return a number in [0, 1), as Math.random() does; it returned 2.',
+      ),
+    );
+    const res = await request({ clock: () => Date.parse('2030-01-01T00:00:00Z'), random: () => 0.5 });
+    expect(res.headers.get('date')).toBe('Tue, 01 Jan 2030 00:00:00 GMT');
+  });
 });
