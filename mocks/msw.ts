@@ -171,7 +171,7 @@ export function override<Id extends OperationId>(
   const base = parseBaseUrl(options.baseUrl ?? DEFAULT_BASE_URL, refuse);
   let fixed: CheckedAnswer | undefined;
   if (typeof answer !== 'function') {
-    const checked = checkAnswer(operation, answer, headerSpecs);
+    const checked = sendable(checkAnswer(operation, answer, headerSpecs));
     if (typeof checked === 'string') throw refuse(checked);
     fixed = checked;
   }
@@ -188,7 +188,7 @@ export function override<Id extends OperationId>(
           request,
           params: params as Record<string, string>,
         });
-        const checked = checkAnswer(operation, returned, headerSpecs);
+        const checked = sendable(checkAnswer(operation, returned, headerSpecs));
         // Known only now: answered as the mock answers a failure of its own, a documented 500.
         if (typeof checked === 'string') return refusedAnswer(checked, returned, head);
         given = checked;
@@ -200,13 +200,30 @@ export function override<Id extends OperationId>(
 
   function answered(given: CheckedAnswer, head: boolean): Response {
     const { status, body } = given;
+    const nowMs = now();
+    // `now: () => '…'` (or a Date): the default headers said Retry-After: NaN and X-RateLimit-Reset: NaN.
+    if (typeof nowMs !== 'number' || !Number.isFinite(nowMs)) {
+      const fault = refuse(
+        `options.now returned ${typeof nowMs === 'string' ? `'${nowMs}'` : String(nowMs)}, not a number of ms since the epoch.`,
+      );
+      const error = errorBody('internal_error', fault.message);
+      const headers = completeHeaders({
+        operation,
+        basePath: spec.basePath,
+        status: error.status,
+        body: error,
+        given: new Map(),
+        nowMs: Date.now(),
+      });
+      return toResponse(reply(error.status, JSON.stringify(error), headers), head);
+    }
     const headers = completeHeaders({
       operation,
       basePath: spec.basePath,
       status,
       body,
       given: given.headers,
-      nowMs: now(),
+      nowMs,
     });
     return toResponse(reply(status, JSON.stringify(body), headers), head);
   }
@@ -219,6 +236,24 @@ export function override<Id extends OperationId>(
     const body = errorBody('internal_error', refuse(why).message);
     return answered({ status: body.status, body, headers: new Map() }, head);
   }
+}
+
+/**
+ * A checked answer whose headers a Response can carry, or the fault: a character beyond Latin-1 in a
+ * value (`'X-Note': '🐶'`) was taken, and every request then failed inside MSW, a 500 whose body was
+ * the TypeError and its stack ("Cannot convert argument to a ByteString").
+ */
+function sendable(checked: CheckedAnswer | string): CheckedAnswer | string {
+  if (typeof checked === 'string') return checked;
+  for (const [name, value] of checked.headers) {
+    const characters = [...value];
+    const at = characters.findIndex((character) => (character.codePointAt(0) as number) > 0xff);
+    if (at >= 0) {
+      const code = (characters[at] as string).codePointAt(0)?.toString(16).toUpperCase().padStart(4, '0');
+      return `the ${checked.status} header ${name} has U+${code} at character ${at + 1}, beyond Latin-1, which no header carries; encode it (encodeURIComponent) or leave it out.`;
+    }
+  }
+  return checked;
 }
 
 /** The options of an override, checked for callers without types. */
