@@ -16,4 +16,16 @@ describe('authenticate: what came instead', () => {
     });
     expect(response.headers.get('www-authenticate')).toBe('Bearer realm="pets"');
   });
+  it('never quotes a key of the keys file sent where the scheme goes', async () => {
+    const secret = 'tok-Secret42';
+    const mock = createMock({ keys: { keys: [{ key: secret, plan: 'free' }] } });
+    const response = await mock.request('/v1/pets', { headers: { authorization: `${secret} Bearer` } });
+    expect(response.status).toBe(401);
+    const body = (await response.json()) as { message: string };
+    // It said "this request sent the tok-Secret42 scheme.", the key itself.
+    expect(body.message).not.toContain(secret);
+    expect(body.message).toBe(
+      'An API key is required, sent as "Authorization: Bearer <API_KEY>"; this request sent an API key where the scheme goes.',
+    );
+  });
 });

@@ -38,7 +38,7 @@ export function authenticate(header: string | null, keys: readonly ResolvedKey[]
   if (header === null) return MISSING;
   const space = header.indexOf(' ');
   if (space !== 6 || (!header.startsWith('Bearer') && header.slice(0, 6).toLowerCase() !== 'bearer'))
-    return { kind: 'missing', sent: sentInstead(header) };
+    return { kind: 'missing', sent: sentInstead(header, keys) };
   // RFC 9110 §11.4: 1*SP, then the token whole; a tab is neither (runtimes trim the field's own OWS).
   const token = header.charCodeAt(7) === 32 ? header.slice(7).replace(/^ +/, '') : header.slice(7);
   if (token.length === 0) return { kind: 'missing', sent: 'the Bearer scheme with no key after it' };
@@ -51,7 +51,7 @@ export function authenticate(header: string | null, keys: readonly ResolvedKey[]
 }
 
 /** What an Authorization header that is not `Bearer <key>` holds, in words that quote no credentials. */
-function sentInstead(header: string): string {
+function sentInstead(header: string, keys: readonly ResolvedKey[]): string {
   const value = header.trim();
   if (value === '') return 'an empty Authorization header';
   if (value.toLowerCase() === 'bearer') return 'the Bearer scheme with no key after it';
@@ -61,5 +61,9 @@ function sentInstead(header: string): string {
   // Bearer itself, then white space that is not a space (1*SP: RFC 9110 §11.4): "the Bearer scheme" alone said nothing.
   if (scheme.toLowerCase() === 'bearer')
     return `the ${scheme} scheme followed by ${value[space] === '\t' ? 'a tab' : 'white space other than a space'}, where a space goes`;
-  return SCHEME.test(scheme) ? `the ${scheme} scheme` : 'an Authorization header with no scheme';
+  if (!SCHEME.test(scheme)) return 'an Authorization header with no scheme';
+  // A key in the scheme's place (`<key> Bearer`) is a credential all the same: said, never quoted.
+  return keys.some((key) => safeEqual(scheme, key.key))
+    ? 'an API key where the scheme goes'
+    : `the ${scheme} scheme`;
 }
