@@ -499,6 +499,44 @@ describe('startServer: refusals Node would make bare', () => {
   });
 });
 
+describe('startServer: the Date of its own refusals', () => {
+  it("dates the refusals made before the core by the mock's clock, as every other answer", async () => {
+    // A moved clock showed in every answer but these: they said the real time.
+    const NOW = Date.UTC(2031, 4, 6, 7, 8, 9);
+    const mock = createMock({ clock: () => NOW });
+    const { origin } = await start({ mock });
+    const date = new Date(NOW).toUTCString();
+    const answers = [
+      await exchange(origin, 'NOT HTTP AT ALL\r\n\r\n'),
+      await exchange(origin, 'CONNECT 127.0.0.1:1 HTTP/1.1\r\nhost: 127.0.0.1:1\r\n\r\n'),
+      await exchange(origin, `GET /v1/pets HTTP/1.1\r\n${KEY}\r\n`),
+      await exchange(origin, `GET /v1/pets HTTP/1.1\r\nhost: a\r\nhost: b\r\n\r\n`),
+      await exchange(origin, `GET ftp://x/v1/pets HTTP/1.1\r\nhost: x\r\n\r\n`),
+      await exchange(
+        origin,
+        `POST /v1/pets HTTP/1.1\r\nhost: x\r\nexpect: later\r\ncontent-length: 2\r\n\r\n`,
+      ),
+      await exchange(origin, `GET /__petkit/health HTTP/1.1\r\nhost: evil.test\r\nconnection: close\r\n\r\n`),
+    ];
+    expect(answers.map((answer) => answer.statusLine.split(' ')[1])).toEqual([
+      '400',
+      '405',
+      '400',
+      '400',
+      '400',
+      '417',
+      '403',
+    ]);
+    for (const answer of answers) expect(answer.headers.get('date')).toBe(date);
+    // The API's answers, as before.
+    const api = await exchange(
+      origin,
+      `GET /v1/pets/1 HTTP/1.1\r\nhost: x\r\n${KEY}connection: close\r\n\r\n`,
+    );
+    expect(api.headers.get('date')).toBe(date);
+  });
+});
+
 describe('startServer: timeouts', () => {
   it('has the timeouts docs/mock.md states, checked twice a second', async () => {
     const { timeouts } = await start();

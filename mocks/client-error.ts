@@ -32,6 +32,8 @@ export interface RawRefusals {
   readonly requestTimeoutMs: number;
   /** Connections answered here and still open (closed at once by close()). */
   readonly lingering: Set<RawSocket>;
+  /** The mock's time (ms), which dates these answers as it dates every other. */
+  readonly now: () => number;
 }
 
 /**
@@ -74,9 +76,9 @@ function afterAnswersBefore(state: NodeSocketState, request: unknown, then: () =
   wait();
 }
 
-/** The raw bytes of a Reply, with its status line, a Date and a Content-Length. */
-export function rawReply({ status, body, headers }: Reply): string {
-  const head = [`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}`, `date: ${new Date().toUTCString()}`];
+/** The raw bytes of a Reply, with its status line, a Date (of `now`, the mock's time) and a Content-Length. */
+export function rawReply({ status, body, headers }: Reply, now: number): string {
+  const head = [`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}`, `date: ${new Date(now).toUTCString()}`];
   for (const [name, value] of Object.entries(headers)) head.push(`${name}: ${value}`);
   const text = typeof body === 'string' ? body : '';
   head.push(`content-length: ${Buffer.byteLength(text)}`);
@@ -87,7 +89,7 @@ export function rawReply({ status, body, headers }: Reply): string {
  * Writes `answer` and closes our side, then keeps reading until the client closes its own (at most
  * LINGER_MS): cutting a connection with unread data resets it, and the client could lose the answer.
  */
-export function endWith(socket: RawSocket, answer: Reply, lingering: Set<RawSocket>): void {
+export function endWith(socket: RawSocket, answer: Reply, lingering: Set<RawSocket>, now: number): void {
   if (!socket.writable) {
     socket.destroy();
     return;
@@ -100,7 +102,7 @@ export function endWith(socket: RawSocket, answer: Reply, lingering: Set<RawSock
     lingering.delete(socket);
   });
   socket.on('error', () => socket.destroy());
-  socket.end(rawReply(answer));
+  socket.end(rawReply(answer, now));
   socket.resume();
 }
 
@@ -129,12 +131,12 @@ export function answerClientError(error: Error, socket: RawSocket, refusals: Raw
     refusals.lingering.delete(socket);
     const current = state._httpMessage;
     if (unfinished === undefined || current === undefined || current === null) {
-      endWith(socket, answer, refusals.lingering);
+      endWith(socket, answer, refusals.lingering, refusals.now());
       return;
     }
     // The unfinished request's turn: its refusal, unless an answer is already under way (node's own
     // rule: nothing is written over it); either way the connection goes, its framing lost.
-    if (!current.headersSent && socket.writable) socket.write(rawReply(answer));
+    if (!current.headersSent && socket.writable) socket.write(rawReply(answer, refusals.now()));
     socket.destroy();
   });
 }
@@ -164,7 +166,7 @@ function clientErrorRefusal(
 const seconds = (ms: number) => `${ms / 1000} s`;
 
 /** 'connect': the mock is an origin server, not a proxy; a CONNECT tunnel is refused with 405. */
-export function answerConnect(socket: RawSocket, lingering: Set<RawSocket>): void {
+export function answerConnect(socket: RawSocket, lingering: Set<RawSocket>, now: number): void {
   endWith(
     socket,
     errorReply(
@@ -174,6 +176,7 @@ export function answerConnect(socket: RawSocket, lingering: Set<RawSocket>): voi
       { allow: ALLOWED_METHODS, connection: 'close' },
     ),
     lingering,
+    now,
   );
 }
 

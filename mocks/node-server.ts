@@ -117,6 +117,13 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const open = openAnswers();
   // Filled in once listening: the control API answers only a Host that names this address.
   let guard: ControlGuard | undefined;
+  /** The mock's time, which dates every answer, these refusals made before the core too. */
+  const now = () => mock.clock.now();
+  /** A refusal made here, before the core: dated by the mock's clock, as the core's answers are. */
+  const refuse = (incoming: IncomingMessage, outgoing: ServerResponse, refusal: Reply) => {
+    refusal.headers.date = new Date(now()).toUTCString();
+    write(incoming, outgoing, refusal, open);
+  };
   const serve = (incoming: IncomingMessage, outgoing: ServerResponse, expectsContinue: boolean) => {
     if (closing !== undefined) {
       // Once closing, a connection whose last request is answered is not kept alive.
@@ -124,12 +131,12 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       outgoing.once('finish', () => setImmediate(() => server.closeIdleConnections()));
     }
     if (incoming.headers.host === undefined && incoming.httpVersion === '1.1') {
-      write(incoming, outgoing, missingHostReply(), open);
+      refuse(incoming, outgoing, missingHostReply());
       return;
     }
     // Node reads one line more than the most a request may have (see below): that one says some were dropped.
     if (incoming.rawHeaders.length > 2 * MAX_HEADER_LINES) {
-      write(incoming, outgoing, tooManyHeaderLinesReply(), open);
+      refuse(incoming, outgoing, tooManyHeaderLinesReply());
       return;
     }
     const target = incoming.url ?? '/';
@@ -139,7 +146,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       // Absolute-form, `*` or another form: rare, and some are answered here.
       const other = otherFormTarget(incoming.method, target);
       if ('status' in other) {
-        write(incoming, outgoing, other, open);
+        refuse(incoming, outgoing, other);
         return;
       }
       url = other;
@@ -147,7 +154,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     const call = new IncomingCall(incoming, outgoing, expectsContinue, url);
     // Node keeps the first of two Host lines and drops the other: which host was meant is unknown.
     if (call.hosts > 1) {
-      write(incoming, outgoing, duplicateHostReply(call.hosts), open);
+      refuse(incoming, outgoing, duplicateHostReply(call.hosts));
       return;
     }
     // A request asking to upgrade (a WebSocket's handshake) is answered as HTTP, and its connection
@@ -155,6 +162,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     if (incoming.headers.upgrade !== undefined) outgoing.setHeader('connection', 'close');
     const kind = callKind(call);
     const refused = kind === 'control' ? guard?.check(call) : undefined;
+    if (refused !== undefined) refused.headers.date = new Date(now()).toUTCString();
     let answering: Awaitable<Reply>;
     try {
       // Made at once when nothing has to wait (the in-memory state, no delay): no promise.
@@ -196,19 +204,20 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   server.on('checkContinue', (incoming, outgoing) => {
     const expect = String(incoming.headers.expect);
     if (/^[ \t]*100-continue[ \t]*$/i.test(expect)) serve(incoming, outgoing, true);
-    else write(incoming, outgoing, expectationReply(expect), open);
+    else refuse(incoming, outgoing, expectationReply(expect));
   });
   server.on('checkExpectation', (incoming, outgoing) => {
-    write(incoming, outgoing, expectationReply(String(incoming.headers.expect)), open);
+    refuse(incoming, outgoing, expectationReply(String(incoming.headers.expect)));
   });
   const lingering = new Set<RawSocket>();
   const refusals: RawRefusals = {
     headersTimeoutMs: timeouts.headersMs,
     requestTimeoutMs: timeouts.requestMs,
     lingering,
+    now,
   };
   server.on('clientError', (error, socket) => answerClientError(error, socket, refusals));
-  server.on('connect', (_incoming, socket) => answerConnect(socket, lingering));
+  server.on('connect', (_incoming, socket) => answerConnect(socket, lingering, now()));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {
