@@ -5,7 +5,7 @@ import { isUtf8 } from 'node:buffer';
 import { maxHeaderSize } from 'node:http';
 import { headerInteger } from '../openapi/index.js';
 import { ContractAbort, interrupted, stopped, TargetSilent } from './errors.js';
-import type { Exchange, RequestRecord } from './exchange.js';
+import { ACCEPT_ENCODING, type Exchange, type RequestRecord } from './exchange.js';
 import type { CredentialClass } from './model/types.js';
 import type { NormalizedOptions } from './options.js';
 import { swapCase } from './redaction.js';
@@ -249,6 +249,9 @@ export function createClient(options: ClientOptions): Client {
     if (auth !== undefined) headers.authorization = auth;
     if (outgoing.contentType !== undefined) headers['content-type'] = outgoing.contentType;
     const recorded = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, redactor.request(v)]));
+    // Sent as fetch sends it anyway, but named, so that the curl line of an answer that came encoded
+    // asks for the same (exchange.ts toCurl); not recorded: every request carries it.
+    headers['accept-encoding'] = ACCEPT_ENCODING;
     // A derived credential is recorded as its shell form, never as the value made of the key.
     if (derived !== undefined && auth !== undefined) recorded.authorization = derived.shell;
     const credential = derived?.credential ?? CREDENTIAL_OF[outgoing.auth ?? 'key'];

@@ -90,14 +90,26 @@ function shellWord(value: string): string {
   return parts.map((part) => (part.expand ? `"${part.text}"` : shellQuote(part.text))).join('');
 }
 
-/** The request as a POSIX sh curl command; the key comes from $API_KEY, as the shell fills it in. */
-export function toCurl(request: RequestRecord): string {
+/**
+ * What every request of the suite accepts in Accept-Encoding (client.ts sends it, as fetch would); not
+ * in a request's record, since it is the same on all.
+ */
+export const ACCEPT_ENCODING = 'gzip, deflate';
+
+/**
+ * The request as a POSIX sh curl command; the key comes from $API_KEY, as the shell fills it in.
+ * `encoded`: its answer came in a content coding, so the line asks for the same codings (curl asks for
+ * none by default, and a server may answer otherwise then) and has curl decode them (`--compressed`).
+ */
+export function toCurl(request: RequestRecord, encoded = false): string {
   const parts = ['curl -i'];
   if (request.method !== 'GET') parts.push(`-X ${request.method}`);
   parts.push(shellWord(request.url));
   for (const [name, value] of Object.entries(request.headers))
     parts.push(`-H ${shellWord(`${name}: ${value}`)}`);
+  if (encoded) parts.push(`-H ${shellWord(`accept-encoding: ${ACCEPT_ENCODING}`)}`);
   if (request.body !== undefined) parts.push(`--data-raw ${shellWord(request.body)}`);
+  if (encoded) parts.push('--compressed');
   return parts.join(' ');
 }
 

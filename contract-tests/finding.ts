@@ -89,7 +89,7 @@ export function findingOf(exchange: Exchange, input: FindingInput): Finding {
     message: input.message,
     expected: input.expected,
     request: exchange.request,
-    curl: toCurl(exchange.request),
+    curl: toCurl(exchange.request, response?.headers['content-encoding'] !== undefined),
     response:
       response === null
         ? null

@@ -1,5 +1,6 @@
 // The suite against targets with a habit on the wire (test/servers/wire-quirks.ts), through the CLI
 // as a user meets it: what the report shows must let the user see what the target sent.
+import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -120,4 +121,28 @@ test('a server that echoes the key in a header name: the key is in no output, th
     .log.entries;
   const names = entries.flatMap((entry) => entry.response.headers.map((header) => header.name));
   expect(names).toContain('x-seen-$API_KEY');
+});
+
+test('an answer that came gzip-encoded: its curl line asks for gzip too, and so reproduces the finding', async () => {
+  const { exit, output } = await contractAgainst(WIRE_QUIRKS.gzipLosesRateLimit, ['--reporter', 'json']);
+  const report = JSON.parse(output) as Report;
+  expect(exit).toBe(1);
+  const finding = report.findings.find(
+    (f) => f.check === 'response_headers_conformance' && f.operationId === 'listPets' && f.status === 200,
+  );
+  expect(finding?.message).toMatch(/X-RateLimit-Limit/);
+  // Run as printed, by curl, with the key in API_KEY: the same answer, decoded, without the header.
+  // Not execFileSync: the server answers in this process.
+  const got = await new Promise<string>((resolve, reject) =>
+    execFile(
+      '/bin/sh',
+      ['-c', `${finding?.curl ?? 'false'} --max-time 5`],
+      { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', API_KEY: REFERENCE_KEY }, encoding: 'utf8' },
+      (error, stdout) => (error === null ? resolve(stdout) : reject(error)),
+    ),
+  );
+  expect(got).toMatch(/^HTTP\/1\.1 200 /);
+  expect(got).toMatch(/^content-encoding: gzip\r$/im);
+  expect(got).not.toMatch(/^x-ratelimit-limit:/im);
+  expect(got).toMatch(/\r\n\r\n\[\{"id":1,/);
 });

@@ -1,6 +1,7 @@
 // Targets that depart from the contract on the wire in ways the hostile ones (hostile.ts) do not: each
 // is the reference server with one habit, served through serveHostile. Test code only.
 import type { ServerResponse } from 'node:http';
+import { gzipSync } from 'node:zlib';
 import type { HostileServer } from './hostile.js';
 import type { RawRequest, RawResponse } from './reference.js';
 
@@ -68,6 +69,22 @@ export const WIRE_QUIRKS = {
         res,
         name === undefined ? response : { ...response, headers: { ...response.headers, [name]: '1' } },
       );
+    },
+  },
+  /**
+   * Compresses what a client accepts in gzip, and on that path (a compressing proxy in front of it,
+   * say) loses the X-RateLimit-* headers; an answer not compressed keeps them.
+   */
+  gzipLosesRateLimit: {
+    name: 'gzip-loses-rate-limit',
+    does: 'gzips every answer to a client that accepts gzip, without its X-RateLimit-* headers',
+    answer: (request, response, res) => {
+      if (!/\bgzip\b/.test(request.headers['accept-encoding'] ?? '')) return send(res, response);
+      const headers = Object.fromEntries(
+        Object.entries(response.headers).filter(([name]) => !/^x-ratelimit-/i.test(name)),
+      );
+      res.writeHead(response.status, { ...headers, 'content-encoding': 'gzip' });
+      res.end(gzipSync(response.body));
     },
   },
 } satisfies Record<string, HostileServer>;
