@@ -8,6 +8,8 @@ import { OutOfTime } from './window-spender.js';
 interface Scripted {
   status: number;
   headers?: Record<string, string>;
+  /** Default `[]`. */
+  body?: string;
 }
 
 /** A scripted server on an injected clock: answers in order (the last answer repeats), takes no time. */
@@ -19,7 +21,7 @@ function harness(script: Scripted[], overrides: Partial<ClientOptions> = {}) {
   const fetch = (async (input: string | URL | Request, init?: RequestInit) => {
     calls.push({ at: clock, url: String(input), init });
     const answer = script[Math.min(calls.length - 1, script.length - 1)] ?? { status: 200 };
-    return new Response('[]', {
+    return new Response(answer.body ?? '[]', {
       status: answer.status,
       headers: { 'content-type': 'application/json', ...answer.headers },
     });
@@ -226,6 +228,22 @@ describe('the client on a 429', () => {
     expect(calls).toHaveLength(1);
   });
 
+  test('a 429 that says the key is banned: the message says so, and until when, not that it avoids a ban', async () => {
+    const { client } = harness([
+      {
+        status: 429,
+        headers: { 'retry-after': '300' },
+        body: '{"code":"api_key_banned","message":"Banned.","status":429}',
+      },
+    ]);
+    const error = await client.send(list).catch((cause: unknown) => cause);
+    expect((error as ContractAbort).code).toBe('rate_limit_exhausted');
+    expect((error as ContractAbort).message).toBe(
+      'The server answered 429 api_key_banned (GET http://staging.example/v1/pets): it says the key is banned, ' +
+        'with Retry-After: 300. Stopping; run again after 2027-01-15T08:05:00.000Z, when the ban ends.',
+    );
+  });
+
   test('hands a 429 back untouched when asked not to retry (the rate-limit probe)', async () => {
     const { client, calls } = harness([{ status: 429, headers: { 'retry-after': '5' } }]);
     const exchange = await client.send(list, { retry: false });
@@ -271,7 +289,10 @@ describe('an operation that never answers', () => {
       const url = String(input);
       sent.push(url);
       if (url.endsWith('/pets/1')) throw timeout();
-      return new Response('[]', { status: 200, headers: { 'content-type': 'application/json' } });
+      return new Response('[]', {
+        status: 200,
+        headers: { 'content-type': 'application/json' },
+      });
     }) as typeof globalThis.fetch;
     const { client } = harness([], { fetch });
     await client.send(list);
@@ -304,7 +325,10 @@ describe('an operation whose connection fails', () => {
       sent.push(url);
       const error = fails(url, sent.filter((s) => s === url).length);
       if (error !== undefined) throw error;
-      return new Response('[]', { status: 200, headers: { 'content-type': 'application/json' } });
+      return new Response('[]', {
+        status: 200,
+        headers: { 'content-type': 'application/json' },
+      });
     }) as typeof globalThis.fetch;
     return { sent, fetch };
   };

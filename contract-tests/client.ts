@@ -509,6 +509,15 @@ export function createClient(options: ClientOptions): Client {
         const wait =
           Math.max(retryAfterMs(retryAfter, options.now()), backoff) +
           Math.floor(options.random() * options.backoffBaseMs);
+        if (wait > options.maxWaitMs && errorCodeOf(exchange.response.body) === 'api_key_banned') {
+          const until = new Date(options.now() + retryAfterMs(retryAfter, options.now())).toISOString();
+          throw new ContractAbort(
+            'rate_limit_exhausted',
+            `The server answered 429 api_key_banned (${outgoing.method} ${exchange.request.url}): it says the key is banned, ` +
+              `with Retry-After: ${retryAfter ?? '(none)'}. Stopping; run again after ${until}, when the ban ends.`,
+            { request: exchange.request },
+          );
+        }
         if (wait > options.maxWaitMs) {
           throw new ContractAbort(
             'rate_limit_exhausted',
@@ -522,6 +531,16 @@ export function createClient(options: ClientOptions): Client {
       }
     },
   };
+}
+
+/** An Error body's `code`, or undefined when the body is no JSON object with a string code. */
+function errorCodeOf(body: string): string | undefined {
+  try {
+    const code = (JSON.parse(body) as { code?: unknown } | null)?.code;
+    return typeof code === 'string' ? code : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
