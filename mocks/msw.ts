@@ -184,10 +184,16 @@ export function override<Id extends OperationId>(
       const head = request.method === 'HEAD';
       let given = fixed;
       if (given === undefined) {
-        const returned = await (answer as OverrideResolver<Id>)({
-          request,
-          params: params as Record<string, string>,
-        });
+        let returned: unknown;
+        try {
+          returned = await (answer as OverrideResolver<Id>)({
+            request,
+            params: params as Record<string, string>,
+          });
+        } catch (error) {
+          // MSW answered a throw with a 500 of its own whose body held the stack: the mock's 500 instead.
+          return refusedAnswer(`its function threw ${thrownText(error)}.`, undefined, head, true);
+        }
         const checked = sendable(checkAnswer(operation, returned, headerSpecs));
         // Known only now: answered as the mock answers a failure of its own, a documented 500.
         if (typeof checked === 'string') return refusedAnswer(checked, returned, head);
@@ -228,13 +234,24 @@ export function override<Id extends OperationId>(
     return toResponse(reply(status, JSON.stringify(body), headers), head);
   }
 
-  function refusedAnswer(fault: string, returned: unknown, head: boolean): Response {
-    const why =
-      returned === undefined
+  function refusedAnswer(fault: string, returned: unknown, head: boolean, threw = false): Response {
+    const why = threw
+      ? fault
+      : returned === undefined
         ? 'its function returned undefined, not an answer { status, body, headers? } (an arrow function returns an object in parentheses: () => ({ status, body })).'
         : `the answer its function returned is refused: ${fault}`;
     const body = errorBody('internal_error', refuse(why).message);
     return answered({ status: body.status, body, headers: new Map() }, head);
+  }
+}
+
+/** What a resolver threw, as a message says it: `Error: x`, or the value itself; never its stack. */
+function thrownText(error: unknown): string {
+  if (error instanceof Error) return `${error.name}: ${error.message.slice(0, 200)}`;
+  try {
+    return String(JSON.stringify(error) ?? String(error)).slice(0, 200);
+  } catch {
+    return 'a value that cannot be shown';
   }
 }
 

@@ -30,6 +30,32 @@ describe('override', () => {
     expect(body.stack).toBeUndefined();
   });
 
+  it('answers a function that throws with the mock’s documented 500 naming what it threw, never a stack', async () => {
+    server.use(
+      override(
+        'getPet',
+        () => {
+          throw new TypeError('pets is undefined');
+        },
+        { baseUrl: BASE },
+      ),
+      override('listPets', () => Promise.reject('offline'), { baseUrl: BASE }),
+    );
+    const res = await fetch(`${BASE}/pets/1`);
+    expect(res.status).toBe(500);
+    const body = (await res.json()) as { code: string; message: string; stack?: string };
+    expect(body).toEqual({
+      code: 'internal_error',
+      message: "override('getPet'): its function threw TypeError: pets is undefined.",
+      status: 500,
+    });
+    const rejected = await fetch(`${BASE}/pets`);
+    expect(rejected.status).toBe(500);
+    expect(((await rejected.json()) as { message: string }).message).toBe(
+      `override('listPets'): its function threw "offline".`,
+    );
+  });
+
   it('answers a 500 that names options.now when it returns no number, not Retry-After: NaN', async () => {
     const limited = { code: 'rate_limited' as const, message: 'slow down', status: 429 };
     server.use(
