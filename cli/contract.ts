@@ -16,6 +16,7 @@ import { printable } from '../contract-tests/reporters/printable.js';
 import { recordContractHar } from './contract-har.js';
 import { integerFlag, UsageError } from './flags.js';
 import { petkitVersion } from './mock-har.js';
+import { type GuardedStream, guardStream } from './output.js';
 import { codeOf, fileFault, ownStream, writeOut } from './write-whole.js';
 
 const HELP = `petkit contract: check a server against openapi.yaml, check by check
@@ -113,15 +114,40 @@ const list = (value: string | undefined) =>
         .map((item) => item.trim())
         .filter((item) => item !== '');
 
-/** The command as run from a shell: the process's streams, environment and signals. */
-const PROCESS_IO: Io = {
-  stdout: process.stdout,
-  stderr: process.stderr,
-  env: process.env,
-  signals: process,
-};
+/**
+ * The command as run from a shell: the process's streams, environment and signals. A stream whose
+ * reader goes (`petkit contract … | head -3`) is written no more and said once on the other: the
+ * run goes on, so its --output and --har files are whole and its exit code is its verdict (an EPIPE
+ * stack trace ended it).
+ */
+function processIo(running: () => boolean): Io {
+  // Not said for --help, whose reader may go as it pleases (`petkit contract --help | head -3`).
+  const say = (stream: () => GuardedStream, text: string) => {
+    if (running()) stream().write(`petkit contract: ${text}\n`);
+  };
+  const stderr: GuardedStream = guardStream(process.stderr, (code) =>
+    say(
+      () => stdout,
+      `stderr was closed (${code}): progress and messages are no longer written; the run goes on.`,
+    ),
+  );
+  const stdout: GuardedStream = guardStream(process.stdout, (code) =>
+    say(
+      () => stderr,
+      `stdout was closed (${code}): the report is no longer written there; the run goes on (--output and --har are still written).`,
+    ),
+  );
+  return {
+    stdout: { write: (text: string) => stdout.write(text), isTTY: process.stdout.isTTY },
+    stderr: { write: (text: string) => stderr.write(text), isTTY: process.stderr.isTTY },
+    env: process.env,
+    signals: process,
+  };
+}
 
-export async function run(argv: string[], io: Io = PROCESS_IO): Promise<number> {
+export async function run(argv: string[], given?: Io): Promise<number> {
+  let running = false;
+  const io = given ?? processIo(() => running);
   let values: ReturnType<typeof parse>['values'];
   try {
     values = parse(joinNegativeValues(argv)).values;
@@ -135,6 +161,7 @@ export async function run(argv: string[], io: Io = PROCESS_IO): Promise<number> 
     io.stdout.write(HELP);
     return 0;
   }
+  running = true;
   const apiKey = values['api-key'] ?? io.env.CONTRACT_API_KEY ?? '';
   // What the command says on stderr may quote what the user typed (a flag's value): the key hidden in
   // it, should it have gone to the wrong flag. The reports hide it as they are built.
