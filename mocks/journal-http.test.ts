@@ -3,6 +3,7 @@
 // of 40 records cleared now and then. Every entry read back through GET /__petkit/requests must be
 // what its request sent, credentials redacted and never present.
 import http from 'node:http';
+import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type RunningServer, startServer } from './node-server.js';
 
@@ -146,5 +147,36 @@ describe('the journal, pressed over HTTP', () => {
     } finally {
       agent.destroy();
     }
+  });
+
+  it('shows a field sent on two lines with both values, and a header of any name (__proto__ too)', async () => {
+    server = await startServer({ port: 0, host: '127.0.0.1' });
+    const { port } = new URL(server.origin);
+    // Raw: node's http client and fetch join or refuse such lines before they are sent.
+    const head = [
+      'GET /v1/pets?limit=1 HTTP/1.1',
+      `Host: 127.0.0.1:${port}`,
+      'Authorization: Bearer demo-free',
+      'X-Trace: first',
+      'X-Trace: second',
+      '__proto__: polluted?',
+      'Connection: close',
+      '',
+      '',
+    ].join('\r\n');
+    await new Promise<void>((resolve, reject) => {
+      const socket = net.connect(Number(port), '127.0.0.1', () => socket.end(head));
+      socket.on('data', () => undefined);
+      socket.on('close', () => resolve());
+      socket.on('error', reject);
+    });
+    const page = (await (await fetch(`${server.origin}/__petkit/requests`)).json()) as {
+      entries: { request: { headers: Record<string, string> } }[];
+    };
+    const headers = page.entries[0]?.request.headers ?? {};
+    expect(headers['x-trace']).toBe('first, second');
+    expect(Object.hasOwn(headers, '__proto__')).toBe(true);
+    expect(Object.getOwnPropertyDescriptor(headers, '__proto__')?.value).toBe('polluted?');
+    expect(headers.authorization).toBe('Bearer [redacted]');
   });
 });

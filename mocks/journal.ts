@@ -1498,20 +1498,27 @@ function redacted(value: string): string {
 
 const escapePointer = (name: string): string => name.replaceAll('~', '~0').replaceAll('/', '~1');
 
-/** Lower-case names, the later of two alike winning (as the entry always showed them). */
+/**
+ * Lower-case names; a field sent on two lines shows both values, joined with ", " as a Headers
+ * object joins them (RFC 9110 §5.3): the later alone hid the first (`Content-Type: application/json`
+ * then `text/plain` showed text/plain). A name such as `__proto__` is a key like any other.
+ */
 function recordOf(list: readonly string[]): Record<string, string> {
-  const record: Record<string, string> = {};
-  for (let i = 0; i + 1 < list.length; i += 2) record[(list[i] ?? '').toLowerCase()] = list[i + 1] ?? '';
-  return record;
+  const fields = new Map<string, string>();
+  for (let i = 0; i + 1 < list.length; i += 2) {
+    const name = (list[i] ?? '').toLowerCase();
+    const value = list[i + 1] ?? '';
+    const before = fields.get(name);
+    fields.set(name, before === undefined ? value : `${before}, ${value}`);
+  }
+  // Own properties, whatever their names (an assignment of `__proto__` set the object's prototype).
+  return Object.fromEntries(fields);
 }
 
 /** An entry with the keys `mask` hides hidden in its path, header values and bodies' excerpts. */
 function maskedEntry(entry: JournalEntry, mask: (text: string) => string): JournalEntry {
-  const headers = (record: Readonly<Record<string, string>>) => {
-    const shown: Record<string, string> = {};
-    for (const name of Object.keys(record)) shown[name] = mask(record[name] ?? '');
-    return shown;
-  };
+  const headers = (record: Readonly<Record<string, string>>) =>
+    Object.fromEntries(Object.entries(record).map(([name, value]) => [name, mask(value)]));
   const body = (excerpt: BodyExcerpt | null) =>
     excerpt === null ? null : { ...excerpt, text: mask(excerpt.text) };
   return {
