@@ -45,6 +45,26 @@ describe('readJsonText', () => {
     expect(fault).not.toContain('secret');
   });
 
+  it('refuses a name given twice in one object, by both places, where JSON.parse kept the last', () => {
+    expect(
+      readJsonText('{"keys":[{"key":"k1","plan":"free"}],\n "keys":[{"key":"k2","plan":"pro"}]}'),
+    ).toEqual({
+      fault:
+        'has a name twice in one object, at line 1, column 2 and line 2, column 2: JSON would keep the last; give it once',
+    });
+    // Escaped, it is the same name; in two objects, or as a value, it is not twice.
+    expect(readJsonText('{"a":{"k\\u0065y":1,"key":2}}')).toMatchObject({
+      fault: expect.stringContaining('a name twice in one object, at line 1, column 7 and line 1, column 20'),
+    });
+    expect(readJsonText('[{"key":1},{"key":2}]')).toEqual({ value: [{ key: 1 }, { key: 2 }] });
+    expect(readJsonText('{"a":"key","b":["key","key"],"key":{"a":1}}')).toEqual({
+      value: { a: 'key', b: ['key', 'key'], key: { a: 1 } },
+    });
+    expect(readJsonText('{"a\\"b":1,"a\\\\":2,"c":"}{,"}')).toEqual({
+      value: { 'a"b': 1, 'a\\': 2, c: '}{,' },
+    });
+  });
+
   it('reads JSON nested 20,000 deep, as JSON.parse does', () => {
     const read = readJsonText(`${'['.repeat(20_000)}${']'.repeat(20_000)}`);
     expect('value' in read && depthOf(read.value)).toBe(20_000);

@@ -267,6 +267,17 @@ const CLI_ROWS: readonly (readonly [string, () => string[], string])[] = [
     '--fixtures gives the pets, so --seed has nothing to do; use one or the other.',
   ],
   [
+    'a keys file with a name twice in one object (two files pasted together), by both places',
+    () => [
+      '--keys',
+      file(
+        'twice.json',
+        '{"keys": [{"key": "k1", "plan": "free"}],\n"keys": [{"key": "k2", "plan": "pro"}]}\n',
+      ),
+    ],
+    `Keys file ${join(dir, 'twice.json')}: has a name twice in one object, at line 1, column 2 and line 2, column 1: JSON would keep the last; give it once.`,
+  ],
+  [
     'a keys file with a trailing comma, by line and column, its keys unquoted',
     () => [
       '--keys',
