@@ -34,7 +34,13 @@ import {
 } from './control-guard.js';
 import { answerSoon, createMock, type Mock } from './mock.js';
 import { endOpenAnswers, type OpenAnswers, openAnswers, write } from './node-write.js';
-import { DEFAULT_HOST, DEFAULT_PORT, type MockOptions, MockOptionsError } from './options.js';
+import {
+  checkServerOptions,
+  DEFAULT_HOST,
+  DEFAULT_PORT,
+  type MockOptions,
+  MockOptionsError,
+} from './options.js';
 import { errorReply, type Reply } from './responses.js';
 import type { Awaitable } from './state.js';
 
@@ -109,6 +115,8 @@ function timeoutsOf(given: Partial<ServerTimeouts> = {}): ServerTimeouts {
 }
 
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
+  // Before anything listens, whether or not a mock is given (createMock checks the rest).
+  checkServerOptions(options);
   const { port = DEFAULT_PORT, host = DEFAULT_HOST } = options;
   const timeouts = timeoutsOf(options.timeouts);
   const control = normalizeControl(options.control ?? {});

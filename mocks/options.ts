@@ -175,6 +175,29 @@ function checkShape(options: unknown): asserts options is MockOptions {
  * open; an empty `host` bound every interface; `control: true` and `timeouts: 'x'` were taken as the
  * defaults.
  */
+/**
+ * startServer's options when it is given a `mock` (createMock, which checks the rest, is not called
+ * then): the object itself, the server's own, and the mock. `startServer({ mock, host: 123 })` bound
+ * its port, then threw, and held the process open; `startServer(null)` and `{ mock: {} }` threw
+ * TypeErrors.
+ */
+export function checkServerOptions(options: unknown): void {
+  if (typeof options !== 'object' || options === null || Array.isArray(options))
+    throw new MockOptionsError(`Options must be an object such as { port: 4010 }, got ${kindOf(options)}.`);
+  const fields = options as Record<string, unknown>;
+  checkServerShape(fields);
+  if ('mock' in fields) {
+    const { mock } = fields;
+    if (
+      typeof mock !== 'object' ||
+      mock === null ||
+      typeof (mock as { answer?: unknown }).answer !== 'function' ||
+      typeof (mock as { clock?: { now?: unknown } }).clock?.now !== 'function'
+    )
+      throw new MockOptionsError(`Option mock must be a mock made by createMock(), got ${kindOf(mock)}.`);
+  }
+}
+
 function checkServerShape({ port, host, control, timeouts }: Record<string, unknown>): void {
   if (port !== undefined && (!Number.isSafeInteger(port) || (port as number) < 0 || (port as number) > 65535))
     throw new MockOptionsError(

@@ -56,6 +56,24 @@ describe('startServer with options of the wrong shape', () => {
     }
   });
 
+  it('checks them when given a mock too, and refuses a mock that is not one, with nothing left listening', async () => {
+    const before = servers();
+    const mock = createMock();
+    for (const [options, message] of [
+      [{ mock, port: 0, host: 123 }, /^Option host must name an address to bind/],
+      [{ mock, port: '4010' }, /^Option port must be an integer from 0 to 65535/],
+      [{ mock, port: 0, control: true }, /^Option control must be false \(off\) or an object/],
+      [{ mock: {}, port: 0 }, /^Option mock must be a mock made by createMock\(\), got an object\.$/],
+      [{ mock: null, port: 0 }, /^Option mock must be a mock made by createMock\(\), got null\.$/],
+      [null, /^Options must be an object such as \{ port: 4010 \}, got null\.$/],
+    ] as const) {
+      const refused = await outcome(options);
+      expect(refused).toBeInstanceOf(MockOptionsError);
+      expect((refused as Error).message).toMatch(message);
+    }
+    expect(servers()).toBe(before);
+  });
+
   it('still starts with the options as documented', async () => {
     const server = await startServer({ port: 0, host: '127.0.0.1', control: false, mock: createMock() });
     onTestFinished(() => server.close());
