@@ -16,7 +16,7 @@ import { printable } from '../contract-tests/reporters/printable.js';
 import { recordContractHar } from './contract-har.js';
 import { integerFlag, UsageError } from './flags.js';
 import { petkitVersion } from './mock-har.js';
-import { type GuardedStream, guardStream } from './output.js';
+import { processOutput } from './output.js';
 import { codeOf, fileFault, ownStream, writeOut } from './write-whole.js';
 
 const HELP = `petkit contract: check a server against openapi.yaml, check by check
@@ -122,24 +122,16 @@ const list = (value: string | undefined) =>
  */
 function processIo(running: () => boolean): Io {
   // Not said for --help, whose reader may go as it pleases (`petkit contract --help | head -3`).
-  const say = (stream: () => GuardedStream, text: string) => {
-    if (running()) stream().write(`petkit contract: ${text}\n`);
-  };
-  const stderr: GuardedStream = guardStream(process.stderr, (code) =>
-    say(
-      () => stdout,
-      `stderr was closed (${code}): progress and messages are no longer written; the run goes on.`,
-    ),
-  );
-  const stdout: GuardedStream = guardStream(process.stdout, (code) =>
-    say(
-      () => stderr,
-      `stdout was closed (${code}): the report is no longer written there; the run goes on (--output and --har are still written).`,
-    ),
+  const output = processOutput('petkit contract', (name, code) =>
+    !running()
+      ? undefined
+      : name === 'stdout'
+        ? `stdout was closed (${code}): the report is no longer written there; the run goes on (--output and --har are still written).`
+        : `stderr was closed (${code}): progress and messages are no longer written; the run goes on.`,
   );
   return {
-    stdout: { write: (text: string) => stdout.write(text), isTTY: process.stdout.isTTY },
-    stderr: { write: (text: string) => stderr.write(text), isTTY: process.stderr.isTTY },
+    stdout: { write: (text: string) => output.stdout.write(text), isTTY: process.stdout.isTTY },
+    stderr: { write: (text: string) => output.stderr.write(text), isTTY: process.stderr.isTTY },
     env: process.env,
     signals: process,
   };

@@ -55,14 +55,18 @@ export function guardStream(
  */
 export function processOutput(
   command: string,
-  lost: (name: 'stdout' | 'stderr', code: string) => string,
+  /** What to say when a stream's reader goes; undefined: nothing (a command's --help). */
+  lost: (name: 'stdout' | 'stderr', code: string) => string | undefined,
   streams: { readonly stdout: OutputStream; readonly stderr: OutputStream } = process,
 ): { readonly stdout: GuardedStream; readonly stderr: GuardedStream } {
+  const say = (other: () => GuardedStream, words: string | undefined) => {
+    if (words !== undefined) other().write(`${command}: ${words}\n`);
+  };
   const stderr: GuardedStream = guardStream(streams.stderr, (code) =>
-    stdout.write(`${command}: ${lost('stderr', code)}\n`),
+    say(() => stdout, lost('stderr', code)),
   );
   const stdout: GuardedStream = guardStream(streams.stdout, (code) =>
-    stderr.write(`${command}: ${lost('stdout', code)}\n`),
+    say(() => stderr, lost('stdout', code)),
   );
   return { stdout, stderr };
 }

@@ -53,9 +53,7 @@ function encodedForms(key: string): string {
   for (const char of key) {
     const forms = [char.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&')];
     forms.push(
-      [...new TextEncoder().encode(char)]
-        .map((byte) => `%${anyCase(byte.toString(16).padStart(2, '0'))}`)
-        .join(''),
+      [...UTF8.encode(char)].map((byte) => `%${anyCase(byte.toString(16).padStart(2, '0'))}`).join(''),
     );
     let json = '';
     for (let i = 0; i < char.length; i += 1)
@@ -66,6 +64,8 @@ function encodedForms(key: string): string {
   }
   return pattern;
 }
+
+const UTF8 = new TextEncoder();
 
 /** A hex number's digits, each matching either case (`5f`: `5[fF]`). */
 const anyCase = (hex: string): string => hex.replace(/[a-f]/g, (digit) => `[${digit}${digit.toUpperCase()}]`);
