@@ -5,6 +5,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { resolveConfig } from 'vite';
 import { describe, expect, it } from 'vitest';
+import { BROKEN_SERVERS } from '../servers/broken.js';
+import { HOSTILE_SERVERS } from '../servers/hostile.js';
+import { WIRE_QUIRKS } from '../servers/wire-quirks.js';
 import { commandsOf, DOC_PAGES, readBlocks } from './blocks.js';
 import { satisfies } from './node-range.js';
 
@@ -80,6 +83,21 @@ describe('the README', () => {
     const { server } = await resolveConfig({ root: join(ROOT, 'examples/browser') }, 'serve');
     expect(server.host ?? 'localhost').toBe('localhost');
     expect(readme).toContain(`http://localhost:${server.port}/`);
+  });
+});
+
+describe('the servers the suite is tested against', () => {
+  // The README and docs/contract.md count them; a server added in test/servers/ changes the count.
+  const counted = (text: string, words: string) =>
+    [...text.matchAll(new RegExp(`(\\d+) (?:${words})`, 'g'))].map((match) => Number(match[1]));
+  it.each(['README.md', 'docs/contract.md'])('%s gives their numbers as test/servers/ has them', (page) => {
+    const text = read(page);
+    const broken = counted(text, '(?:broken )?servers (?:derived from it|broken)|broken servers');
+    expect(broken.length).toBeGreaterThan(0);
+    expect(new Set(broken)).toEqual(new Set([BROKEN_SERVERS.length]));
+    for (const hostile of counted(text, 'hostile')) expect(hostile).toBe(HOSTILE_SERVERS.length);
+    for (const quirky of counted(text, 'with quirks of the wire'))
+      expect(quirky).toBe(Object.keys(WIRE_QUIRKS).length);
   });
 });
 
