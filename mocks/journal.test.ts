@@ -226,7 +226,7 @@ describe('journal entries', () => {
     };
     const browser = (await withoutBuffer()) as typeof import('./journal.js');
     for (const create of [createJournal, browser.createJournal]) {
-      const journal = create(3);
+      const journal = create({ limit: 3 });
       fc.assert(
         fc.property(body, (text) => {
           const entry = journal.record(exchangeOf({ reply: reply(200, text) })).entry();
@@ -258,7 +258,7 @@ describe('a list answered again and again', () => {
 
 describe('journal bounds', () => {
   it('holds at most JOURNAL_MAX_BYTES of long requests, dropping the oldest and counting them', () => {
-    const journal = createJournal(1000);
+    const journal = createJournal({ limit: 1000 });
     const long = `/v1/${'p'.repeat(PATH_LIMIT)}`;
     for (let i = 0; i < 1000; i += 1) {
       journal.record({
@@ -313,7 +313,7 @@ describe('the journal limit', () => {
     });
     expect(mock.journal).toEqual([]);
     // Kept by nobody and read by nobody, a record has its fields (for the log line) and its path only.
-    const journal = createJournal(0);
+    const journal = createJournal({ limit: 0 });
     const record = journal.record(
       exchangeOf({ target: `/v1/pets?q=${'x'.repeat(2_000)}`, durationMs: 3 }),
       false,
@@ -452,7 +452,7 @@ describe('the journal’s ring of bytes', () => {
         // A ring smaller than the estimate allows, so that wrapping round it is what drops records too.
         fc.option(fc.integer({ min: 8_192, max: 40_000 }), { nil: undefined }),
         (requests, limit, maxBytes, ringBytes) => {
-          const journal = createJournal(limit, maxBytes, ringBytes);
+          const journal = createJournal({ limit, maxBytes, ringBytes });
           const expected = new Map<number, JournalEntry>();
           for (const request of requests) {
             const exchange: Exchange = {
@@ -545,7 +545,7 @@ describe('the journal’s ring of bytes', () => {
         fc.integer({ min: 1, max: 4 }),
         fc.array(step, { minLength: 1, maxLength: 60 }),
         (limit, recentSize, steps) => {
-          const journal = createJournal(limit, JOURNAL_MAX_BYTES, undefined, recentSize, recentSize);
+          const journal = createJournal({ limit, recentSize, listsSize: recentSize });
           readsBackAsWritten(journal, steps, ([request, replied]) =>
             exchangeOf({
               requestHeaders: request.flat(),
@@ -599,7 +599,7 @@ describe('the journal’s ring of bytes', () => {
         replies,
         fc.array(step, { minLength: 1, maxLength: 80 }),
         (limit, size, requestLists, replyLists, steps) => {
-          const journal = createJournal(limit, JOURNAL_MAX_BYTES, undefined, size, size);
+          const journal = createJournal({ limit, recentSize: size, listsSize: size });
           readsBackAsWritten(journal, steps, ([request, requestEdits, replied, replyEdits, status]) =>
             exchangeOf({
               requestHeaders: changed(requestLists[request % requestLists.length] ?? [], requestEdits).flat(),
@@ -647,7 +647,7 @@ describe('the journal’s ring of bytes', () => {
         fc.integer({ min: 1, max: 3 }),
         fc.array(step, { minLength: 1, maxLength: 80 }),
         (limit, size, steps) => {
-          const journal = createJournal(limit, JOURNAL_MAX_BYTES, undefined, undefined, undefined, size);
+          const journal = createJournal({ limit, excerptsSize: size });
           readsBackAsWritten(journal, steps, (step) => {
             const sent =
               step === null || typeof step === 'string'
@@ -695,8 +695,8 @@ describe('the journal’s ring of bytes', () => {
         fc.option(fc.integer({ min: 8_192, max: 40_000 }), { nil: undefined }),
         fc.array(step, { minLength: 1, maxLength: 12 }),
         (limit, ringBytes, steps) => {
-          const journal = createJournal(limit, JOURNAL_MAX_BYTES, ringBytes);
-          const model = createJournal(limit, JOURNAL_MAX_BYTES, ringBytes);
+          const journal = createJournal({ limit, ringBytes });
+          const model = createJournal({ limit, ringBytes });
           const expected = new Map<number, JournalEntry>();
           let n = 0;
           for (const step of steps) {
@@ -833,7 +833,7 @@ describe('the journal’s ring of bytes', () => {
     // A ring of 10,000 bytes: records of about 9,000, 800, 3,100, 5,100 and 3,100 bytes leave the
     // second in the tail while the third and fourth follow from the start; the fifth does not fit
     // after the fourth, so it goes at the start, over the third, and the second must go first.
-    const journal = createJournal(1_000, 1e9, 10_000);
+    const journal = createJournal({ limit: 1_000, maxBytes: 1e9, ringBytes: 10_000 });
     const sized = (n: number, size: number): Exchange => {
       const headers: string[] = [];
       for (let left = size - 1_100, h = 0; left > 0 && h < 32; h += 1, left -= 270)
@@ -867,7 +867,7 @@ describe('the journal’s ring of bytes', () => {
     for (let i = 0; i < 40; i += 1) worst.push(`${i}${'/'.repeat(300)}`, 'é'.repeat(400));
     const replied = reply(200, '€'.repeat(100_000));
     for (let i = 0; i < 40; i += 1) replied.headers[`${i}${'~'.repeat(300)}`] = 'é'.repeat(400);
-    const journal = createJournal(5);
+    const journal = createJournal({ limit: 5 });
     for (let n = 0; n < 12; n += 1) {
       const entry = journal
         .record({

@@ -346,20 +346,33 @@ function methodOf(method: string): string {
   return shown;
 }
 
-export function createJournal(
+/** How a journal is bounded; every field has the mock's default. The table sizes are smaller in tests. */
+export interface JournalOptions {
+  /** How many entries it keeps (`--journal-limit`): 0 keeps none. */
+  readonly limit?: number;
+  /** The most bytes its entries take, as estimated. */
+  readonly maxBytes?: number;
+  /** The ring's size: by default what the estimate bounds and one record more. */
+  readonly ringBytes?: number | undefined;
+  /** How many repeated texts it keeps by reference (Recent). */
+  readonly recentSize?: number;
+  /** How many repeated header lists it keeps by reference (Template). */
+  readonly listsSize?: number;
+  /** How many repeated reply bodies' excerpts it keeps by reference. */
+  readonly excerptsSize?: number;
+  /** Hides the keys of a keys file in what an entry shows (keyMasker); applied when an entry is read. */
+  readonly mask?: ((text: string) => string) | undefined;
+}
+
+export function createJournal({
   limit = JOURNAL_LIMIT,
   maxBytes = JOURNAL_MAX_BYTES,
-  /** The ring's size: by default what the estimate bounds and one record more; smaller in tests. */
   ringBytes = maxBytes + ENTRY_MAX_BYTES,
-  /** How many repeated texts it keeps by reference (Recent): smaller in tests. */
   recentSize = RECENT_SIZE,
-  /** How many repeated header lists it keeps by reference (Template): smaller in tests. */
   listsSize = LISTS_SIZE,
-  /** How many repeated reply bodies' excerpts it keeps by reference: smaller in tests. */
   excerptsSize = EXCERPTS_SIZE,
-  /** Hides the keys of a keys file in what an entry shows (keyMasker); applied when an entry is read. */
-  mask?: (text: string) => string,
-): Journal {
+  mask,
+}: JournalOptions = {}): Journal {
   // Slots for as many records as the bounds let it keep: each is estimated at ENTRY_BASE_ESTIMATE
   // bytes at least, so the byte bound holds a number of them; the newest is kept even if alone past it.
   const slots = limit === 0 ? 1 : Math.min(limit, Math.floor(maxBytes / ENTRY_BASE_ESTIMATE) + 1);

@@ -132,15 +132,7 @@ export function createMock(options: MockOptions = {}): Mock {
   // A key of the keys file a client sent elsewhere than Authorization (a query, a body) is hidden in
   // the journal's entries and the log, as the journal's `key` shows keys.
   const mask = keyMasker(keys.map((entry) => entry.key));
-  const journal = createJournal(
-    normalized.journalLimit,
-    undefined,
-    undefined,
-    undefined,
-    undefined,
-    undefined,
-    mask,
-  );
+  const journal = createJournal({ limit: normalized.journalLimit, mask });
   const seeded = normalized.fixtures ?? seedPets(normalized.seed, normalized.pets);
   const gate = createSeedingGate(() => state.seed(seeded, normalized.rules));
   const loss = createLossTracker(logger);
