@@ -463,6 +463,32 @@ describe('startServer: refusals Node would make bare', () => {
     await closing;
     server = undefined;
   });
+  it('answers 505 to an HTTP version other than 1.0 and 1.1, rather than serving it as 1.1', async () => {
+    const { origin, mock } = await start();
+    for (const [version, shown] of [
+      ['HTTP/2.0', 'HTTP/2.0'],
+      ['HTTP/0.9', 'HTTP/0.9'],
+      ['HTTP/1.2', 'This HTTP version'],
+      ['HTTP/3.0', 'This HTTP version'],
+    ] as const) {
+      const answer = await exchange(
+        origin,
+        `GET /v1/pets HTTP/${version.slice(5)}\r\nhost: 127.0.0.1\r\n${KEY}\r\n`,
+      );
+      expect(answer.statusLine, version).toBe('HTTP/1.1 505 HTTP Version Not Supported');
+      expect(answer.headers.get('content-type')).toBe('application/json');
+      expect(answer.headers.get('access-control-allow-origin')).toBe('*');
+      expect(answer.headers.get('connection')).toBe('close');
+      expect(answer.headers.get('x-ratelimit-limit')).toBeUndefined();
+      expect(answer.closedByServer).toBe(true);
+      expect(JSON.parse(answer.body)).toEqual({
+        code: 'validation_failed',
+        message: `${shown} is not supported: the mock speaks HTTP/1.1 (and HTTP/1.0); send the request as HTTP/1.1.`,
+        status: 505,
+      });
+    }
+    expect(mock.journal).toEqual([]);
+  });
   it('serves an HTTP/1.0 request without Host (it needs none)', async () => {
     const { origin } = await start();
     const answer = await exchange(origin, `GET /v1/pets?limit=1 HTTP/1.0\r\n${KEY}\r\n`);

@@ -4,8 +4,8 @@
 // connection is closed once it is out.
 import { maxHeaderSize, STATUS_CODES } from 'node:http';
 import { type RequestTarget, targetOf } from './call.js';
-import type { ErrorCode } from './errors.js';
-import { ALLOWED_METHODS, errorReply, type Reply, reply } from './responses.js';
+import { type ErrorCode, errorBody } from './errors.js';
+import { ALLOWED_METHODS, errorJson, errorReply, type Reply, reply } from './responses.js';
 
 /** How long a connection answered with a transport-level error is read (and dropped) before it is cut. */
 export const LINGER_MS = 1_000;
@@ -121,7 +121,10 @@ export function answerClientError(error: Error, socket: RawSocket, refusals: Raw
     socket.destroy();
     return;
   }
-  const answer = errorReply(refusal.code, refusal.message, undefined, { connection: 'close' });
+  const answer =
+    'reply' in refusal
+      ? refusal.reply
+      : errorReply(refusal.code, refusal.message, undefined, { connection: 'close' });
   const state = socket as RawSocket & NodeSocketState;
   // A request whose body never came whole (too slow, or its framing broken) cannot be answered: the
   // refusal is its answer. Junk or a late head after requests read whole: their answers, then this.
@@ -144,7 +147,7 @@ export function answerClientError(error: Error, socket: RawSocket, refusals: Raw
 function clientErrorRefusal(
   code: string | undefined,
   { headersTimeoutMs, requestTimeoutMs }: RawRefusals,
-): { code: ErrorCode; message: string } | undefined {
+): { code: ErrorCode; message: string } | { reply: Reply } | undefined {
   if (code === 'HPE_HEADER_OVERFLOW')
     return {
       code: 'request_header_too_large',
@@ -157,6 +160,7 @@ function clientErrorRefusal(
     };
   if (code === 'HPE_CHUNK_EXTENSIONS_OVERFLOW')
     return { code: 'payload_too_large', message: 'The chunk extensions are too large.' };
+  if (code === 'HPE_INVALID_VERSION') return versionRefusal('This HTTP version');
   if (code?.startsWith('HPE_'))
     return { code: 'validation_failed', message: `The request is not valid HTTP/1.1 (${code}).` };
   // ECONNRESET and other socket errors: nobody to answer.
@@ -178,6 +182,18 @@ export function answerConnect(socket: RawSocket, lingering: Set<RawSocket>, now:
     lingering,
     now,
   );
+}
+
+/**
+ * A request of an HTTP version the mock does not speak (RFC 9110 §15.6.6): HTTP/2.0 and HTTP/0.9,
+ * which Node's parser reads and would have served as 1.1, and any other, which it refuses. No code
+ * of openapi.yaml's list is this status's own: the request is not valid, so `validation_failed`, with
+ * the status it is answered with (an Error's status is its answer's).
+ */
+export function versionRefusal(shown: string): { reply: Reply } {
+  const message = `${shown} is not supported: the mock speaks HTTP/1.1 (and HTTP/1.0); send the request as HTTP/1.1.`;
+  const body = { ...errorBody('validation_failed', message), status: 505 };
+  return { reply: reply(505, errorJson(body), { connection: 'close' }) };
 }
 
 /** An HTTP/1.1 request without Host (RFC 9112 §3.2): refused before the core, as Node would, but in JSON. */

@@ -25,6 +25,7 @@ import {
   type RawRefusals,
   type RawSocket,
   tooManyHeaderLinesReply,
+  versionRefusal,
 } from './client-error.js';
 import {
   type ControlGuard,
@@ -138,9 +139,16 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       outgoing.setHeader('connection', 'close');
       outgoing.once('finish', () => setImmediate(() => server.closeIdleConnections()));
     }
-    if (incoming.headers.host === undefined && incoming.httpVersion === '1.1') {
-      refuse(incoming, outgoing, missingHostReply());
-      return;
+    if (incoming.httpVersionMajor !== 1 || incoming.headers.host === undefined) {
+      // Rare: HTTP/2.0 or HTTP/0.9 (Node's parser reads both; any other version it refuses), or no Host.
+      if (incoming.httpVersionMajor !== 1) {
+        refuse(incoming, outgoing, versionRefusal(`HTTP/${incoming.httpVersion}`).reply);
+        return;
+      }
+      if (incoming.httpVersion === '1.1') {
+        refuse(incoming, outgoing, missingHostReply());
+        return;
+      }
     }
     // Node reads one line more than the most a request may have (see below): that one says some were dropped.
     if (incoming.rawHeaders.length > 2 * MAX_HEADER_LINES) {
