@@ -271,6 +271,11 @@ export function otherFormTarget(method: string | undefined, target: string): Req
   return targetOf(rest.startsWith('/') ? rest : `/${rest}`);
 }
 
+/** An absolute-form target's authority (`host[:port]`), as sent; undefined for any other form. */
+export function authorityOf(target: string): string | undefined {
+  return ABSOLUTE_FORM.exec(target)?.[2];
+}
+
 const targetRefusal = (message: string): Reply =>
   errorReply('validation_failed', message, undefined, { connection: 'close' });
 

@@ -74,6 +74,39 @@ describe('the control API over a socket', () => {
     }
     expect((await call(origin, 'GET', '/__petkit/health')).json.pets).toBe(51);
   });
+  it('holds an absolute-form target’s authority to the Host rule too: the Host line alone does not pass it', async () => {
+    const { origin, url } = await start();
+    const { port } = new URL(origin);
+    await fetch(`${url}/pets`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer demo-free', 'content-type': 'application/json' },
+      body: '{"name":"Kept","categoryId":1}',
+    });
+    for (const [target, host] of [
+      ['http://evil.example/__petkit/reset', hostOf(origin)],
+      [`http://evil.example:${port}/__petkit/reset`, hostOf(origin)],
+      [`HTTP://127.0.0.1.nip.io:${port}/__petkit/reset`, hostOf(origin)],
+      [`http://127.0.0.1:1/__petkit/reset`, hostOf(origin)],
+      [`http://127.0.0.1:${port}/__petkit/reset`, `evil.example:${port}`],
+    ] as const) {
+      const answer = await call(origin, 'POST', target, { host });
+      expect(answer.status, target).toBe(403);
+      expect(answer.json).toMatchObject({ code: 'host_not_allowed', status: 403 });
+    }
+    const refused = await call(origin, 'POST', 'http://evil.example/__petkit/reset', {
+      host: hostOf(origin),
+    });
+    expect(refused.json.message).toBe(
+      `The control API answers only requests addressed to this mock (e.g. Host: 127.0.0.1:${port}); got the request target's authority "evil.example". A proxy or tunnel in front of the mock: start it with --control-origin http(s)://THAT-HOST.`,
+    );
+    expect((await call(origin, 'GET', '/__petkit/health')).json.pets).toBe(51);
+    for (const target of [
+      `http://127.0.0.1:${port}/__petkit/health`,
+      `http://localhost:${port}/__petkit/health`,
+    ]) {
+      expect((await call(origin, 'GET', target, { host: hostOf(origin) })).status, target).toBe(200);
+    }
+  });
   it('refuses a cross-site Origin with 403 origin_not_allowed, and allows this machine’s own pages', async () => {
     const { origin } = await start();
     const refused = await call(origin, 'POST', '/__petkit/reset', { origin: 'https://evil.example' });

@@ -25,8 +25,10 @@ export interface ControlGuard {
   /**
    * A refusal for a control call that may not pass, or undefined. Given control calls only (the
    * server decides that once, with callKind): the page and the event stream are guarded as the rest.
+   * `authority`: an absolute-form target's (`GET http://HOST/__petkit/reset`), which a server takes
+   * in place of Host (RFC 9112 §3.2.2): it must name the mock as Host must, and so must Host.
    */
-  check(call: MockCall): Reply | undefined;
+  check(call: MockCall, authority?: string): Reply | undefined;
 }
 
 /** Where the server listens: the host it was given and the port it got. */
@@ -113,13 +115,13 @@ export function createControlGuard(
   let count = 0;
 
   /** Host names this address: an IP, localhost, the name it was bound by, or an allowed origin's host. */
-  function hostRefusal(host: string | null): Reply | undefined {
+  function hostRefusal(host: string | null, what = 'Host'): Reply | undefined {
     const parsed = host === null ? undefined : splitHost(host);
     const { hostname = '', port = -1 } = parsed ?? {};
     const named =
       isIp(hostname) || isLoopback(hostname) || names.has(hostname) || allowed.hosts.has(hostname);
     if (parsed !== undefined && named && port === listening.port) return undefined;
-    const shown = host === null ? 'no Host' : `Host ${JSON.stringify(host.slice(0, 100))}`;
+    const shown = host === null ? 'no Host' : `${what} ${JSON.stringify(host.slice(0, 100))}`;
     return errorReply(
       'host_not_allowed',
       `The control API answers only requests addressed to this mock (e.g. Host: 127.0.0.1:${listening.port}); got ${shown}. A proxy or tunnel in front of the mock: start it with --control-origin http(s)://THAT-HOST.`,
@@ -164,9 +166,14 @@ export function createControlGuard(
   }
 
   return {
-    check(call) {
+    check(call, authority) {
       const host = call.header('host');
-      return limitRefusal() ?? hostRefusal(host) ?? originRefusal(call.header('origin'), host);
+      return (
+        limitRefusal() ??
+        (authority === undefined ? undefined : hostRefusal(authority, "the request target's authority")) ??
+        hostRefusal(host) ??
+        originRefusal(call.header('origin'), host)
+      );
     },
   };
 }

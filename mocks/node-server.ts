@@ -17,6 +17,7 @@ import { callKind } from './call-kind.js';
 import {
   answerClientError,
   answerConnect,
+  authorityOf,
   duplicateHostReply,
   expectationReply,
   MAX_HEADER_LINES,
@@ -177,7 +178,11 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     // closed: Node's parser reads no further request on it, so one pipelined after it would wait for ever.
     if (incoming.headers.upgrade !== undefined) outgoing.setHeader('connection', 'close');
     const kind = callKind(call);
-    const refused = kind === 'control' ? guard?.check(call) : undefined;
+    // An absolute-form target's authority is held to the Host rule too (rare: a control call not in origin-form).
+    const refused =
+      kind === 'control'
+        ? guard?.check(call, target.startsWith('/') ? undefined : authorityOf(target))
+        : undefined;
     if (refused !== undefined) refused.headers.date = new Date(now()).toUTCString();
     let answering: Awaitable<Reply>;
     try {
