@@ -92,6 +92,25 @@ describe('petkit mock', () => {
     expect(first).toBe(`petkit mock: serving the Pet Adoption API at ${url}`);
     expect(Number(new URL(url).port)).toBeGreaterThan(0);
   });
+  it('prints a URL to open, not http://0.0.0.0, and says it listens on every interface, with --host 0.0.0.0', async () => {
+    const dir = folder('petkit-any-');
+    const file = join(dir, 'mock-url');
+    const { url, output } = await startCli(['--host', '0.0.0.0', '--url-file', file]);
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
+    const { port } = new URL(url);
+    const [first, second] = output().split('\n');
+    expect(first).toBe(`petkit mock: serving the Pet Adoption API at ${url}`);
+    expect(second).toMatch(
+      new RegExp(
+        `^  listening on every interface \\(--host 0\\.0\\.0\\.0\\): from another machine, http://(\\S+):${port}/v1`,
+      ),
+    );
+    expect(output()).not.toContain('0.0.0.0:');
+    expect(readFileSync(file, 'utf8')).toBe(`${url}\n`);
+    expect(
+      (await fetch(`${url}/pets?limit=1`, { headers: { authorization: 'Bearer demo-free' } })).status,
+    ).toBe(200);
+  });
   it('writes the base URL to --url-file once listening, and removes the file when it stops', async () => {
     const dir = folder('petkit-url-');
     const file = join(dir, 'mock-url');

@@ -1,6 +1,7 @@
 // `petkit mock`: parses flags, starts the server, prints where it is and the keys, logs one line per
 // request, and stops cleanly on SIGINT/SIGTERM once in-flight requests are answered.
 import { rm } from 'node:fs/promises';
+import { networkInterfaces } from 'node:os';
 import { parseArgs } from 'node:util';
 import {
   anonymousLimits,
@@ -311,6 +312,7 @@ export async function run(argv: string[]): Promise<number> {
   const rules = options.rules.length;
   out.stdout.write(
     `petkit mock: serving the Pet Adoption API at ${server.url}\n` +
+      everyInterface(parsed.host, server.listening, server.url.slice(server.origin.length)) +
       `  ${options.pets} pets (${options.fixtures === undefined ? `seed ${options.seed}` : 'from --fixtures'}), store holds up to ${options.maxPets}\n` +
       (shared === undefined ? '' : `  state shared by every replica on ${shared.url}\n`) +
       (rules === 0
@@ -408,4 +410,31 @@ function stopSignal(): { readonly why: Promise<string>; release(): void } {
 async function connectShared(url: string, maxPets: number | undefined, logger: Logger): Promise<SharedState> {
   const { connectState } = await import('../mocks/postgres/index.js');
   return connectState(url, { logger, ...(maxPets === undefined ? {} : { maxPets }) });
+}
+
+/** The most addresses of this machine the banner lists for a mock on every interface. */
+const MAX_LISTED_ADDRESSES = 4;
+
+/**
+ * For a mock bound to every interface (`--host 0.0.0.0` or `::`), whose URL above names loopback: a
+ * line saying so, with the URLs other machines reach it at (as Vite's "Network:"); '' otherwise.
+ */
+function everyInterface(
+  host: string,
+  listening: { address: string; port: number },
+  basePath: string,
+): string {
+  const v4 = listening.address === '0.0.0.0';
+  if (!v4 && !/^[0:]+$/.test(listening.address)) return '';
+  const urls: string[] = [];
+  for (const entries of Object.values(networkInterfaces())) {
+    for (const entry of entries ?? []) {
+      if (entry.internal || (v4 && entry.family !== 'IPv4') || entry.address.startsWith('fe80:')) continue;
+      const shown = entry.family === 'IPv6' ? `[${entry.address}]` : entry.address;
+      urls.push(`http://${shown}:${listening.port}${basePath}`);
+    }
+  }
+  const listed = urls.slice(0, MAX_LISTED_ADDRESSES).join(', ');
+  const more = urls.length > MAX_LISTED_ADDRESSES ? ` (and ${urls.length - MAX_LISTED_ADDRESSES} more)` : '';
+  return `  listening on every interface (--host ${printable(host)}): from another machine, ${urls.length === 0 ? `http://<this machine's address>:${listening.port}${basePath}` : `${listed}${more}`}\n`;
 }

@@ -67,10 +67,17 @@ export interface ServerTimeouts {
 }
 
 export interface RunningServer {
-  /** The API's base URL, with the base path: `http://127.0.0.1:4010/v1`. */
+  /**
+   * The API's base URL, with the base path, as a client on this machine opens it:
+   * `http://127.0.0.1:4010/v1`. Bound to every interface (`0.0.0.0`, `::`), it names the loopback
+   * address of that family (`http://127.0.0.1:4010/v1`, `http://[::1]:4010/v1`), not an address
+   * no browser opens; `listening` says where it listens.
+   */
   readonly url: string;
-  /** Scheme, host and port: the control API is at `${origin}/__petkit/…`. */
+  /** Scheme, host and port of `url`: the control API is at `${origin}/__petkit/…`. */
   readonly origin: string;
+  /** The address it is bound to, as node reports it (`0.0.0.0` or `::`: every interface), and its port. */
+  readonly listening: { readonly address: string; readonly port: number };
   readonly mock: Mock;
   /** The time limits in force. */
   readonly timeouts: ServerTimeouts;
@@ -247,12 +254,12 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     });
   });
   const address = server.address() as AddressInfo;
-  const hostPart = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  const origin = `http://${hostPart}:${address.port}`;
+  const origin = `http://${reachableHost(address)}:${address.port}`;
   guard = createControlGuard(control, { host, port: address.port }, mock.options.clock);
   return {
     url: origin + loadSpec().basePath,
     origin,
+    listening: { address: address.address, port: address.port },
     mock,
     timeouts,
     close() {
@@ -278,6 +285,15 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       return closing;
     },
   };
+}
+
+/**
+ * The host of a URL a client on this machine opens: the address bound, or for every interface
+ * (`0.0.0.0`, `::`), which no browser opens, the loopback address of its family.
+ */
+function reachableHost({ address, family }: AddressInfo): string {
+  if (family !== 'IPv6') return address === '0.0.0.0' ? '127.0.0.1' : address;
+  return /^[0:]+$/.test(address) ? '[::1]' : `[${address}]`;
 }
 
 /**

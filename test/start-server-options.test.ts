@@ -81,6 +81,31 @@ describe('startServer with options of the wrong shape', () => {
   });
 });
 
+describe('startServer on every interface', () => {
+  it('gives as its url one a client can open (loopback), not 0.0.0.0 or [::], and says where it listens', async () => {
+    for (const [host, address, shown] of [
+      ['0.0.0.0', '0.0.0.0', '127.0.0.1'],
+      ['::', '::', '[::1]'],
+    ] as const) {
+      const server = await startServer({ port: 0, host });
+      onTestFinished(() => server.close());
+      const { port } = server.listening;
+      expect(server.listening).toEqual({ address, port });
+      expect(server.url).toBe(`http://${shown}:${port}/v1`);
+      expect(server.origin).toBe(`http://${shown}:${port}`);
+      const res = await fetch(`${server.url}/pets?limit=1`, {
+        headers: { authorization: 'Bearer demo-free' },
+      });
+      expect(res.status).toBe(200);
+      expect((await fetch(`${server.origin}/__petkit/health`)).status).toBe(200);
+    }
+    const one = await startServer({ port: 0, host: '127.0.0.1' });
+    onTestFinished(() => one.close());
+    expect(one.url).toBe(`http://127.0.0.1:${one.listening.port}/v1`);
+    expect(one.listening.address).toBe('127.0.0.1');
+  });
+});
+
 describe('createMock with options of the wrong shape', () => {
   it('refuses each at once, naming it, rather than failing every request later', () => {
     const cases: [unknown, string][] = [
