@@ -21,7 +21,9 @@ import { anonymousLimits, type Limits, type ResolvedKey } from './keys.js';
 import { memoryState } from './memory-state.js';
 import { IMPLEMENTATIONS, type OperationInput } from './operations.js';
 import {
+  kindOf,
   type MockOptions,
+  MockOptionsError,
   type NormalizedMockOptions,
   normalizeOptions,
   type ResetOptions,
@@ -67,8 +69,12 @@ export interface Mock {
   readonly journal: readonly JournalEntry[];
   /** API requests being answered now. */
   readonly inFlight: number;
-  /** A rule's network fault is `Response.error()` here (a fetch through it rejects). */
-  handle(request: Request, context?: HandleContext): Promise<Response>;
+  /**
+   * A rule's network fault is `Response.error()` here (a fetch through it rejects). Given a URL (a
+   * string, absolute or a path, or a URL object) in place of a Request, a GET of it, as `fetch(url)`
+   * sends; anything else rejects with a MockOptionsError saying what it takes.
+   */
+  handle(request: Request | URL | string, context?: HandleContext): Promise<Response>;
   /**
    * The core itself, for adapters: a call in, an answer out (status, headers, body, or a network
    * fault to enact), with no Web Request or Response built. handle() is this over a Request. `kind`:
@@ -76,8 +82,12 @@ export interface Mock {
    * as bytes is shared with other answers: read it, never write into it.
    */
   answer(call: MockCall, kind?: CallKind): Promise<Reply>;
-  /** Calls handle with a path such as `/v1/pets`, no server needed. */
-  request(path: string, init?: RequestInit): Promise<Response>;
+  /**
+   * Calls handle with a path such as `/v1/pets`, no server needed: or an absolute URL
+   * (`'http://localhost/v1/pets'`, a URL object; only its path and query count), or a Request, which
+   * `init` changes as `fetch(request, init)` does. Anything else rejects with a MockOptionsError.
+   */
+  request(path: string | URL | Request, init?: RequestInit): Promise<Response>;
   /**
    * Back to the seeded pets, with empty rate-limit buckets and journal, no rule armed and the clock
    * at real time: done on return in memory; a promise with a shared state (every replica's journal
@@ -548,8 +558,17 @@ export function createMock(options: MockOptions = {}): Mock {
     return latency.max === 0 ? 0 : latency.min + Math.floor(random() * (latency.max - latency.min + 1));
   }
 
-  const handle = async (request: Request, context?: HandleContext): Promise<Response> =>
-    toResponse(await answer(callFromRequest(request, context?.clientAddress)), request.method === 'HEAD');
+  const handle = async (given: Request | URL | string, context?: HandleContext): Promise<Response> => {
+    // Rare: not a Request (a URL, a string, or what a caller without types passed).
+    const request =
+      typeof (given as Partial<Request> | null)?.url === 'string'
+        ? (given as Request)
+        : handled(given, context);
+    return toResponse(
+      await answer(callFromRequest(request, context?.clientAddress)),
+      request.method === 'HEAD',
+    );
+  };
 
   const mock: Mock = {
     options: normalized,
@@ -561,7 +580,7 @@ export function createMock(options: MockOptions = {}): Mock {
     },
     handle,
     answer: async (call, kind) => answer(call, kind),
-    request: (path, init) => handle(new Request(new URL(path, LOCAL_ORIGIN), init)),
+    request: async (path, init) => handle(requested(path, init)),
     reset,
     observe: recorder.observe,
     rules: controls.rules,
@@ -570,6 +589,50 @@ export function createMock(options: MockOptions = {}): Mock {
   answerers.set(mock, answer);
   return mock;
 }
+
+const REQUEST_TAKES =
+  "mock.request takes a path ('/v1/pets'), a URL ('http://localhost/v1/pets', or a URL object) or a Request";
+
+/** What mock.request was given, as a Request: a path or URL resolved against a local origin. */
+function requested(target: unknown, init: RequestInit | undefined): Request {
+  if (typeof target === 'string') return new Request(urlOf(target, REQUEST_TAKES), init);
+  if (target instanceof URL) return new Request(target, init);
+  if (isRequest(target)) return init === undefined ? target : new Request(target, init);
+  throw new MockOptionsError(`${REQUEST_TAKES}; got ${kindOf(target)}.`);
+}
+
+/** What mock.handle was given in place of a Request: a URL (string or object) as a GET of it. */
+function handled(target: unknown, context: unknown): Request {
+  const takes = "mock.handle takes a Request (or a URL, 'http://localhost/v1/pets', for a GET of it)";
+  if (typeof target !== 'string' && !(target instanceof URL))
+    throw new MockOptionsError(`${takes}; got ${kindOf(target)}.`);
+  // `mock.handle(url, { headers })`: a RequestInit where the context goes, which would be dropped unsaid.
+  const others =
+    typeof context === 'object' && context !== null
+      ? Object.keys(context).filter((name) => name !== 'clientAddress')
+      : [];
+  if (others.length > 0)
+    throw new MockOptionsError(
+      `mock.handle's second argument is its context, { clientAddress }; got ${others.slice(0, 5).join(', ')}. To send a request with headers, a method or a body: mock.handle(new Request(url, init)), or mock.request(url, init).`,
+    );
+  return new Request(typeof target === 'string' ? urlOf(target, takes) : target);
+}
+
+/** A path or an absolute URL, resolved against a local origin; a MockOptionsError when it is neither. */
+function urlOf(target: string, takes: string): URL {
+  try {
+    return new URL(target, LOCAL_ORIGIN);
+  } catch {
+    throw new MockOptionsError(`${takes}; got ${JSON.stringify(target.slice(0, 100))}, which is not a URL.`);
+  }
+}
+
+const isRequest = (value: unknown): value is Request =>
+  typeof value === 'object' &&
+  value !== null &&
+  typeof (value as Partial<Request>).url === 'string' &&
+  typeof (value as Partial<Request>).method === 'string' &&
+  typeof (value as Partial<Request>).headers?.get === 'function';
 
 /** Each mock's answer as it comes: the reply itself when nothing had to wait. */
 const answerers = new WeakMap<Mock, (call: MockCall, kind?: CallKind) => Awaitable<Reply>>();

@@ -1,0 +1,75 @@
+// mock.request and mock.handle given what a user would try: a path, a URL string, a URL, a Request.
+// Each is answered as the same request over a socket is; anything else is a MockOptionsError that
+// says what each takes, never "Invalid URL" or a 404 for a path nobody sent (`/[object%20Request]`).
+import { describe, expect, it } from 'vitest';
+import { createMock } from './mock.js';
+import { MockOptionsError } from './options.js';
+
+const auth = { headers: { authorization: 'Bearer demo-free' } };
+
+describe('mock.request', () => {
+  it('takes a path, an absolute URL string, a URL or a Request, each answered as that request', async () => {
+    const mock = createMock({ seed: 42 });
+    const expected = await (await mock.request('/v1/pets?limit=2', auth)).json();
+    expect(expected).toHaveLength(2);
+    for (const target of [
+      'http://localhost/v1/pets?limit=2',
+      'v1/pets?limit=2',
+      new URL('http://localhost:4010/v1/pets?limit=2'),
+    ]) {
+      const res = await mock.request(target, auth);
+      expect(res.status, String(target)).toBe(200);
+      expect(await res.json()).toEqual(expected);
+    }
+    const viaRequest = await mock.request(new Request('http://localhost/v1/pets?limit=2', auth));
+    expect(viaRequest.status).toBe(200);
+    expect(await viaRequest.json()).toEqual(expected);
+    // A Request's init, given beside it, is applied as fetch(request, init) applies it.
+    const overridden = await mock.request(new Request('http://localhost/v1/pets?limit=2'), auth);
+    expect(overridden.status).toBe(200);
+  });
+
+  it('rejects with a MockOptionsError naming what it takes, for anything else', async () => {
+    const mock = createMock();
+    const takes =
+      "mock.request takes a path ('/v1/pets'), a URL ('http://localhost/v1/pets', or a URL object) or a Request";
+    for (const [target, got] of [
+      [undefined, 'undefined'],
+      [42, 'a number'],
+      [{ url: '/v1/pets' }, 'an object'],
+      ['http://', '"http://", which is not a URL'],
+      ['http://[::1/v1/pets', '"http://[::1/v1/pets", which is not a URL'],
+    ] as const) {
+      await expect(mock.request(target as never, auth)).rejects.toThrow(
+        new MockOptionsError(`${takes}; got ${got}.`),
+      );
+    }
+    expect(mock.journal).toEqual([]);
+  });
+});
+
+describe('mock.handle', () => {
+  it('takes a Request, and a URL string or URL as a GET of it', async () => {
+    const mock = createMock();
+    expect((await mock.handle(new Request('http://localhost/v1/pets', auth))).status).toBe(200);
+    for (const target of ['http://localhost/v1/pets', '/v1/pets', new URL('http://localhost/v1/pets')]) {
+      const res = await mock.handle(target as never);
+      expect(res.status, String(target)).toBe(401); // no key: a GET of it, as fetch(url) sends
+      expect(await res.json()).toMatchObject({ code: 'missing_api_key' });
+    }
+  });
+
+  it('refuses a RequestInit where its context goes, and anything but a Request, URL or string', async () => {
+    const mock = createMock();
+    await expect(mock.handle('/v1/pets' as never, auth as never)).rejects.toThrow(
+      new MockOptionsError(
+        "mock.handle's second argument is its context, { clientAddress }; got headers. To send a request with headers, a method or a body: mock.handle(new Request(url, init)), or mock.request(url, init).",
+      ),
+    );
+    await expect(mock.handle(undefined as never)).rejects.toThrow(
+      new MockOptionsError(
+        "mock.handle takes a Request (or a URL, 'http://localhost/v1/pets', for a GET of it); got undefined.",
+      ),
+    );
+  });
+});
