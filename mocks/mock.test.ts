@@ -175,6 +175,27 @@ describe('createPet', () => {
       expect(details(res.json)).toContain('/categoryId');
     }
   });
+  it('quotes a categoryId as it was sent: -0 as -0 (below 1, refused), not as the 0 JSON.parse made of it', async () => {
+    const mock = fresh();
+    for (const [sent, rule] of [
+      ['-0', 'must be >= 1'],
+      ['-0.0', 'must be >= 1'],
+      ['0e5', 'must be >= 1'],
+      ['-0E+0', 'must be >= 1'],
+      ['0.50', 'must be integer'],
+    ] as const) {
+      const res = await checkedRequest(mock, '/v1/pets', post(`{"name":"Rex","categoryId":${sent}}`));
+      expect(res.status, sent).toBe(400);
+      const json = res.json as { message: string; details: { path: string; message: string }[] };
+      expect(json.details[0], sent).toEqual({ path: '/categoryId', message: `${rule}; got ${sent}` });
+      expect(json.message).toMatch(
+        new RegExp(`^Invalid body: /categoryId ${rule}; got ${sent.replace(/[.+]/g, '\\$&')}[ .]`),
+      );
+    }
+    // The same number as it prints is left as it is.
+    const res = await checkedRequest(mock, '/v1/pets', post('{"name":"Rex","categoryId":0}'));
+    expect((res.json as { message: string }).message).toBe('Invalid body: /categoryId must be >= 1; got 0.');
+  });
   it('refuses a categoryId beyond 2^53-1 rather than store it rounded', async () => {
     const res = await checkedRequest(fresh(), '/v1/pets', {
       method: 'POST',

@@ -3,7 +3,14 @@
 // request, top-down in the order it runs: gate → view → route → auth → limit → unrouted → rule →
 // refusals → validate → operate → headers, each step a named function that passes on what it decided.
 // The mock's time is read once per request, from the control view, and passed to each step.
-import { loadSpec, type OperationId, type OperationSpec, type RequestVerdict } from '../openapi/index.js';
+import {
+  type ErrorDetail,
+  loadSpec,
+  type OperationId,
+  type OperationSpec,
+  type RequestVerdict,
+} from '../openapi/index.js';
+import { sentNumber } from '../openapi/request.js';
 import { type Authentication, authenticate } from './auth.js';
 import { type BodyRefusal, readJsonBody } from './body.js';
 import { BodyAbortedError, callFromRequest, type MockCall } from './call.js';
@@ -484,7 +491,9 @@ export function createMock(options: MockOptions = {}): Mock {
     bodyText: string,
   ): OperationInput | { refused: Reply } {
     if (verdict.kind === 'invalid') {
-      return { refused: errorReply('validation_failed', verdict.message, verdict.details) };
+      const { message, details } =
+        verdict.where === 'body' && bodyText !== '' ? numbersAsSent(verdict, bodyText) : verdict;
+      return { refused: errorReply('validation_failed', message, details) };
     }
     if (verdict.kind === 'refused')
       return { refused: errorReply(verdict.refusal.code, verdict.refusal.message) };
@@ -633,6 +642,34 @@ const isRequest = (value: unknown): value is Request =>
   typeof (value as Partial<Request>).url === 'string' &&
   typeof (value as Partial<Request>).method === 'string' &&
   typeof (value as Partial<Request>).headers?.get === 'function';
+
+/** A fault's quoted number at its end: `must be >= 1; got 0`. */
+const GOT_NUMBER = /; got (-?\d[\d.eE+-]*)$/;
+
+/**
+ * A refused body's faults with each top-level number quoted as it was sent, where JSON.parse made
+ * another spelling of it: `-0` was quoted `0` (and `0e5`, `0.50` as `0`, `0.5`), so the message
+ * named a value the client never sent. Only on the path of a 400, and only its details' tails change.
+ */
+function numbersAsSent(
+  verdict: { readonly message: string; readonly details: readonly ErrorDetail[] },
+  bodyText: string,
+): { message: string; details: readonly ErrorDetail[] } {
+  let { message } = verdict;
+  const details = verdict.details.map((detail, index) => {
+    const got = GOT_NUMBER.exec(detail.message)?.[1];
+    const sent = got === undefined ? undefined : sentNumber(bodyText, detail.path);
+    if (got === undefined || sent === undefined || sent === got || Number(sent) !== Number(got))
+      return detail;
+    const changed = { path: detail.path, message: `${detail.message.slice(0, -got.length)}${sent}` };
+    // The message repeats the first fault: `Invalid body: /categoryId must be >= 1; got 0.`
+    const first = `Invalid body: ${detail.path} ${detail.message}`;
+    if (index === 0 && message.startsWith(first))
+      message = `Invalid body: ${changed.path} ${changed.message}${message.slice(first.length)}`;
+    return changed;
+  });
+  return { message, details };
+}
 
 /** Each mock's answer as it comes: the reply itself when nothing had to wait. */
 const answerers = new WeakMap<Mock, (call: MockCall, kind?: CallKind) => Awaitable<Reply>>();
