@@ -70,13 +70,29 @@ function handlersFor(mockOf: () => Mock, baseUrl = DEFAULT_BASE_URL): RequestHan
     const rebased = rebase(request, from, to);
     return rebased === undefined ? undefined : mockOf().handle(rebased);
   };
+  /** An API answer whose Location and Link name the contract's path (`/v1/pets/51`), at the app's instead. */
+  const atBase = async (answering: Promise<Response> | undefined): Promise<Response | undefined> => {
+    const response = await answering;
+    if (response === undefined || response.type === 'error') return response;
+    const location = response.headers.get('location');
+    if (location?.startsWith(`${apiPath}/`))
+      response.headers.set('location', base.path + location.slice(apiPath.length));
+    const link = response.headers.get('link');
+    if (link?.startsWith(`<${apiPath}/`))
+      response.headers.set('link', `<${base.path}${link.slice(apiPath.length + 1)}`);
+    return response;
+  };
 
   // The control API first: for an API at its origin's root, `/__petkit/*` is under the API's pattern too.
   return [
     http.all(`${base.origin}${base.controlPath}/*`, ({ request }) =>
       answer(request, base.controlPath, controlPath),
     ),
-    http.all(`${base.origin}${base.path}/*`, ({ request }) => answer(request, base.path, apiPath)),
+    http.all(`${base.origin}${base.path}/*`, ({ request }) =>
+      base.path === apiPath
+        ? answer(request, base.path, apiPath)
+        : atBase(answer(request, base.path, apiPath)),
+    ),
   ];
 }
 
@@ -215,7 +231,7 @@ export function override<Id extends OperationId>(
       const error = errorBody('internal_error', fault.message);
       const headers = completeHeaders({
         operation,
-        basePath: spec.basePath,
+        basePath: base.path,
         status: error.status,
         body: error,
         given: new Map(),
@@ -225,7 +241,7 @@ export function override<Id extends OperationId>(
     }
     const headers = completeHeaders({
       operation,
-      basePath: spec.basePath,
+      basePath: base.path,
       status,
       body,
       given: given.headers,

@@ -16,7 +16,7 @@ import {
 } from '../openapi/index.js';
 import { STATE_RETRY_AFTER } from './errors.js';
 import { MINUTE_MS } from './rate-limiter.js';
-import { CHALLENGE, DEPRECATION, INVALID_TOKEN_CHALLENGE, SUCCESSOR_LINK, SUNSET } from './responses.js';
+import { CHALLENGE, DEPRECATION, INVALID_TOKEN_CHALLENGE, SUNSET } from './responses.js';
 
 type Responses<Id extends OperationId> = operations[Id]['responses'];
 /** A response's documented headers by name, each optional (a default fills it), without the catch-all. */
@@ -66,6 +66,7 @@ export function headerFault(
 
 export interface AnswerToComplete {
   readonly operation: OperationSpec;
+  /** The API's base path as the app calls it (`/v1`, `/api/v1`, `''`): Location and Link name it. */
   readonly basePath: string;
   readonly status: number;
   readonly body: unknown;
@@ -112,7 +113,7 @@ export function completeHeaders(answer: AnswerToComplete): Record<string, string
     location: () => `${answer.basePath}/pets/${String((answer.body as { id?: unknown } | null)?.id)}`,
     sunset: () => SUNSET,
     deprecation: () => DEPRECATION,
-    link: () => SUCCESSOR_LINK,
+    link: () => `<${answer.basePath}/pets>; rel="successor-version"`,
   };
   for (const name of names) {
     const value = given.has(name) ? undefined : defaults[name]?.();
