@@ -116,7 +116,10 @@ export function answerClientError(error: Error, socket: RawSocket, refusals: Raw
   // Node goes on parsing what the client still sends, and each chunk fails again: answered once.
   if (refusals.lingering.has(socket)) return;
   const code = (error as NodeJS.ErrnoException).code;
-  const refusal = clientErrorRefusal(code, refusals);
+  const refusal =
+    code === 'HPE_INVALID_METHOD'
+      ? (methodRefusal(error) ?? clientErrorRefusal(code, refusals))
+      : clientErrorRefusal(code, refusals);
   if (refusal === undefined || !socket.writable) {
     socket.destroy();
     return;
@@ -161,6 +164,8 @@ function clientErrorRefusal(
   if (code === 'HPE_CHUNK_EXTENSIONS_OVERFLOW')
     return { code: 'payload_too_large', message: 'The chunk extensions are too large.' };
   if (code === 'HPE_INVALID_VERSION') return versionRefusal('This HTTP version');
+  // `PRI * HTTP/2.0`, the preface of HTTP/2 with prior knowledge (curl --http2-prior-knowledge).
+  if (code === 'HPE_PAUSED_H2_UPGRADE') return versionRefusal('HTTP/2');
   if (code?.startsWith('HPE_'))
     return { code: 'validation_failed', message: `The request is not valid HTTP/1.1 (${code}).` };
   // ECONNRESET and other socket errors: nobody to answer.
@@ -168,6 +173,42 @@ function clientErrorRefusal(
 }
 
 const seconds = (ms: number) => `${ms / 1000} s`;
+
+/** A request line (RFC 9112 §3) whose method is a token (RFC 9110 §9.1): the method is its first group. */
+const REQUEST_LINE = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+) [^ \r\n]+ HTTP\/\d\.\d\r?$/;
+/** How far a refused request line is looked for, and how much of its method a message quotes. */
+const LINE_SCAN = 2_048;
+const METHOD_SHOWN = 20;
+
+/**
+ * A request whose method Node's parser does not know (`get`: methods are case-sensitive; `FOO`; one
+ * 60 characters long): 405 with Allow, the method quoted, as the core answers PATCH or TRACE. The
+ * request line is the one the parser stopped in, found back from where it stopped (requests before
+ * it on the connection are answered first); undefined when it is no request line with a token for a
+ * method (`NOT HTTP AT ALL`, binary, a TLS handshake on the plain port): the parser's 400 then.
+ */
+function methodRefusal(error: Error): { reply: Reply } | undefined {
+  const { rawPacket, bytesParsed } = error as Error & { rawPacket?: unknown; bytesParsed?: unknown };
+  if (!(rawPacket instanceof Uint8Array) || typeof bytesParsed !== 'number') return undefined;
+  const raw = Buffer.from(rawPacket.buffer, rawPacket.byteOffset, rawPacket.byteLength);
+  const start = raw.lastIndexOf(0x0a, Math.min(bytesParsed, raw.length - 1)) + 1;
+  const window = raw.subarray(start, start + LINE_SCAN).toString('latin1');
+  const end = window.indexOf('\n');
+  const method = end === -1 ? undefined : REQUEST_LINE.exec(window.slice(0, end))?.[1];
+  if (method === undefined) return undefined;
+  const shown =
+    method.length > METHOD_SHOWN
+      ? `"${method.slice(0, METHOD_SHOWN)}…" (${method.length} characters)`
+      : JSON.stringify(method);
+  return {
+    reply: errorReply(
+      'method_not_allowed',
+      `The method ${shown} is not one the mock serves; use ${ALLOWED_METHODS} (a method is case-sensitive).`,
+      undefined,
+      { allow: ALLOWED_METHODS, connection: 'close' },
+    ),
+  };
+}
 
 /** 'connect': the mock is an origin server, not a proxy; a CONNECT tunnel is refused with 405. */
 export function answerConnect(socket: RawSocket, lingering: Set<RawSocket>, now: number): void {
