@@ -20,6 +20,19 @@ describe('listPets parameters', () => {
     expect(code(res.json)).toBe('validation_failed');
     expect(details(res.json)).toEqual(['/limit']);
   });
+  it('quotes limit=-0 as sent, not as the 0 it reads as', async () => {
+    const res = await checkedRequest(fresh(), '/v1/pets?limit=-0', withKey(FREE));
+    expect(res.status).toBe(400);
+    expect(res.json).toMatchObject({
+      message: 'Invalid query: /limit must be >= 1; got -0.',
+      details: [{ path: '/limit', message: 'must be >= 1; got -0' }],
+    });
+    const both = await checkedRequest(fresh(), '/v1/pets?status=adopted&limit=-0', withKey(FREE));
+    expect((both.json as { details: unknown[] }).details).toContainEqual({
+      path: '/limit',
+      message: 'must be >= 1; got -0',
+    });
+  });
   it('answers 400 for status=adopted, naming /status', async () => {
     const res = await checkedRequest(fresh(), '/v1/pets?status=adopted', withKey(FREE));
     expect(res.status).toBe(400);

@@ -467,8 +467,8 @@ export function createMock(options: MockOptions = {}): Mock {
         readBody: NO_BODY,
       });
       return verdict instanceof Promise
-        ? verdict.then((read) => inputOf(read, route, ''))
-        : inputOf(verdict, route, '');
+        ? verdict.then((read) => inputOf(read, route, '', query))
+        : inputOf(verdict, route, '', query);
     }
     let bodyText = '';
     const verdict = operation.validateRequest<BodyRefusal>({
@@ -482,17 +482,23 @@ export function createMock(options: MockOptions = {}): Mock {
           return read;
         }),
     });
-    return andThen(verdict, (read) => inputOf(read, route, bodyText));
+    return andThen(verdict, (read) => inputOf(read, route, bodyText, query));
   }
 
   function inputOf(
     verdict: RequestVerdict<BodyRefusal>,
     route: Extract<RouteMatch, { kind: 'operation' }>,
     bodyText: string,
+    query: URLSearchParams | undefined,
   ): OperationInput | { refused: Reply } {
     if (verdict.kind === 'invalid') {
+      const { where } = verdict;
       const { message, details } =
-        verdict.where === 'body' && bodyText !== '' ? numbersAsSent(verdict, bodyText) : verdict;
+        where === 'body' && bodyText !== ''
+          ? numbersAsSent(verdict, where, (pointer) => sentNumber(bodyText, pointer))
+          : where === 'query' && query !== undefined
+            ? numbersAsSent(verdict, where, (pointer) => query.get(pointer.slice(1)) ?? undefined)
+            : verdict;
       return { refused: errorReply('validation_failed', message, details) };
     }
     if (verdict.kind === 'refused')
@@ -647,25 +653,27 @@ const isRequest = (value: unknown): value is Request =>
 const GOT_NUMBER = /; got (-?\d[\d.eE+-]*)$/;
 
 /**
- * A refused body's faults with each top-level number quoted as it was sent, where JSON.parse made
- * another spelling of it: `-0` was quoted `0` (and `0e5`, `0.50` as `0`, `0.5`), so the message
- * named a value the client never sent. Only on the path of a 400, and only its details' tails change.
+ * A refused body's or query's faults with each top-level number quoted as it was sent, where reading
+ * it made another spelling of it: `-0` was quoted `0` (and in a body `0e5`, `0.50` as `0`, `0.5`), so
+ * the message named a value the client never sent. Only on the path of a 400, and only its details'
+ * tails change. `sentAt`: the text sent at a pointer (`/categoryId`, `/limit`).
  */
 function numbersAsSent(
   verdict: { readonly message: string; readonly details: readonly ErrorDetail[] },
-  bodyText: string,
+  where: string,
+  sentAt: (pointer: string) => string | undefined,
 ): { message: string; details: readonly ErrorDetail[] } {
   let { message } = verdict;
   const details = verdict.details.map((detail, index) => {
     const got = GOT_NUMBER.exec(detail.message)?.[1];
-    const sent = got === undefined ? undefined : sentNumber(bodyText, detail.path);
+    const sent = got === undefined ? undefined : sentAt(detail.path);
     if (got === undefined || sent === undefined || sent === got || Number(sent) !== Number(got))
       return detail;
     const changed = { path: detail.path, message: `${detail.message.slice(0, -got.length)}${sent}` };
     // The message repeats the first fault: `Invalid body: /categoryId must be >= 1; got 0.`
-    const first = `Invalid body: ${detail.path} ${detail.message}`;
+    const first = `Invalid ${where}: ${detail.path} ${detail.message}`;
     if (index === 0 && message.startsWith(first))
-      message = `Invalid body: ${changed.path} ${changed.message}${message.slice(first.length)}`;
+      message = `Invalid ${where}: ${changed.path} ${changed.message}${message.slice(first.length)}`;
     return changed;
   });
   return { message, details };
