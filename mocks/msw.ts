@@ -70,7 +70,10 @@ function handlersFor(mockOf: () => Mock, baseUrl = DEFAULT_BASE_URL): RequestHan
     const rebased = rebase(request, from, to);
     return rebased === undefined ? undefined : mockOf().handle(rebased);
   };
-  /** An API answer whose Location and Link name the contract's path (`/v1/pets/51`), at the app's instead. */
+  /**
+   * An API answer whose Location and Link name the contract's path (`/v1/pets/51`), and a 404 whose
+   * message names it (`No route GET /v1/nope. The routes: GET /v1/pets, …`), at the app's instead.
+   */
   const atBase = async (answering: Promise<Response> | undefined): Promise<Response | undefined> => {
     const response = await answering;
     if (response === undefined || response.type === 'error') return response;
@@ -80,7 +83,15 @@ function handlersFor(mockOf: () => Mock, baseUrl = DEFAULT_BASE_URL): RequestHan
     const link = response.headers.get('link');
     if (link?.startsWith(`<${apiPath}/`))
       response.headers.set('link', `<${base.path}${link.slice(apiPath.length + 1)}`);
-    return response;
+    if (response.status !== 404 || response.body === null) return response;
+    const body = (await response.clone().json()) as { code?: unknown; message?: unknown };
+    if (body.code !== 'route_not_found' || typeof body.message !== 'string') return response;
+    // Each path in it follows a space: the request's (`GET /v1/…`) and the routes'.
+    const message = body.message.replaceAll(` ${apiPath}/`, ` ${base.path}/`);
+    return new Response(JSON.stringify({ ...body, message }), {
+      status: response.status,
+      headers: response.headers,
+    });
   };
 
   // The control API first: for an API at its origin's root, `/__petkit/*` is under the API's pattern too.

@@ -41,6 +41,24 @@ describe('petkit/msw under another base path', () => {
     expect(mock.journal.at(-1)?.path).toBe('/v1/pets/51');
   });
 
+  it('names the paths the app calls in a 404 route_not_found, not the contract’s /v1', async () => {
+    const mock = createMock({ seed: 42 });
+    serve(...createHandlers({ mock, baseUrl: 'https://api.example.test/api/v1' }));
+    const res = await fetch('https://api.example.test/api/v1/v1/pet', { headers: KEY });
+    expect(res.status).toBe(404);
+    expect(await res.json()).toEqual({
+      code: 'route_not_found',
+      message:
+        'No route GET /api/v1/v1/pet. The routes: GET /api/v1/pets, POST /api/v1/pets, GET /api/v1/pets/{petId}.',
+      status: 404,
+    });
+    serve(...createHandlers({ mock, baseUrl: 'https://root.example.test' }));
+    const rooted = await fetch('https://root.example.test/nope', { headers: KEY });
+    expect((await rooted.json()).message).toBe(
+      'No route GET /nope. The routes: GET /pets, POST /pets, GET /pets/{petId}.',
+    );
+  });
+
   it('fills in Location and Link of an override at its base path too', async () => {
     const baseUrl = 'https://api.example.test/api/v1';
     serve(
