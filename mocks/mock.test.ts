@@ -33,6 +33,20 @@ describe('listPets parameters', () => {
       message: 'must be >= 1; got -0',
     });
   });
+  it('says a + in the query string is a space, for limit=+5 told got " 5"', async () => {
+    const res = await checkedRequest(fresh(), '/v1/pets?status=available&limit=+5', withKey(FREE));
+    expect(res.status).toBe(400);
+    const note = ' (a + in a query string is a space: send %2B for a plus sign)';
+    expect(res.json).toMatchObject({
+      message: `Invalid query: /limit must be integer; got " 5"${note}.`,
+      details: [{ path: '/limit', message: `must be integer; got " 5"${note}` }],
+    });
+    // A space sent as %20 is quoted as it is, with no word of a plus.
+    const spaced = await checkedRequest(fresh(), '/v1/pets?limit=%205', withKey(FREE));
+    expect((spaced.json as { message: string }).message).toBe(
+      'Invalid query: /limit must be integer; got " 5".',
+    );
+  });
   it('answers 400 for status=adopted, naming /status', async () => {
     const res = await checkedRequest(fresh(), '/v1/pets?status=adopted', withKey(FREE));
     expect(res.status).toBe(400);

@@ -467,8 +467,8 @@ export function createMock(options: MockOptions = {}): Mock {
         readBody: NO_BODY,
       });
       return verdict instanceof Promise
-        ? verdict.then((read) => inputOf(read, route, '', query))
-        : inputOf(verdict, route, '', query);
+        ? verdict.then((read) => inputOf(read, route, '', query, call.url.search))
+        : inputOf(verdict, route, '', query, call.url.search);
     }
     let bodyText = '';
     const verdict = operation.validateRequest<BodyRefusal>({
@@ -482,7 +482,7 @@ export function createMock(options: MockOptions = {}): Mock {
           return read;
         }),
     });
-    return andThen(verdict, (read) => inputOf(read, route, bodyText, query));
+    return andThen(verdict, (read) => inputOf(read, route, bodyText, query, call.url.search));
   }
 
   function inputOf(
@@ -490,15 +490,18 @@ export function createMock(options: MockOptions = {}): Mock {
     route: Extract<RouteMatch, { kind: 'operation' }>,
     bodyText: string,
     query: URLSearchParams | undefined,
+    search: string,
   ): OperationInput | { refused: Reply } {
     if (verdict.kind === 'invalid') {
       const { where } = verdict;
-      const { message, details } =
+      let { message, details } =
         where === 'body' && bodyText !== ''
           ? numbersAsSent(verdict, where, (pointer) => sentNumber(bodyText, pointer))
           : where === 'query' && query !== undefined
             ? numbersAsSent(verdict, where, (pointer) => query.get(pointer.slice(1)) ?? undefined)
             : verdict;
+      if (where === 'query' && search.includes('+'))
+        ({ message, details } = plusNoted(message, details, search));
       return { refused: errorReply('validation_failed', message, details) };
     }
     if (verdict.kind === 'refused')
@@ -677,6 +680,36 @@ function numbersAsSent(
     return changed;
   });
   return { message, details };
+}
+
+const PLUS_NOTE = ' (a + in a query string is a space: send %2B for a plus sign)';
+
+/**
+ * A refused query's faults, each whose parameter was sent with a `+` told that it reads as a space:
+ * `?limit=+5` was told `got " 5"`, a value the client never typed. Only when the query holds a `+`.
+ */
+function plusNoted(
+  message: string,
+  details: readonly ErrorDetail[],
+  search: string,
+): { message: string; details: readonly ErrorDetail[] } {
+  const plussed = new Set<string>();
+  for (const pair of search.slice(1).split('&')) {
+    const equals = pair.indexOf('=');
+    if (equals !== -1 && pair.includes('+', equals)) plussed.add(`/${pair.slice(0, equals)}`);
+  }
+  let noted = message;
+  const changed = details.map((detail, index) => {
+    if (!plussed.has(detail.path) || !/; got "[^"]* [^"]*"$/.test(detail.message)) return detail;
+    if (index === 0 && noted.endsWith('.')) {
+      const first = `${detail.path} ${detail.message}`;
+      const at = noted.indexOf(first);
+      if (at !== -1)
+        noted = `${noted.slice(0, at + first.length)}${PLUS_NOTE}${noted.slice(at + first.length)}`;
+    }
+    return { path: detail.path, message: `${detail.message}${PLUS_NOTE}` };
+  });
+  return { message: noted, details: changed };
 }
 
 /** Each mock's answer as it comes: the reply itself when nothing had to wait. */
