@@ -97,6 +97,22 @@ describe('listPets parameters', () => {
   });
 });
 
+describe('a path beside the API', () => {
+  it('points /__petkit, without its last /, at the page /__petkit/', async () => {
+    const res = await checkedRequest(fresh(), '/__petkit', withKey(FREE));
+    expect(res.status).toBe(404);
+    expect(res.json).toMatchObject({
+      code: 'route_not_found',
+      message:
+        "No route GET /__petkit; the API is under /v1, and the mock's page at /__petkit/ (with the last /).",
+    });
+    const other = await checkedRequest(fresh(), '/elsewhere', withKey(FREE));
+    expect((other.json as { message: string }).message).toBe(
+      'No route GET /elsewhere; the API is under /v1.',
+    );
+  });
+});
+
 describe('getPet', () => {
   it.each(['abc', '1.5', '99999999999999999999'])('answers 400 for petId %s', async (id) => {
     const res = await checkedRequest(fresh(), `/v1/pets/${id}`, withKey(FREE));

@@ -9,6 +9,9 @@ import { CHALLENGE, errorReply, INVALID_TOKEN_CHALLENGE, type Reply } from './re
 import type { RouteMatch } from './router.js';
 import type { RateDecision } from './state.js';
 
+/** The control page's path without its last `/`, which a browser's address bar is often given. */
+const CONTROL_PAGE = '/__petkit';
+
 /** The most characters of a path or a method a message repeats: a 15 KB path made a 15 KB 404. */
 const SHOWN_LENGTH = 60;
 
@@ -33,7 +36,9 @@ export function unrouted(
     'route_not_found',
     route.underBase
       ? `No route ${request}. The routes: ${api.routes}.`
-      : `No route ${request}; the API is under ${api.basePath}.`,
+      : pathname === CONTROL_PAGE
+        ? `No route ${request}; the API is under ${api.basePath}, and the mock's page at ${CONTROL_PAGE}/ (with the last /).`
+        : `No route ${request}; the API is under ${api.basePath}.`,
   );
 }
 
