@@ -468,8 +468,8 @@ describe('startServer: refusals Node would make bare', () => {
     for (const [version, shown] of [
       ['HTTP/2.0', 'HTTP/2.0'],
       ['HTTP/0.9', 'HTTP/0.9'],
-      ['HTTP/1.2', 'This HTTP version'],
-      ['HTTP/3.0', 'This HTTP version'],
+      ['HTTP/1.2', 'HTTP/1.2'],
+      ['HTTP/3.0', 'HTTP/3.0'],
     ] as const) {
       const answer = await exchange(
         origin,
@@ -488,6 +488,17 @@ describe('startServer: refusals Node would make bare', () => {
       });
     }
     expect(mock.journal).toEqual([]);
+  });
+  it('keeps the 400 for a request line the parser refuses as a version that is HTTP/1.1 (bare LF, a trailing space)', async () => {
+    const { origin } = await start();
+    for (const request of [
+      `GET /v1/pets HTTP/1.1\nhost: 127.0.0.1\n${KEY}\n`,
+      `GET /v1/pets HTTP/1.1 \r\nhost: 127.0.0.1\r\n${KEY}\r\n`,
+      `GET /v1/pets HTTP/1.10\r\nhost: 127.0.0.1\r\n\r\n`,
+    ]) {
+      const body = expectJsonError(await exchange(origin, request), 'validation_failed');
+      expect(body.message, request).toBe('The request is not valid HTTP/1.1 (HPE_INVALID_VERSION).');
+    }
   });
   it('answers an HTTP/2 connection preface (prior knowledge) with the same 505, not a 400 naming the parser', async () => {
     const { origin } = await start();

@@ -119,7 +119,9 @@ export function answerClientError(error: Error, socket: RawSocket, refusals: Raw
   const refusal =
     code === 'HPE_INVALID_METHOD'
       ? (methodRefusal(error) ?? clientErrorRefusal(code, refusals))
-      : clientErrorRefusal(code, refusals);
+      : code === 'HPE_INVALID_VERSION'
+        ? (otherVersionRefusal(error) ?? clientErrorRefusal(code, refusals))
+        : clientErrorRefusal(code, refusals);
   if (refusal === undefined || !socket.writable) {
     socket.destroy();
     return;
@@ -163,7 +165,6 @@ function clientErrorRefusal(
     };
   if (code === 'HPE_CHUNK_EXTENSIONS_OVERFLOW')
     return { code: 'payload_too_large', message: 'The chunk extensions are too large.' };
-  if (code === 'HPE_INVALID_VERSION') return versionRefusal('This HTTP version');
   // `PRI * HTTP/2.0`, the preface of HTTP/2 with prior knowledge (curl --http2-prior-knowledge).
   if (code === 'HPE_PAUSED_H2_UPGRADE') return versionRefusal('HTTP/2');
   if (code?.startsWith('HPE_'))
@@ -174,8 +175,39 @@ function clientErrorRefusal(
 
 const seconds = (ms: number) => `${ms / 1000} s`;
 
+/**
+ * The request line the parser stopped in, as REQUEST_LINE reads it (the method, the version), found
+ * back from where it stopped (requests before it on the connection are answered first); undefined
+ * when it is no such line, or the parser left no trace of it.
+ */
+function refusedLine(error: Error): RegExpExecArray | undefined {
+  const { rawPacket, bytesParsed } = error as Error & { rawPacket?: unknown; bytesParsed?: unknown };
+  if (!(rawPacket instanceof Uint8Array) || typeof bytesParsed !== 'number') return undefined;
+  const raw = Buffer.from(rawPacket.buffer, rawPacket.byteOffset, rawPacket.byteLength);
+  // Where it stopped may be the line's own LF (a bare LF after the version): the line is before it.
+  const at = Math.min(bytesParsed, raw.length - 1);
+  const from = raw[at] === 0x0a ? at - 1 : at;
+  // (lastIndexOf counts a negative offset from the end.)
+  const start = from < 0 ? 0 : raw.lastIndexOf(0x0a, from) + 1;
+  const window = raw.subarray(start, start + LINE_SCAN).toString('latin1');
+  const end = window.indexOf('\n');
+  return (end === -1 ? undefined : REQUEST_LINE.exec(window.slice(0, end))) ?? undefined;
+}
+
+/**
+ * A request line of a version Node's parser refuses (`HTTP/1.2`, `HTTP/3.0`): 505. The parser names
+ * other faults of the line as a version too (a bare LF after `HTTP/1.1`, a space after it): those
+ * keep its 400, and so does a line that is no request line.
+ */
+function otherVersionRefusal(error: Error): { reply: Reply } | undefined {
+  const version = refusedLine(error)?.[2];
+  return version === undefined || version === '1.1' || version === '1.0'
+    ? undefined
+    : versionRefusal(`HTTP/${version}`);
+}
+
 /** A request line (RFC 9112 §3) whose method is a token (RFC 9110 §9.1): the method is its first group. */
-const REQUEST_LINE = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+) [^ \r\n]+ HTTP\/\d\.\d\r?$/;
+const REQUEST_LINE = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+) [^ \r\n]+ HTTP\/(\d\.\d)\r?$/;
 /** How far a refused request line is looked for, and how much of its method a message quotes. */
 const LINE_SCAN = 2_048;
 const METHOD_SHOWN = 20;
@@ -188,13 +220,7 @@ const METHOD_SHOWN = 20;
  * method (`NOT HTTP AT ALL`, binary, a TLS handshake on the plain port): the parser's 400 then.
  */
 function methodRefusal(error: Error): { reply: Reply } | undefined {
-  const { rawPacket, bytesParsed } = error as Error & { rawPacket?: unknown; bytesParsed?: unknown };
-  if (!(rawPacket instanceof Uint8Array) || typeof bytesParsed !== 'number') return undefined;
-  const raw = Buffer.from(rawPacket.buffer, rawPacket.byteOffset, rawPacket.byteLength);
-  const start = raw.lastIndexOf(0x0a, Math.min(bytesParsed, raw.length - 1)) + 1;
-  const window = raw.subarray(start, start + LINE_SCAN).toString('latin1');
-  const end = window.indexOf('\n');
-  const method = end === -1 ? undefined : REQUEST_LINE.exec(window.slice(0, end))?.[1];
+  const method = refusedLine(error)?.[1];
   if (method === undefined) return undefined;
   const shown =
     method.length > METHOD_SHOWN
