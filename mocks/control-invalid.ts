@@ -1,6 +1,6 @@
 // The message of a control body that is not valid, as the API's 400s word theirs: the first fault in
 // words, how many more, every fault (20 at most, the Error schema's bound) in `details`.
-import type { ErrorDetail } from '../openapi/index.js';
+import { describeFaultIn, type ErrorDetail, type Fault } from '../openapi/index.js';
 
 /** The most faults an answer lists in `details` (the Error schema's maxItems). */
 export const MAX_DETAILS = 20;
@@ -17,4 +17,31 @@ export function invalidMessage(
   const more = others > 0 ? ` (and ${others} more${cut})` : '';
   const at = first === undefined || first.path === '' ? '' : `${first.path} `;
   return `Invalid ${what}: ${at}${first?.message ?? 'is not valid'}${more}.`;
+}
+
+/**
+ * describeFaultIn, with a -0 quoted as -0 where it was the value at the fault's path: JSON.parse
+ * keeps `-0`, and the value's quote said `0`, which the client never sent (`{"advanceSeconds": -0}`
+ * was told "must be >= 1; got 0"). Only a refusal's path pays for it.
+ */
+export function describeFaultAsSent(value: unknown): (fault: Fault) => ErrorDetail {
+  const describe = describeFaultIn(value);
+  return (fault) => {
+    const detail = describe(fault);
+    return detail.message.endsWith('; got 0') && Object.is(valueAt(value, detail.path), -0)
+      ? { path: detail.path, message: `${detail.message.slice(0, -1)}-0` }
+      : detail;
+  };
+}
+
+/** The value at a JSON Pointer (RFC 6901), or undefined. */
+function valueAt(value: unknown, pointer: string): unknown {
+  let at = value;
+  for (const token of pointer.split('/').slice(1)) {
+    if (typeof at !== 'object' || at === null) return undefined;
+    const key = token.replaceAll('~1', '/').replaceAll('~0', '~');
+    if (!Object.hasOwn(at, key)) return undefined;
+    at = (at as Record<string, unknown>)[key];
+  }
+  return at;
 }

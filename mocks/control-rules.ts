@@ -1,10 +1,10 @@
 // `/__petkit/rules` and `/__petkit/rules/{id}`: arm, list, switch and disarm rules over HTTP. Each
 // handler reads the body, calls the controls (controls.ts, what `mock.rules` calls too) and maps a
 // ControlError to its Error body: nothing is decided here.
-import { describeFaultIn, loadSpec } from '../openapi/index.js';
+import { loadSpec } from '../openapi/index.js';
 import type { MockCall } from './call.js';
 import { bodyOf, controlFailed, json } from './control-answers.js';
-import { invalidMessage, MAX_DETAILS } from './control-invalid.js';
+import { describeFaultAsSent, invalidMessage, MAX_DETAILS } from './control-invalid.js';
 import type { RuleInput, RuleSwitch } from './control-types.js';
 import type { Controls } from './controls.js';
 import { errorReply, type Reply, reply } from './responses.js';
@@ -42,7 +42,7 @@ export async function answerRule(
     if ('refused' in body) return body.refused;
     const faults = loadSpec().schema('RuleSwitch')(body.value);
     if (faults.length > 0) {
-      const details = faults.slice(0, MAX_DETAILS).map(describeFaultIn(body.value));
+      const details = faults.slice(0, MAX_DETAILS).map(describeFaultAsSent(body.value));
       return errorReply('validation_failed', invalidMessage('switch', details, faults.length), details);
     }
     return json(200, await controls.rules.enable(id, (body.value as RuleSwitch).enabled));

@@ -1,9 +1,9 @@
 // The one implementation behind the control API's rules, clock and limits and createMock's `rules`
 // and `clock`: both check, arm and read through here, so a call in process and one over HTTP answer
 // alike. What cannot be done is a ControlError, which the control API answers with its code.
-import { describeFaultIn, type ErrorDetail, loadSpec } from '../openapi/index.js';
+import { type ErrorDetail, loadSpec } from '../openapi/index.js';
 import { changeClock, clockChangeFault, clockReading, mockTime } from './clock.js';
-import { invalidMessage, MAX_DETAILS } from './control-invalid.js';
+import { describeFaultAsSent, invalidMessage, MAX_DETAILS } from './control-invalid.js';
 import type { ClockChange, ClockReading, KeyWindow, KeyWindows, Rule, RuleInput } from './control-types.js';
 import { keyLabel } from './key-label.js';
 import type { ResolvedKey } from './keys.js';
@@ -105,7 +105,7 @@ export function createControls(c: {
     async change(change) {
       const faults = loadSpec().schema('ClockChange')(change);
       if (faults.length > 0) {
-        const details = faults.slice(0, MAX_DETAILS).map(describeFaultIn(change));
+        const details = faults.slice(0, MAX_DETAILS).map(describeFaultAsSent(change));
         throw new ControlError(
           'validation_failed',
           invalidMessage('clock change', details, faults.length),

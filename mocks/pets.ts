@@ -1,7 +1,8 @@
 // Pets given in place of seeded ones (createMock's `pets` option, `petkit mock --fixtures`, a reset
 // with `{"pets": [...]}`): each entry a NewPet of openapi.yaml, or a Pet whose id is its place (ids
 // are given in order from 1, so a file saved from `GET /v1/pets` reads back as it was).
-import { describeFaultIn, loadSpec, type NewPet, quoteValue } from '../openapi/index.js';
+import { loadSpec, type NewPet, quoteValue } from '../openapi/index.js';
+import { describeFaultAsSent } from './control-invalid.js';
 
 export type PetsCheck = { readonly pets: NewPet[] } | { readonly fault: string };
 
@@ -28,7 +29,7 @@ export function checkPets(value: unknown): PetsCheck {
       }
       pet = rest;
     }
-    const [fault] = body.validate(pet).map(describeFaultIn(pet));
+    const [fault] = body.validate(pet).map(describeFaultAsSent(pet));
     if (fault !== undefined)
       return { fault: `${at}: ${fault.path === '' ? '' : `${fault.path} `}${fault.message}` };
     const checked = pet as NewPet;

@@ -3,14 +3,13 @@
 // (normalizeRule: openapi.yaml's RuleInput, then what a schema cannot say), and kept with every field
 // decided (StoredRule). On the request path, pickRule tries the enabled rules newest first.
 import {
-  describeFaultIn,
   type ErrorDetail,
   type Fault,
   loadSpec,
   type OperationId,
   type OperationSpec,
 } from '../openapi/index.js';
-import { invalidMessage, MAX_DETAILS } from './control-invalid.js';
+import { describeFaultAsSent, invalidMessage, MAX_DETAILS } from './control-invalid.js';
 import type { Rule, RuleAnswer, RuleInput } from './control-types.js';
 import { keyLabel } from './key-label.js';
 import type { ResolvedKey } from './keys.js';
@@ -207,7 +206,7 @@ function operationOf(
 export function normalizeRule(input: unknown, context: RuleContext): StoredRule | RuleFault {
   const faults: readonly Fault[] = loadSpec().schema('RuleInput')(input);
   if (faults.length > 0)
-    return ruleFault(faults.slice(0, MAX_DETAILS).map(describeFaultIn(quotable(input))), faults.length);
+    return ruleFault(faults.slice(0, MAX_DETAILS).map(describeFaultAsSent(quotable(input))), faults.length);
   const given = input as RuleInput;
   // A path is matched as the request's target came, and a target is ASCII: a character beyond it is
   // sent percent-encoded (`/v1/pets/ü` as `/v1/pets/%C3%BC`, as fetch, browsers and Node's URL encode
