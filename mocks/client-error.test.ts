@@ -559,6 +559,14 @@ describe('startServer: refusals Node would make bare', () => {
     expect(answer.statusLine).toBe('HTTP/1.1 417 Expectation Failed');
     expect(body.message).toBe('Expect: "200-ok" is not supported; only "100-continue" is.');
   });
+  it('serves a request whose Expect is empty (no expectation at all) as one without Expect', async () => {
+    const { origin } = await start();
+    const answer = await exchange(
+      origin,
+      `GET /v1/pets?limit=1 HTTP/1.1\r\nhost: 127.0.0.1\r\n${KEY}expect: \r\nconnection: close\r\n\r\n`,
+    );
+    expect(answer.statusLine).toBe('HTTP/1.1 200 OK');
+  });
   it('answers 100-continue with another expectation beside it with 417 too, before any body', async () => {
     const { origin } = await start();
     const answer = await exchange(

@@ -235,7 +235,10 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     else refuse(incoming, outgoing, expectationReply(expect));
   });
   server.on('checkExpectation', (incoming, outgoing) => {
-    refuse(incoming, outgoing, expectationReply(String(incoming.headers.expect)));
+    const expect = String(incoming.headers.expect);
+    // `Expect:` with nothing in it asks for nothing (RFC 9110 §10.1.1): served as without it.
+    if (/^[ \t,]*$/.test(expect)) serve(incoming, outgoing, false);
+    else refuse(incoming, outgoing, expectationReply(expect));
   });
   const lingering = new Set<RawSocket>();
   const refusals: RawRefusals = {
