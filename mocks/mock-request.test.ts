@@ -48,6 +48,42 @@ describe('mock.request', () => {
   });
 });
 
+describe('mock.request given a signal', () => {
+  it('rejects as fetch does when the signal aborts during a delay, rather than answering 200 early', async () => {
+    const mock = createMock();
+    const headers = { ...auth.headers, prefer: 'delay=2000' };
+    const started = Date.now();
+    await expect(
+      mock.request('/v1/pets?limit=1', { headers, signal: AbortSignal.timeout(50) }),
+    ).rejects.toMatchObject({
+      name: 'TimeoutError',
+    });
+    expect(Date.now() - started).toBeLessThan(1_500);
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 50);
+    await expect(
+      mock.request('/v1/pets?limit=1', { headers, signal: controller.signal }),
+    ).rejects.toMatchObject({
+      name: 'AbortError',
+    });
+  });
+
+  it('sends nothing when the signal is aborted already, as fetch: no pet created, nothing journaled', async () => {
+    const mock = createMock();
+    const controller = new AbortController();
+    controller.abort();
+    const init = {
+      method: 'POST',
+      headers: { ...auth.headers, 'content-type': 'application/json' },
+      body: '{"name":"Rex","categoryId":1}',
+      signal: controller.signal,
+    };
+    await expect(mock.request('/v1/pets', init)).rejects.toMatchObject({ name: 'AbortError' });
+    expect(mock.journal).toEqual([]);
+    expect(await (await mock.request('/v1/pets/51', auth)).json()).toMatchObject({ code: 'not_found' });
+  });
+});
+
 describe('mock.handle', () => {
   it('takes a Request, and a URL string or URL as a GET of it', async () => {
     const mock = createMock();

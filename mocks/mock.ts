@@ -93,6 +93,7 @@ export interface Mock {
    * Calls handle with a path such as `/v1/pets`, no server needed: or an absolute URL
    * (`'http://localhost/v1/pets'`, a URL object; only its path and query count), or a Request, which
    * `init` changes as `fetch(request, init)` does. Anything else rejects with a MockOptionsError.
+   * An aborted signal rejects it with the signal's reason, as fetch does.
    */
   request(path: string | URL | Request, init?: RequestInit): Promise<Response>;
   /**
@@ -598,7 +599,15 @@ export function createMock(options: MockOptions = {}): Mock {
     },
     handle,
     answer: async (call, kind) => answer(call, kind),
-    request: async (path, init) => handle(requested(path, init)),
+    request: async (path, init) => {
+      const request = requested(path, init);
+      // As fetch: a signal aborted already sends nothing; one that aborts before the answer (a
+      // delay ended early for it) rejects with its reason, rather than answering 200 early.
+      request.signal.throwIfAborted();
+      const response = await handle(request);
+      request.signal.throwIfAborted();
+      return response;
+    },
     reset,
     observe: recorder.observe,
     rules: controls.rules,
