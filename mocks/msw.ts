@@ -63,6 +63,8 @@ function handlersFor(mockOf: () => Mock, baseUrl = DEFAULT_BASE_URL): RequestHan
     return new Request(url, {
       method: request.method,
       headers: request.headers,
+      // The app's abort still ends the mock's wait for it (a delay), as at the contract's own path.
+      signal: request.signal,
       ...(hasBody ? { body: request.body, duplex: 'half' } : {}),
     } as RequestInit);
   };

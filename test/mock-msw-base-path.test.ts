@@ -59,6 +59,22 @@ describe('petkit/msw under another base path', () => {
     );
   });
 
+  it('ends the wait of a request its app aborted, as at /v1: nothing left in flight', async () => {
+    const mock = createMock({ seed: 42 });
+    serve(...createHandlers({ mock, baseUrl: 'https://api.example.test/api/v1' }));
+    const leaving = new AbortController();
+    const pending = fetch('https://api.example.test/api/v1/pets', {
+      headers: { ...KEY, prefer: 'delay=10000' },
+      signal: leaving.signal,
+    });
+    while (mock.inFlight === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    leaving.abort();
+    await pending.catch(() => undefined);
+    const until = Date.now() + 2_000;
+    while (mock.inFlight > 0 && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(mock.inFlight).toBe(0);
+  });
+
   it('fills in Location and Link of an override at its base path too', async () => {
     const baseUrl = 'https://api.example.test/api/v1';
     serve(
