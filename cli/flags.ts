@@ -143,6 +143,20 @@ export function hostFlag(raw: string | undefined, fallback: string): string {
   return raw;
 }
 
+/**
+ * Why a listen failed, said so a user knows what to do: the port taken (another mock, Prism, a dev
+ * server) or one below 1024 without the right to it; otherwise the error's code as it came.
+ */
+export function cannotListen(host: string, port: number, error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  const where = `cannot listen on ${host.includes(':') ? `[${host}]` : host}:${port}`;
+  if (code === 'EADDRINUSE')
+    return `${where}: the port is taken by another process (EADDRINUSE); --port N for another, --port 0 for any free one.`;
+  if (code === 'EACCES')
+    return `${where}: this user may not bind that port (EACCES: below 1024, most systems ask for root); --port 1024 or above, or --port 0 for any free one.`;
+  return `${where} (${code ?? String(error)}).`;
+}
+
 /** The message for a listen that failed because --host names no address of this machine; else undefined. */
 export function hostNotHere(host: string, code: string | undefined): string | undefined {
   if (code !== 'ENOTFOUND' && code !== 'EADDRNOTAVAIL' && code !== 'EAI_AGAIN') return undefined;

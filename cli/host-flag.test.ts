@@ -1,5 +1,7 @@
 // --host as a user gives it to `petkit mock` and `petkit proxy`: an empty one, one of no address here.
 import { spawnSync } from 'node:child_process';
+import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse as parseMock } from './mock.js';
@@ -35,6 +37,25 @@ describe('--host', () => {
       expect(run.stderr).toBe(
         `petkit ${command}: --host 192.0.2.1: not an address of this machine (EADDRNOTAVAIL); e.g. 127.0.0.1, or 0.0.0.0 for every interface.\n`,
       );
+    }
+  });
+
+  it('says a port is taken, and what to do, exit 1', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const { port } = taken.address() as AddressInfo;
+    try {
+      for (const [command, args] of [['mock', []]] as const) {
+        const run = spawnSync(process.execPath, [MAIN, command, ...args, '--port', String(port)], {
+          encoding: 'utf8',
+        });
+        expect(run.status).toBe(1);
+        expect(run.stderr).toBe(
+          `petkit ${command}: cannot listen on 127.0.0.1:${port}: the port is taken by another process (EADDRINUSE); --port N for another, --port 0 for any free one.\n`,
+        );
+      }
+    } finally {
+      taken.close();
     }
   });
 });

@@ -31,7 +31,7 @@ import { demoKeysFile } from '../mocks/keys.js';
 import { type Logger, MAX_LATENCY_MS } from '../mocks/options.js';
 import type { SharedState } from '../mocks/postgres/index.js';
 import { loadRulesFile } from '../mocks/rules-file.js';
-import { checkedArgv, hostFlag, hostNotHere, integerFlag, UsageError } from './flags.js';
+import { cannotListen, checkedArgv, hostFlag, hostNotHere, integerFlag, UsageError } from './flags.js';
 import { batchedLog } from './log-writer.js';
 import { recordHar } from './mock-har.js';
 import { guardStream, printable, processOutput } from './output.js';
@@ -280,9 +280,7 @@ export async function run(argv: string[]): Promise<number> {
       out.stderr.write(`petkit mock: ${printable(notHere)}\n`);
       return 2;
     }
-    out.stderr.write(
-      `petkit mock: cannot listen on ${parsed.host}:${parsed.port} (${code ?? String(error)}).\n`,
-    );
+    out.stderr.write(`petkit mock: ${printable(cannotListen(parsed.host, parsed.port, error))}\n`);
     return 1;
   }
   const { options } = server.mock;
