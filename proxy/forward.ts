@@ -5,8 +5,12 @@
 // over, each piece of the answer received, and while the client is slow to read it stops. A silent
 // upstream gets the client a 504 (or, mid-answer, a cut connection), and so does an answer that stops
 // short of its end: the client sees it incomplete, never waits for ever. Interim answers (1xx) are
-// not the answer: 100 and 103 are passed over without restarting the clock; a switch of protocol
-// (101), which the API never asks for, and any other 1xx get the client a 502.
+// not the answer and do not restart the clock: 100 (to a client that expects it), 102 and 103 (with
+// a Link) are relayed to an HTTP/1.1 client, at most MAX_INTERIM of them, any other passed over; a
+// switch of protocol (101), which the API never asks for, gets the client a 502. A client's
+// `Expect: 100-continue` is the upstream's to answer: its 100 is relayed, its final answer comes
+// without one, and an upstream that says nothing for CONTINUE_FALLBACK_MS gets the client the
+// proxy's own 100, so the body comes and neither waits on the other.
 import {
   request as httpRequest,
   type IncomingHttpHeaders,
@@ -21,6 +25,15 @@ import { type ProxyErrorCode, sendError } from './errors.js';
 import { endToEnd } from './hop-by-hop.js';
 
 const VIA = '1.1 petkit';
+
+/** The most interim answers (1xx) relayed to the client in one exchange; the rest are passed over. */
+export const MAX_INTERIM = 16;
+/** How long a client that expects 100 Continue waits for the upstream's before the proxy says it (curl's own wait). */
+export const CONTINUE_FALLBACK_MS = 1_000;
+/** Node's own reading of an Expect that asks for 100 (the server's continueExpression). */
+const EXPECTS_CONTINUE = /(?:^|\W)100-continue(?:$|\W)/i;
+/** What a relayed interim field may hold: Node writes a 103's fields as given, unchecked. */
+const PLAIN_VALUE = /^[\t\x20-\x7e]*$/;
 
 const via = (previous: string | string[] | undefined): string =>
   previous === undefined ? VIA : `${Array.isArray(previous) ? previous.join(', ') : previous}, ${VIA}`;
@@ -63,6 +76,13 @@ export function forward(
   const upstreamUrl = `${upstream.origin}${path}`;
   const failed = (why: string) => onUpstreamError(`the upstream ${upstream.origin} ${why} ${method} ${path}`);
   const sent = captureBody(header(req.headers, 'content-encoding'), maxCaptureBytes);
+  // A server never sends an HTTP/1.0 client a 1xx (RFC 9110 §15.2).
+  const interimAllowed =
+    req.httpVersionMajor > 1 || (req.httpVersionMajor === 1 && req.httpVersionMinor >= 1);
+  const expectsContinue = interimAllowed && EXPECTS_CONTINUE.test(header(req.headers, 'expect') ?? '');
+  let continued = false;
+  let relayed = 0;
+  let fallback: NodeJS.Timeout | undefined;
   let answer: IncomingMessage | undefined;
   let timedOut = false;
   let done = false;
@@ -86,6 +106,15 @@ export function forward(
   const finish = () => {
     done = true;
     disarm();
+    clearTimeout(fallback);
+  };
+  /** The client's 100 Continue, once: the upstream's relayed, or the proxy's own when it is slow. */
+  const sendContinue = () => {
+    clearTimeout(fallback);
+    if (continued || done || answer !== undefined || res.headersSent || res.destroyed) return;
+    continued = true;
+    relayed += 1;
+    res.writeContinue();
   };
   /**
    * Ends an exchange that has no answer to forward: the upstream request is dropped, the client gets
@@ -137,10 +166,35 @@ export function forward(
       `the upstream ${upstream.origin} answered ${method} ${path} with ${statusLine(101)}: petkit proxy forwards HTTP exchanges and switches to no other protocol`,
     );
   });
-  // Every other interim answer (100, 102 Processing, 103 Early Hints, an unassigned 1xx) is read and
-  // passed over, not relayed: the final answer may follow it, and the clock runs on meanwhile (an
-  // interim answer is not the answer), so however many come, the timeout bounds them.
-  outgoing.on('information', () => undefined);
+  // Every other interim answer (100, 102 Processing, 103 Early Hints, an unassigned 1xx): the final
+  // answer may follow it, and the clock runs on meanwhile (an interim answer is not the answer), so
+  // however many come, the timeout bounds them. Relayed: 100 to a client that expects it, 102, and
+  // 103 with a Link (what Node writes), at most MAX_INTERIM in all, so a flood costs nothing more.
+  outgoing.on('information', (info: { statusCode: number; headers: IncomingHttpHeaders }) => {
+    if (info.statusCode === 100) {
+      if (expectsContinue) sendContinue();
+      return;
+    }
+    if (!interimAllowed || relayed >= MAX_INTERIM || done || answer !== undefined) return;
+    if (res.headersSent || res.destroyed) return;
+    if (info.statusCode === 102) {
+      relayed += 1;
+      res.writeProcessing();
+    } else if (info.statusCode === 103) {
+      const hints = earlyHints(info.headers);
+      if (hints === undefined) return;
+      try {
+        res.writeEarlyHints(hints);
+        relayed += 1;
+      } catch {
+        // A Link Node will not write: the hint is passed over, the answer still comes.
+      }
+    }
+  });
+  if (expectsContinue) {
+    fallback = setTimeout(sendContinue, CONTINUE_FALLBACK_MS);
+    fallback.unref();
+  }
   // Whatever else ends the upstream request before an answer: the client is told, never left waiting.
   outgoing.on('close', () => {
     if (answer === undefined)
@@ -151,6 +205,7 @@ export function forward(
   });
   outgoing.on('response', (incoming) => {
     answer = incoming;
+    clearTimeout(fallback);
     arm();
     // Its failures are told by 'close' below; a listener keeps them from being thrown.
     incoming.on('error', () => {});
@@ -180,7 +235,20 @@ export function forward(
     incoming.pipe(res);
     incoming.on('end', () => {
       finish();
-      void Promise.all([sent.end(), received.end()]).then(([requestBody, responseBody]) =>
+      // The upstream answered before the request's body ended (a refusal of an Expect: 100-continue
+      // request, a 413 mid-upload): the upstream request is done with, the rest of the body is read
+      // and dropped, and the body sent so far is not checked as if whole.
+      const early = !req.readableEnded;
+      if (early) {
+        req.unpipe(outgoing);
+        outgoing.destroy();
+        req.resume();
+        sent.abandon();
+      }
+      const requestBody: Promise<Captured> = early
+        ? Promise.resolve({ unchecked: 'the upstream answered before it ended' })
+        : sent.end();
+      void Promise.all([requestBody, received.end()]).then(([requestBody, responseBody]) =>
         ended({ upstreamUrl, status, responseHeaders: incoming.headers, requestBody, responseBody }),
       );
     });
@@ -212,4 +280,16 @@ export function forward(
     outgoing.destroy();
   });
   req.pipe(outgoing);
+}
+
+/** A 103's end-to-end fields, as Node's writeEarlyHints takes them, or none without a Link to relay. */
+function earlyHints(headers: IncomingHttpHeaders): Record<string, string> | undefined {
+  const hints: Record<string, string> = {};
+  for (const [name, value] of Object.entries(endToEnd(headers, ['via', 'set-cookie']))) {
+    const text = Array.isArray(value) ? value.join(', ') : value;
+    if (PLAIN_VALUE.test(text)) hints[name] = text;
+  }
+  if (hints.link === undefined || hints.link.trim() === '') return undefined;
+  hints.via = via(headers.via);
+  return PLAIN_VALUE.test(hints.via) ? hints : undefined;
 }

@@ -187,6 +187,10 @@ export async function startProxy(
 ): Promise<RunningProxy> {
   const proxy = createProxy(options);
   const server = createServer(proxy.listener);
+  // An Expect is the upstream's to answer (forward.ts relays its 100), not Node's: without these,
+  // Node said 100 Continue to every Expect: 100-continue at once, and 417 to any other.
+  server.on('checkContinue', proxy.listener);
+  server.on('checkExpectation', proxy.listener);
   server.on('clientError', answerClientError);
   server.on('connect', (_req, socket) => answerConnect(socket));
   const host = options.host ?? '127.0.0.1';

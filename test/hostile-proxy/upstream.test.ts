@@ -55,7 +55,7 @@ type Outcome =
  * An upstream on a raw socket: `answer` is given each request's head as it came (the proxy's own
  * headers, before any parser reads them) and writes what it likes.
  */
-async function rawUpstream(answer: (socket: Socket, head: string) => void) {
+async function rawUpstream(answer: (socket: Socket, head: string, rest: string) => void) {
   const heads: string[] = [];
   const sockets = new Set<Socket>();
   const raw = createTcpServer((socket) => {
@@ -63,9 +63,9 @@ async function rawUpstream(answer: (socket: Socket, head: string) => void) {
     socket.on('close', () => sockets.delete(socket));
     socket.on('error', () => {});
     socket.once('data', (data: Buffer) => {
-      const head = data.toString('latin1').split('\r\n\r\n')[0] ?? '';
+      const [head = '', ...rest] = data.toString('latin1').split('\r\n\r\n');
       heads.push(head);
-      answer(socket, head);
+      answer(socket, head, rest.join('\r\n\r\n'));
     });
   });
   await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', resolve));
@@ -260,7 +260,7 @@ describe('petkit proxy against a misbehaving upstream', () => {
     expect(result).toMatchObject({ kind: 'answered', status: 504 });
   });
 
-  it('passes over 100 and 103 on the way to the answer, but they do not restart the clock: 103 for ever gets a 504', async () => {
+  it('takes 100 and 103 on the way to the answer, but they do not restart the clock: 103 for ever gets a 504', async () => {
     const { upstream: hinting } = await rawUpstream((socket) => {
       socket.write(
         'HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 103 Early Hints\r\nLink: </a.css>; rel=preload\r\n\r\n',
@@ -284,5 +284,224 @@ describe('petkit proxy against a misbehaving upstream', () => {
     expect(result.ms).toBeGreaterThanOrEqual(TIMEOUT_MS - 5);
     expect(result.ms).toBeLessThan(TIMEOUT_MS + 1_000);
     expect(errors).toEqual([expect.stringMatching(/ said nothing for 150 ms to GET \/v1\/pets$/)]);
+  });
+});
+
+/** What a client that may send `Expect: 100-continue` saw: each interim answer, then the final one. */
+interface Interim {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+}
+
+function exchange(
+  running: RunningProxy,
+  options: {
+    method?: string;
+    headers?: Record<string, string>;
+    body?: string;
+    waitForContinue?: boolean;
+  } = {},
+): Promise<{ interim: Interim[]; status: number; body: string; bodySent: boolean; ms: number }> {
+  const started = performance.now();
+  const interim: Interim[] = [];
+  let bodySent = false;
+  return new Promise((resolve, reject) => {
+    const hang = setTimeout(() => reject(new Error(`no answer within ${PATIENCE_MS} ms`)), PATIENCE_MS);
+    const req = request(`${running.url}/pets`, {
+      agent: false,
+      method: options.method ?? 'GET',
+      headers: options.headers ?? {},
+    });
+    req.on('information', (info) => interim.push({ status: info.statusCode, headers: info.headers }));
+    req.on('error', (error) => {
+      clearTimeout(hang);
+      reject(error);
+    });
+    req.on('response', (res) => {
+      let body = '';
+      res.on('data', (chunk: Buffer) => {
+        body += chunk.toString();
+      });
+      res.on('end', () => {
+        clearTimeout(hang);
+        resolve({ interim, status: res.statusCode ?? 0, body, bodySent, ms: performance.now() - started });
+      });
+    });
+    const send = () => {
+      bodySent = true;
+      req.end(options.body);
+    };
+    if (options.waitForContinue === true) req.on('continue', send);
+    else send();
+  });
+}
+
+describe('petkit proxy relays the interim answers (1xx) an HTTP/1.1 app may be given', () => {
+  it('relays 103 Early Hints with their Link, then the answer', async () => {
+    const { upstream } = await rawUpstream((socket) => {
+      socket.write(
+        'HTTP/1.1 103 Early Hints\r\nLink: </a.css>; rel=preload; as=style\r\nConnection: x-hop\r\nX-Hop: 1\r\n\r\n',
+      );
+      setTimeout(
+        () => socket.end('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 2\r\n\r\n[]'),
+        20,
+      );
+    });
+    const { running } = await proxyTo(upstream, 5_000);
+    const seen = await exchange(running);
+    expect(seen).toMatchObject({ status: 200, body: '[]' });
+    expect(seen.interim).toEqual([
+      { status: 103, headers: expect.objectContaining({ link: '</a.css>; rel=preload; as=style' }) },
+    ]);
+    // Hop-by-hop, as on the final answer.
+    expect(seen.interim[0]?.headers).not.toHaveProperty('x-hop');
+  });
+
+  it('relays at most 16 interim answers of one exchange, and 103 without a Link not at all', async () => {
+    const { upstream } = await rawUpstream((socket) => {
+      socket.write('HTTP/1.1 103 Early Hints\r\nX-Note: no link\r\n\r\n');
+      socket.write('HTTP/1.1 103 Early Hints\r\nLink: </a.css>; rel=preload\r\n\r\n'.repeat(40));
+      setTimeout(
+        () => socket.end('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 2\r\n\r\n[]'),
+        20,
+      );
+    });
+    const { running } = await proxyTo(upstream, 5_000);
+    const seen = await exchange(running);
+    expect(seen).toMatchObject({ status: 200, body: '[]' });
+    expect(seen.interim).toHaveLength(16);
+  });
+
+  it('lets the upstream refuse an Expect: 100-continue request before its body is sent', async () => {
+    let bodies = 0;
+    const upstream = createServer((_req, res) => {
+      res.writeHead(200).end();
+    });
+    upstream.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
+      req.on('data', () => {
+        bodies += 1;
+      });
+      const text = '{"code":"payload_too_large","message":"too large","status":413}';
+      res.writeHead(413, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+      res.end(text);
+    });
+    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+    closers.push(
+      () =>
+        new Promise((resolve) => {
+          upstream.closeAllConnections();
+          upstream.close(() => resolve());
+        }),
+    );
+    const { running } = await proxyTo(
+      `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/v1`,
+      5_000,
+    );
+    const seen = await exchange(running, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', expect: '100-continue' },
+      body: '{"name":"Rex","categoryId":1}',
+      waitForContinue: true,
+    });
+    expect(seen).toMatchObject({ status: 413, interim: [], bodySent: false });
+    expect(bodies).toBe(0);
+    // The body never came: it is not checked as an empty one.
+    await expect
+      .poll(() => running.proxy.journal.unchecked)
+      .toEqual([
+        expect.objectContaining({ side: 'request', reason: 'the upstream answered before it ended' }),
+      ]);
+  });
+
+  it('relays the upstream’s 100 Continue once to an app that expects it, then the answer', async () => {
+    const upstream = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => {
+        body += chunk.toString();
+      });
+      req.on('end', () => {
+        res.writeHead(201, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+        res.end(body);
+      });
+    });
+    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+    closers.push(
+      () =>
+        new Promise((resolve) => {
+          upstream.closeAllConnections();
+          upstream.close(() => resolve());
+        }),
+    );
+    const { running } = await proxyTo(
+      `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/v1`,
+      5_000,
+    );
+    const seen = await exchange(running, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', expect: '100-continue' },
+      body: '{"name":"Rex","categoryId":1}',
+      waitForContinue: true,
+    });
+    expect(seen).toMatchObject({ status: 201, body: '{"name":"Rex","categoryId":1}', bodySent: true });
+    expect(seen.interim.map(({ status }) => status)).toEqual([100]);
+  });
+
+  it('says 100 Continue itself after a second when the upstream waits for the body without one', async () => {
+    const { upstream, heads } = await rawUpstream((socket, _head, rest) => {
+      // An upstream that ignores Expect: it answers once the body is there.
+      const created = 'HTTP/1.1 201 Created\r\ncontent-type: application/json\r\ncontent-length: 2\r\n\r\n{}';
+      if (rest !== '') socket.end(created);
+      else socket.once('data', () => socket.end(created));
+    });
+    const { running } = await proxyTo(upstream, 5_000);
+    const seen = await exchange(running, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', expect: '100-continue' },
+      body: '{"name":"Rex","categoryId":1}',
+      waitForContinue: true,
+    });
+    expect(seen).toMatchObject({ status: 201, bodySent: true });
+    expect(seen.interim.map(({ status }) => status)).toEqual([100]);
+    expect(seen.ms).toBeGreaterThanOrEqual(900);
+    expect(heads[0]).toMatch(/^expect: 100-continue$/im);
+  });
+
+  it('forwards an expectation other than 100-continue for the upstream to judge', async () => {
+    const { upstream, heads } = await rawUpstream((socket) =>
+      socket.end(
+        'HTTP/1.1 417 Expectation Failed\r\ncontent-type: application/json\r\ncontent-length: 2\r\n\r\n{}',
+      ),
+    );
+    const { running } = await proxyTo(upstream, 5_000);
+    const seen = await exchange(running, { headers: { expect: 'x-teapot' } });
+    expect(seen).toMatchObject({ status: 417, body: '{}' });
+    expect(heads[0]).toMatch(/^expect: x-teapot$/im);
+  });
+
+  it('relays nothing interim to an HTTP/1.0 app', async () => {
+    const { upstream } = await rawUpstream((socket) => {
+      socket.write('HTTP/1.1 103 Early Hints\r\nLink: </a.css>; rel=preload\r\n\r\n');
+      setTimeout(
+        () => socket.end('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 2\r\n\r\n[]'),
+        20,
+      );
+    });
+    const { running } = await proxyTo(upstream, 5_000);
+    const { Socket } = await import('node:net');
+    const client = new Socket();
+    const url = new URL(running.url);
+    const received = await new Promise<string>((resolve, reject) => {
+      let text = '';
+      client.on('data', (chunk: Buffer) => {
+        text += chunk.toString('latin1');
+      });
+      client.on('close', () => resolve(text));
+      client.on('error', reject);
+      client.connect(Number(url.port), url.hostname, () =>
+        client.write(`GET /v1/pets HTTP/1.0\r\nHost: ${url.host}\r\n\r\n`),
+      );
+    });
+    expect(received).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+    expect(received).not.toContain('103');
   });
 });
