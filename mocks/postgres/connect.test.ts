@@ -95,6 +95,57 @@ describe('connectState', () => {
     );
   });
 
+  it('says in one line what an sslmode pg reads as verify-full means, with no warning of pg’s and no password', async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.message);
+    process.on('warning', onWarning);
+    onTestFinished(() => {
+      process.off('warning', onWarning);
+    });
+    const port = await freePort();
+    const lines: string[] = [];
+    const logger = { info: (line: string) => lines.push(line), error: (line: string) => lines.push(line) };
+    for (const query of ['sslmode=require', 'application_name=x&sslmode=prefer']) {
+      const failure = connectState(`postgres://petkit:s3cret@127.0.0.1:${port}/pets?${query}`, {
+        connectTimeoutMs: 2_000,
+        logger,
+      });
+      await expect(failure).rejects.toThrow(StateUnavailableError);
+      // What the user gave is what the refusal names.
+      await expect(failure).rejects.toThrow(`/pets?${query}: connect ECONNREFUSED`);
+    }
+    // process.emitWarning is heard on the next tick.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(warnings).toEqual([]);
+    expect(lines).toEqual([
+      expect.stringMatching(
+        /^petkit state: sslmode=require in the state URL is read as verify-full by the pg client: .*libpq would encrypt without verifying the certificate.*sslmode=disable for a server without SSL\.$/,
+      ),
+      expect.stringMatching(
+        /^petkit state: sslmode=prefer .*uselibpqcompat=true&sslmode=prefer for libpq's meaning/,
+      ),
+    ]);
+    for (const line of lines) expect(line).not.toMatch(/s3cret|\n/);
+    // Where pg says nothing, petkit says nothing.
+    lines.length = 0;
+    for (const query of [
+      '',
+      '?sslmode=disable',
+      '?sslmode=verify-full',
+      '?sslmode=require&uselibpqcompat=true',
+    ]) {
+      await expect(
+        connectState(`postgres://petkit:s3cret@127.0.0.1:${port}/pets${query}`, {
+          connectTimeoutMs: 2_000,
+          logger,
+        }),
+      ).rejects.toThrow(StateUnavailableError);
+    }
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(lines).toEqual([]);
+    expect(warnings).toEqual([]);
+  });
+
   it('says which database the server refuses', async () => {
     const { host, port, user } = inject('postgres');
     await expect(connectState(`postgres://${user}@${host}:${port}/petkit_missing`)).rejects.toThrow(

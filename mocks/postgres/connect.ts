@@ -38,6 +38,7 @@ export interface StateOptions {
 }
 
 interface NormalizedStateOptions {
+  /** The URL as pg reads it (an sslmode pg would warn of spelled as what it means: see sslNote). */
   readonly url: string;
   readonly maxPets: number;
   readonly poolSize: number;
@@ -95,7 +96,40 @@ function positiveInteger(name: string, value: number): number {
   return value;
 }
 
-function normalize(url: string, options: StateOptions): NormalizedStateOptions & { shown: string } {
+/** What libpq means by each sslmode that pg 8 reads as verify-full (and warns of, over nine lines). */
+const LIBPQ_SSLMODES: Readonly<Record<string, string>> = {
+  prefer: 'libpq would use SSL only if the server offers it, and verify nothing',
+  require: 'libpq would encrypt without verifying the certificate',
+  'verify-ca': 'libpq would verify the certificate but not the host name',
+};
+
+/**
+ * pg 8 reads sslmode prefer, require and verify-ca as verify-full, and says so with a process warning
+ * of nine lines (once a process). The URL pg is given spells it verify-full, which is what pg does
+ * anyway, so pg says nothing, and `note` says it in one line, password never in it. None for any
+ * other URL (no sslmode, disable, verify-full, no-verify, or uselibpqcompat=true: libpq's meaning).
+ */
+function sslModeNote(url: string, parsed: URL): { url: string; note?: string } {
+  const mode = parsed.searchParams.get('sslmode') ?? '';
+  const meaning = Object.hasOwn(LIBPQ_SSLMODES, mode) ? LIBPQ_SSLMODES[mode] : undefined;
+  if (meaning === undefined || parsed.searchParams.get('uselibpqcompat') === 'true') return { url };
+  const spelled = url.replace(/([?&])sslmode=[^&#]*/g, '$1sslmode=verify-full');
+  // A spelling the replacement missed (percent-encoded): pg's own warning rather than another mode.
+  if (new URL(spelled).searchParams.get('sslmode') !== 'verify-full') return { url };
+  return {
+    url: spelled,
+    note:
+      `petkit state: sslmode=${mode} in the state URL is read as verify-full by the pg client: SSL is required, ` +
+      `and the server's certificate and host name verified (${meaning}); write sslmode=verify-full to say so, ` +
+      `sslmode=no-verify to encrypt without verifying, uselibpqcompat=true&sslmode=${mode} for libpq's meaning, ` +
+      'or sslmode=disable for a server without SSL.',
+  };
+}
+
+function normalize(
+  url: string,
+  options: StateOptions,
+): NormalizedStateOptions & { shown: string; sslNote: string | undefined } {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -107,8 +141,10 @@ function normalize(url: string, options: StateOptions): NormalizedStateOptions &
       `The state URL must start with postgres:// (got ${parsed.protocol}//…): petkit keeps shared state in PostgreSQL.`,
     );
   }
+  const ssl = sslModeNote(url, parsed);
   return {
-    url,
+    url: ssl.url,
+    sslNote: ssl.note,
     shown: redact(parsed),
     maxPets: positiveInteger('maxPets', options.maxPets ?? DEFAULT_MAX_PETS),
     poolSize: positiveInteger('poolSize', options.poolSize ?? DEFAULT_POOL_SIZE),
@@ -127,6 +163,7 @@ function normalize(url: string, options: StateOptions): NormalizedStateOptions &
  */
 export async function connectState(url: string, options: StateOptions = {}): Promise<SharedState> {
   const normalized = normalize(url, options);
+  if (normalized.sslNote !== undefined) normalized.logger.error(normalized.sslNote);
   const { maxPets } = normalized;
   const replicaId = randomUUID();
   const database = createDatabase(normalized);
