@@ -423,4 +423,30 @@ describe('losing the database', () => {
     await one.reset(PETS);
     expect(await heard).toEqual({ kind: 'reset', local: false });
   });
+
+  it('keeps every key’s rate-limit window and ban through a crash of the server', async () => {
+    const cluster = await startCluster({ binaries: inject('postgres').binaries });
+    onTestFinished(() => cluster.destroy());
+    const url = `postgres://${cluster.user}@${cluster.host}:${cluster.port}/postgres`;
+    const one = await connectState(url, { connectTimeoutMs: 1_000 });
+    onTestFinished(() => one.close());
+    await one.seed(PETS);
+    const banned = { kind: 'key', id: 'banned' } as const;
+    const now = NOON + 1_000;
+    for (let i = 0; i < 20; i += 1) await one.limiter.take(banned, PLAN, now);
+    expect(await one.limiter.take(FREE, PLAN, now)).toMatchObject({ allowed: true });
+    const before = [await one.limiter.peek(FREE, PLAN, now), await one.limiter.peek(banned, PLAN, now)];
+    expect(before).toMatchObject([{ minute: { remaining: 0 } }, { bannedUntil: expect.any(Number) }]);
+    // The commits above did not wait for the disk (synchronous_commit off): what a crash may lose is
+    // their last fraction of a second, not what a checkpoint wrote.
+    await sql(url, 'CHECKPOINT');
+
+    await cluster.crash();
+    await cluster.start();
+    await expect
+      .poll(() => one.limiter.peek(FREE, PLAN, now).catch(() => undefined), { timeout: 10_000 })
+      .toEqual(before[0]);
+    expect(await one.limiter.peek(banned, PLAN, now)).toEqual(before[1]);
+    expect(await one.limiter.take(FREE, PLAN, now)).toMatchObject({ allowed: false });
+  });
 });

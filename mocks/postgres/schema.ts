@@ -10,8 +10,12 @@
 //                in the JSON: text columns cannot hold U+0000 or a lone surrogate, both of which a
 //                JSON body may carry and JSON.stringify escapes.
 // petkit_rate_buckets
-//                one row per rate-limit bucket (key or client address), UNLOGGED: rate-limit counts
-//                need no WAL, and a crash of the database only starts them again from zero.
+//                one row per rate-limit bucket (key or client address). Logged, as the pets are
+//                (migration 4; the first created it UNLOGGED): a crash of the database emptied an
+//                unlogged table, so every key's window started again from zero and a banned key was
+//                banned no more. Its commits do not wait for the disk either (synchronous_commit off,
+//                database.ts), so the WAL costs a request no fsync; a crash loses at most the counts
+//                of its last fraction of a second.
 // petkit_control one row: the mock's clock (an offset from real time, or the instant it is frozen
 //                at), the number of the next rule armed (ids r1, r2…, restarted by a reset), and a
 //                version that every change of the clock or of the rules bumps: each replica caches
@@ -66,6 +70,7 @@ const MIGRATIONS: readonly string[] = [
      matched bigint NOT NULL DEFAULT 0,
      fired bigint NOT NULL DEFAULT 0
    );`,
+  'ALTER TABLE petkit_rate_buckets SET LOGGED;',
 ];
 
 /** The schema version this petkit writes. */

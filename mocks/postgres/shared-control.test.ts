@@ -8,6 +8,7 @@ import { memoryControl } from '../memory-control.js';
 import { MAX_RULES, type StoredRule } from '../rules.js';
 import { type BucketRef, StaleControlError } from '../state.js';
 import { storedRule } from '../test-helpers.js';
+import { SCHEMA_VERSION } from './schema.js';
 import { type Replicas, replicasIn } from './test-helpers.js';
 
 let database: TestDatabase;
@@ -302,7 +303,9 @@ describe('the control tables', () => {
       'DROP TABLE petkit_control; DROP TABLE petkit_rules; UPDATE petkit_schema_version SET version = 2',
     );
     const next = await replicas.connect();
-    expect(await sql(replicas.url, 'SELECT version FROM petkit_schema_version')).toEqual([{ version: 3 }]);
+    expect(await sql(replicas.url, 'SELECT version FROM petkit_schema_version')).toEqual([
+      { version: SCHEMA_VERSION },
+    ]);
     expect(await next.store.get(1)).toBe('{"id":1,"name":"Mochi","categoryId":1}');
     expect(next.control.view()).toMatchObject({ clock: { offsetMs: 0, frozenAt: null }, rules: [] });
     expect(await next.control.arm(rule())).toMatchObject({ id: 'r1' });

@@ -44,6 +44,11 @@ export interface Cluster {
   readonly timings: ClusterTimings;
   /** Stops the server (fast shutdown); the data stays, so start() brings it back on the same port. */
   stop(): Promise<void>;
+  /**
+   * Stops the server as a crash would (SIGQUIT, immediate shutdown: no checkpoint); start() then
+   * runs crash recovery, which empties every UNLOGGED table.
+   */
+  crash(): Promise<void>;
   start(): Promise<void>;
   /** Stops the server and removes the temporary folder. */
   destroy(): Promise<void>;
@@ -162,11 +167,14 @@ async function spawnPostgres(
   return server;
 }
 
-/** Stops a server by its PID: SIGINT (fast shutdown), SIGKILL if it is still there after a while. */
-async function stopPostgres(server: ChildProcess): Promise<void> {
+/**
+ * Stops a server by its PID: SIGINT (fast shutdown) or SIGQUIT (immediate, as a crash), SIGKILL if it
+ * is still there after a while.
+ */
+async function stopPostgres(server: ChildProcess, signal: 'SIGINT' | 'SIGQUIT' = 'SIGINT'): Promise<void> {
   if (server.exitCode !== null || server.signalCode !== null) return;
   const exited = new Promise<void>((resolve) => server.once('exit', () => resolve()));
-  server.kill('SIGINT');
+  server.kill(signal);
   const timer = setTimeout(() => server.kill('SIGKILL'), STOP_TIMEOUT_MS);
   await exited;
   clearTimeout(timer);
@@ -206,10 +214,10 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
         if (!String(error).includes('could not bind') || attempt >= PORT_TRIES) throw error;
       });
     }
-    const stop = async (): Promise<void> => {
+    const stop = async (signal: 'SIGINT' | 'SIGQUIT' = 'SIGINT'): Promise<void> => {
       const running = server;
       server = undefined;
-      if (running !== undefined) await stopPostgres(running);
+      if (running !== undefined) await stopPostgres(running, signal);
     };
     return {
       host: HOST,
@@ -222,7 +230,8 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
       get timings() {
         return { copyMs, initdbMs, startMs };
       },
-      stop,
+      stop: () => stop(),
+      crash: () => stop('SIGQUIT'),
       start,
       destroy: async () => {
         await stop();
