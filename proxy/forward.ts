@@ -52,6 +52,8 @@ export interface ForwardContext {
   /** The bound on each body's copy, decoded. */
   readonly maxCaptureBytes: number;
   readonly onUpstreamError: (message: string) => void;
+  /** The text with every key the proxy knows hidden (credential.ts): what a message may quote of a path. */
+  readonly hide: (text: string) => string;
 }
 
 /** An exchange that ended whole: the answer's status and headers, both bodies' copies. */
@@ -74,7 +76,10 @@ export function forward(
   const { upstream, timeoutMs, maxCaptureBytes, onUpstreamError } = context;
   const method = req.method ?? 'GET';
   const upstreamUrl = `${upstream.origin}${path}`;
-  const failed = (why: string) => onUpstreamError(`the upstream ${upstream.origin} ${why} ${method} ${path}`);
+  // What stderr and the app's 502 or 504 say of the path: a key in its query or a segment is hidden.
+  const shown = context.hide(path);
+  const failed = (why: string) =>
+    onUpstreamError(`the upstream ${upstream.origin} ${why} ${method} ${shown}`);
   const sent = captureBody(header(req.headers, 'content-encoding'), maxCaptureBytes);
   // A server never sends an HTTP/1.0 client a 1xx (RFC 9110 §15.2).
   const interimAllowed =
@@ -98,7 +103,7 @@ export function forward(
       else
         giveUp(
           'upstream_timeout',
-          `the upstream ${upstream.origin} said nothing for ${timeoutMs} ms to ${method} ${path}`,
+          `the upstream ${upstream.origin} said nothing for ${timeoutMs} ms to ${method} ${shown}`,
           `petkit proxy: the upstream ${upstream.origin} said nothing for ${timeoutMs} ms (--upstream-timeout).`,
         );
     }, timeoutMs);
@@ -154,7 +159,7 @@ export function forward(
     }
     giveUp(
       'bad_gateway',
-      `the upstream ${upstream.origin} did not answer ${method} ${path} (${error.code ?? error.message})`,
+      `the upstream ${upstream.origin} did not answer ${method} ${shown} (${error.code ?? error.message})`,
     );
   });
   // A 101 whether asked or not: the connection would become another protocol's, which the proxy
@@ -163,7 +168,7 @@ export function forward(
     socket.destroy();
     giveUp(
       'bad_gateway',
-      `the upstream ${upstream.origin} answered ${method} ${path} with ${statusLine(101)}: petkit proxy forwards HTTP exchanges and switches to no other protocol`,
+      `the upstream ${upstream.origin} answered ${method} ${shown} with ${statusLine(101)}: petkit proxy forwards HTTP exchanges and switches to no other protocol`,
     );
   });
   // Every other interim answer (100, 102 Processing, 103 Early Hints, an unassigned 1xx): the final
@@ -200,7 +205,7 @@ export function forward(
     if (answer === undefined)
       giveUp(
         'bad_gateway',
-        `the upstream ${upstream.origin} closed the connection without answering ${method} ${path}`,
+        `the upstream ${upstream.origin} closed the connection without answering ${method} ${shown}`,
       );
   });
   outgoing.on('response', (incoming) => {

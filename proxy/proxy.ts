@@ -73,6 +73,7 @@ export function createProxy(options: ProxyOptions & { readonly host?: string }):
     timeoutMs: options.upstreamTimeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS,
     maxCaptureBytes: MAX_CAPTURE_BYTES,
     onUpstreamError: (message: string) => options.onUpstreamError?.(message),
+    hide: (text: string) => hideKeys(text, keys),
   };
 
   function control(req: IncomingMessage, res: ServerResponse, path: string): void {

@@ -505,3 +505,35 @@ describe('petkit proxy relays the interim answers (1xx) an HTTP/1.1 app may be g
     expect(received).not.toContain('103');
   });
 });
+
+describe('petkit proxy never says a key it knows when the upstream fails', () => {
+  const KEY = 'sk_live_abcdef123456';
+  const target = `/pets?api_key=${KEY}&x=${KEY.toUpperCase()}`;
+
+  it.each([
+    ['says nothing', (_socket: Socket) => undefined],
+    ['closes at once', (socket: Socket) => socket.destroy()],
+    ['answers a malformed status line', (socket: Socket) => socket.end('HTTP/1.1 2000 OK\r\n\r\n')],
+    ['answers status 99', (socket: Socket) => socket.end('HTTP/1.1 099 OK\r\ncontent-length: 2\r\n\r\n[]')],
+    [
+      'stops short of its Content-Length',
+      (socket: Socket) => socket.end('HTTP/1.1 200 OK\r\ncontent-length: 100\r\n\r\n[1'),
+    ],
+  ])('the upstream %s: neither stderr nor the answer has the key', async (_name, answer) => {
+    const { upstream } = await rawUpstream(answer);
+    const errors: string[] = [];
+    const running = await startProxy({
+      upstream,
+      upstreamTimeoutMs: TIMEOUT_MS,
+      apiKey: KEY,
+      onUpstreamError: (message) => errors.push(message),
+      closeGraceMs: 500,
+    });
+    closers.push(() => running.close());
+    const result = await outcome(running, target, { authorization: `bearer ${KEY}` });
+    await expect.poll(() => errors.length).toBeGreaterThan(0);
+    const said = `${errors.join('\n')}\n${result.kind === 'answered' ? result.body : ''}`;
+    expect(said.toLowerCase()).not.toContain(KEY.slice(0, 8).toLowerCase());
+    expect(said).toContain('/v1/pets?api_key=$API_KEY&x=');
+  });
+});
