@@ -75,10 +75,14 @@ export function parse(argv: string[], env: Readonly<Record<string, string | unde
   try {
     url = new URL(values.upstream);
   } catch {
-    throw new UsageError(`--upstream must be an http or https URL, got "${values.upstream}".`);
+    throw new UsageError(
+      `--upstream must be an http or https URL, got "${withoutCredentials(values.upstream)}".`,
+    );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new UsageError(`--upstream must be an http or https URL, got "${values.upstream}".`);
+    throw new UsageError(
+      `--upstream must be an http or https URL, got "${withoutCredentials(values.upstream)}".`,
+    );
   }
   if (url.username !== '' || url.password !== '') {
     throw new UsageError('--upstream must not carry credentials; the app sends its own key.');
@@ -90,6 +94,14 @@ export function parse(argv: string[], env: Readonly<Record<string, string | unde
     );
   }
   return { help, upstream: url.href.replace(/\/+$/, ''), port, host, upstreamTimeoutMs, apiKey };
+}
+
+/** A refused --upstream as a message may quote it: what comes before an `@` of its authority is `***`. */
+function withoutCredentials(upstream: string): string {
+  return upstream.replace(
+    /^([a-z][a-z0-9+.-]*:\/\/)?[^/?#]*@/i,
+    (_all, scheme: string | undefined) => `${scheme ?? ''}***@`,
+  );
 }
 
 /**

@@ -555,4 +555,20 @@ process.stdout.write = (chunk, ...rest) => {
     );
     expect(parse(['--upstream', 'http://127.0.0.1:65535/v1']).upstream).toBe('http://127.0.0.1:65535/v1');
   });
+
+  it('never quotes the credentials of an --upstream it refuses', () => {
+    for (const [upstream, shown] of [
+      ['ftp://me:s3cret@staging.example/v1', 'ftp://***@staging.example/v1'],
+      ['http://me:s3cret@[::1/v1', 'http://***@[::1/v1'],
+      ['me:s3cret@staging.example', '***@staging.example'],
+      ['http://me:s3c@ret@staging.example:1x/v1', 'http://***@staging.example:1x/v1'],
+    ]) {
+      expect(() => parse(['--upstream', upstream ?? ''])).toThrow(
+        `--upstream must be an http or https URL, got "${shown}".`,
+      );
+    }
+    expect(() => parse(['--upstream', 'http://me:s3cret@staging.example/v1'])).toThrow(
+      '--upstream must not carry credentials; the app sends its own key.',
+    );
+  });
 });
