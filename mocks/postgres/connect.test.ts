@@ -146,6 +146,17 @@ describe('connectState', () => {
     expect(warnings).toEqual([]);
   });
 
+  it('hides a password given as ?password= (or ?sslpassword=) as it hides one before the @', async () => {
+    const port = await freePort();
+    const failure = connectState(
+      `postgres://petkit@127.0.0.1:${port}/pets?application_name=x&password=s3cret&sslpassword=pass%20phrase`,
+      { connectTimeoutMs: 2_000 },
+    );
+    await expect(failure).rejects.toThrow(
+      `Cannot reach the state database at postgres://petkit@127.0.0.1:${port}/pets?application_name=x&password=***&sslpassword=***: connect ECONNREFUSED`,
+    );
+  });
+
   it('says which database the server refuses', async () => {
     const { host, port, user } = inject('postgres');
     await expect(connectState(`postgres://${user}@${host}:${port}/petkit_missing`)).rejects.toThrow(

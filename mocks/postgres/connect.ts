@@ -82,11 +82,14 @@ export interface SharedState extends MockState {
   close(): Promise<void>;
 }
 
-/** The URL with its password hidden, for messages. */
+/** The query parameters of a state URL that pg reads as a secret: the password, the key's passphrase. */
+const SECRET_PARAMETERS = /([?&](?:password|sslpassword)=)[^&#]*/gi;
+
+/** The URL with its password hidden (in its userinfo, or a ?password= pg reads as well), for messages. */
 function redact(url: URL): string {
   const shown = new URL(url.href);
   if (shown.password !== '') shown.password = '***';
-  return shown.href;
+  return shown.href.replace(SECRET_PARAMETERS, '$1***');
 }
 
 function positiveInteger(name: string, value: number): number {
