@@ -157,6 +157,20 @@ describe('connectState', () => {
     );
   });
 
+  it('refuses at once a URL pg cannot read, where it waited for ever', async () => {
+    const port = await freePort();
+    const base = `postgres://petkit:s3cret@127.0.0.1:${port}/pets`;
+    await expect(connectState(`${base}?port=abc`)).rejects.toThrow(
+      `The state URL postgres://petkit:***@127.0.0.1:${port}/pets?port=abc cannot be read by the pg client: its port is not a number from 1 to 65535 (abc)`,
+    );
+    await expect(connectState(`${base}?sslrootcert=/nonexistent/ca.pem`)).rejects.toThrow(
+      /^The state URL .*\?sslrootcert=\/nonexistent\/ca\.pem cannot be read by the pg client: ENOENT: no such file or directory, open '\/nonexistent\/ca\.pem'$/,
+    );
+    await expect(connectState(`${base}?sslmode=verify-ca&uselibpqcompat=true`)).rejects.toThrow(
+      StateConfigError,
+    );
+  }, 5_000);
+
   it('says which database the server refuses', async () => {
     const { host, port, user } = inject('postgres');
     await expect(connectState(`postgres://${user}@${host}:${port}/petkit_missing`)).rejects.toThrow(

@@ -9,7 +9,7 @@ import { DEFAULT_MAX_PETS, type Logger, silentLogger } from '../options.js';
 import type { StoredRule } from '../rules.js';
 import type { MockState } from '../state.js';
 import { describeError } from './connection-errors.js';
-import { createDatabase, type Database } from './database.js';
+import { createDatabase, type Database, urlProblem } from './database.js';
 import { StateConfigError, StateUnavailableError } from './errors.js';
 import { openResetChannel, RESET_CHANNEL, RESET_PAYLOAD_SQL, type ResetListener } from './reset-channel.js';
 import { migrate } from './schema.js';
@@ -145,6 +145,12 @@ function normalize(
     );
   }
   const ssl = sslModeNote(url, parsed);
+  const problem = urlProblem(ssl.url);
+  if (problem !== undefined) {
+    throw new StateConfigError(
+      `The state URL ${redact(parsed)} cannot be read by the pg client: ${problem.replace(/\s+/g, ' ')}`,
+    );
+  }
   return {
     url: ssl.url,
     sslNote: ssl.note,

@@ -40,6 +40,26 @@ export function unavailable(error: unknown): StateUnavailableError {
   });
 }
 
+/**
+ * Why pg cannot read `url`, or undefined when it can. pg reads it anew for each connection, inside
+ * its pool, where a throw (a ?port= that is no number, a ?sslrootcert= file that is not there) left
+ * the pool's promise unsettled for ever: a replica waited on nothing and exited 0 saying nothing.
+ * Making a client reads the URL as the pool will, and connects nothing; its port must be one.
+ */
+export function urlProblem(url: string): string | undefined {
+  let port: unknown;
+  try {
+    ({ port } = new pg.Client({ connectionString: url }));
+  } catch (error) {
+    return describeError(error);
+  }
+  // A port pg read as NaN (?port=abc) threw in the pool's connect, where nothing caught it.
+  if (typeof port !== 'number' || !Number.isInteger(port) || port < 1 || port > 65535) {
+    return `its port is not a number from 1 to 65535 (${String(new URL(url).searchParams.get('port') ?? port)})`;
+  }
+  return undefined;
+}
+
 export function createDatabase(options: DatabaseOptions): Database {
   const pool = new pg.Pool({
     connectionString: options.url,
