@@ -6,6 +6,7 @@ import { createServer, type IncomingMessage, request, type ServerResponse } from
 import { type AddressInfo, createServer as createTcpServer, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type RunningProxy, startProxy } from '../../proxy/index.js';
+import { recording } from './servers.js';
 
 const TIMEOUT_MS = 150;
 /** How long a test waits for the proxy to settle an exchange before calling it a hang. */
@@ -535,5 +536,79 @@ describe('petkit proxy never says a key it knows when the upstream fails', () =>
     const said = `${errors.join('\n')}\n${result.kind === 'answered' ? result.body : ''}`;
     expect(said.toLowerCase()).not.toContain(KEY.slice(0, 8).toLowerCase());
     expect(said).toContain('/v1/pets?api_key=$API_KEY&x=');
+  });
+});
+
+describe('petkit proxy against an upstream that points elsewhere or says more than it announced', () => {
+  it('forwards a redirect to another host as it came, and never follows it', async () => {
+    const bystander = await recording();
+    closers.push(() => bystander.close());
+    const upstream = await upstreamThat((_req, res) => {
+      res.writeHead(302, { location: `${bystander.origin}/steal`, 'content-length': '0' });
+      res.end();
+    });
+    const { running } = await proxyTo(upstream, 5_000);
+    const result = await outcome(running, '/pets', { authorization: 'Bearer demo-free' });
+    expect(result).toMatchObject({ kind: 'answered', status: 302 });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(bystander.connections()).toBe(0);
+  });
+
+  it('gives no later request the bytes an upstream sent past its Content-Length', async () => {
+    const { upstream } = await rawUpstream((socket, head) => {
+      const answer = (body: string) =>
+        `HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body}`;
+      if (head.includes('?first')) {
+        socket.write(`${answer('[]')}${answer('["smuggled"]')}`);
+      } else socket.write(answer('["ok"]'));
+      socket.on('data', () => socket.write(answer('["ok"]')));
+    });
+    const { running } = await proxyTo(upstream, 5_000);
+    expect(await outcome(running, '/pets?first')).toMatchObject({
+      kind: 'answered',
+      status: 200,
+      body: '[]',
+    });
+    for (const _ of [1, 2, 3]) {
+      expect(await outcome(running, '/pets?next')).toMatchObject({
+        kind: 'answered',
+        status: 200,
+        body: '["ok"]',
+      });
+    }
+  });
+});
+
+describe('petkit proxy and a credential sent twice', () => {
+  it('forwards the first Authorization alone, and says the second nowhere', async () => {
+    const { upstream, heads } = await rawUpstream((socket) =>
+      socket.end(
+        'HTTP/1.1 401 Unauthorized\r\ncontent-type: application/json\r\ncontent-length: 2\r\n\r\n{}',
+      ),
+    );
+    const { running, errors } = await proxyTo(upstream, 5_000);
+    const said: string[] = [];
+    const url = new URL(running.url);
+    const { Socket } = await import('node:net');
+    const client = new Socket();
+    const answer = await new Promise<string>((resolve, reject) => {
+      let text = '';
+      client.on('data', (chunk: Buffer) => {
+        text += chunk.toString('latin1');
+      });
+      client.on('close', () => resolve(text));
+      client.on('error', reject);
+      client.connect(Number(url.port), url.hostname, () =>
+        client.write(
+          `GET /v1/pets HTTP/1.1\r\nHost: ${url.host}\r\nAuthorization: Bearer first-key-1234\r\n` +
+            'authorization: Bearer second-secret-5678\r\nConnection: close\r\n\r\n',
+        ),
+      );
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 401 /);
+    await expect.poll(() => running.proxy.journal.exchanges).toBe(1);
+    said.push(...errors, JSON.stringify(running.proxy.journal), ...heads);
+    expect(heads[0]).toMatch(/^authorization: Bearer first-key-1234$/im);
+    expect(said.join('\n')).not.toContain('second-secret');
   });
 });
