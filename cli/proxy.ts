@@ -118,6 +118,31 @@ function upstreamPortProblem(upstream: string): string | undefined {
   return `${scheme}${rest}: port ${port} is out of range (1 to 65535)`;
 }
 
+/** The keys given to a run whose flags were refused: --api-key's values and PETKIT_API_KEY. */
+export function givenKeys(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+): string[] {
+  const keys = [env.PETKIT_API_KEY];
+  argv.forEach((arg, i) => {
+    if (arg === '--api-key') keys.push(argv[i + 1]);
+    else if (arg.startsWith('--api-key=')) keys.push(arg.slice('--api-key='.length));
+  });
+  return keys.filter((key): key is string => key !== undefined && key !== '');
+}
+
+/**
+ * A refusal as it may be printed: a key given anywhere in it (pasted as --upstream, as --host, or
+ * after a flag that needs no value) written `$API_KEY`, whatever its case.
+ */
+export function withoutKey(message: string, keys: readonly string[]): string {
+  return keys.reduce(
+    (text, key) =>
+      text.replace(new RegExp(key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi'), () => '$API_KEY'),
+    message,
+  );
+}
+
 /** One line per exchange: what it was, how it went, what was found, and what was not checked. */
 export function formatExchange({
   method,
@@ -149,7 +174,7 @@ export async function run(argv: string[]): Promise<number> {
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     guardStream(process.stderr).write(
-      `petkit proxy: ${printable(error.message)}\nRun 'petkit proxy --help' for the options.\n`,
+      `petkit proxy: ${printable(withoutKey(error.message, givenKeys(argv, process.env)))}\nRun 'petkit proxy --help' for the options.\n`,
     );
     return 2;
   }

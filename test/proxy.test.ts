@@ -556,6 +556,29 @@ process.stdout.write = (chunk, ...rest) => {
     expect(parse(['--upstream', 'http://127.0.0.1:65535/v1']).upstream).toBe('http://127.0.0.1:65535/v1');
   });
 
+  it('never quotes the key it was given in a refusal of its flags', async () => {
+    const { spawnSync } = await import('node:child_process');
+    const KEY = 'sk_live_Abc123.x';
+    const run = (env: Record<string, string>, ...args: string[]) =>
+      spawnSync(process.execPath, [MAIN, 'proxy', ...args], {
+        encoding: 'utf8',
+        env: { ...process.env, ...env },
+      });
+    for (const { env, args } of [
+      { env: { PETKIT_API_KEY: KEY }, args: ['--upstream', KEY] },
+      {
+        env: {},
+        args: ['--upstream', 'http://127.0.0.1:9/v1', '--api-key', KEY, '--port', KEY.toUpperCase()],
+      },
+      { env: {}, args: [`--api-key=${KEY}`, '--upstream', 'http://127.0.0.1:9/v1', KEY] },
+    ]) {
+      const refused = run(env, ...args);
+      expect(refused.status).toBe(2);
+      expect(refused.stderr).toMatch(/\$API_KEY/);
+      expect(refused.stderr.toLowerCase()).not.toContain('abc123');
+    }
+  });
+
   it('never quotes the credentials of an --upstream it refuses', () => {
     for (const [upstream, shown] of [
       ['ftp://me:s3cret@staging.example/v1', 'ftp://***@staging.example/v1'],
