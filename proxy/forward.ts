@@ -175,27 +175,30 @@ export function forward(
   // answer may follow it, and the clock runs on meanwhile (an interim answer is not the answer), so
   // however many come, the timeout bounds them. Relayed: 100 to a client that expects it, 102, and
   // 103 with a Link (what Node writes), at most MAX_INTERIM in all, so a flood costs nothing more.
-  outgoing.on('information', (info: { statusCode: number; headers: IncomingHttpHeaders }) => {
-    if (info.statusCode === 100) {
-      if (expectsContinue) sendContinue();
-      return;
-    }
-    if (!interimAllowed || relayed >= MAX_INTERIM || done || answer !== undefined) return;
-    if (res.headersSent || res.destroyed) return;
-    if (info.statusCode === 102) {
-      relayed += 1;
-      res.writeProcessing();
-    } else if (info.statusCode === 103) {
-      const hints = earlyHints(info.headers);
-      if (hints === undefined) return;
-      try {
-        res.writeEarlyHints(hints);
-        relayed += 1;
-      } catch {
-        // A Link Node will not write: the hint is passed over, the answer still comes.
+  outgoing.on(
+    'information',
+    (info: { statusCode: number; headers: IncomingHttpHeaders; rawHeaders: string[] }) => {
+      if (info.statusCode === 100) {
+        if (expectsContinue) sendContinue();
+        return;
       }
-    }
-  });
+      if (!interimAllowed || relayed >= MAX_INTERIM || done || answer !== undefined) return;
+      if (res.headersSent || res.destroyed) return;
+      if (info.statusCode === 102) {
+        relayed += 1;
+        res.writeProcessing();
+      } else if (info.statusCode === 103) {
+        const hints = earlyHints(info.headers, info.rawHeaders);
+        if (hints === undefined) return;
+        try {
+          res.writeEarlyHints(hints);
+          relayed += 1;
+        } catch {
+          // A Link Node will not write: the hint is passed over, the answer still comes.
+        }
+      }
+    },
+  );
   if (expectsContinue) {
     fallback = setTimeout(sendContinue, CONTINUE_FALLBACK_MS);
     fallback.unref();
@@ -287,14 +290,26 @@ export function forward(
   req.pipe(outgoing);
 }
 
-/** A 103's end-to-end fields, as Node's writeEarlyHints takes them, or none without a Link to relay. */
-function earlyHints(headers: IncomingHttpHeaders): Record<string, string> | undefined {
-  const hints: Record<string, string> = {};
-  for (const [name, value] of Object.entries(endToEnd(headers, ['via', 'set-cookie']))) {
+/**
+ * A 103's end-to-end fields, as Node's writeEarlyHints takes them, or none without a Link to relay.
+ * Each Link line is its own value (Node's headers join them with a comma, which it then refuses).
+ */
+function earlyHints(
+  headers: IncomingHttpHeaders,
+  rawHeaders: readonly string[],
+): Record<string, string | string[]> | undefined {
+  const hints: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(endToEnd(headers, ['via', 'set-cookie', 'link']))) {
     const text = Array.isArray(value) ? value.join(', ') : value;
     if (PLAIN_VALUE.test(text)) hints[name] = text;
   }
-  if (hints.link === undefined || hints.link.trim() === '') return undefined;
-  hints.via = via(headers.via);
-  return PLAIN_VALUE.test(hints.via) ? hints : undefined;
+  const links = rawHeaders.filter((_, i) => i % 2 === 1 && rawHeaders[i - 1]?.toLowerCase() === 'link');
+  const kept = links.filter((link) => PLAIN_VALUE.test(link) && link.trim() !== '');
+  // A Link named by Connection is hop-by-hop, as any field it names.
+  if (kept.length === 0 || endToEnd(headers).link === undefined) return undefined;
+  hints.link = kept.length === 1 ? (kept[0] as string) : kept;
+  const sent = via(headers.via);
+  if (!PLAIN_VALUE.test(sent)) return undefined;
+  hints.via = sent;
+  return hints;
 }

@@ -358,6 +358,25 @@ describe('petkit proxy relays the interim answers (1xx) an HTTP/1.1 app may be g
     expect(seen.interim[0]?.headers).not.toHaveProperty('x-hop');
   });
 
+  it('relays a 103 of several Link lines, and passes over one whose Link Node will not write', async () => {
+    const { upstream } = await rawUpstream((socket) => {
+      socket.write('HTTP/1.1 103 Early Hints\r\nLink: garbage "<"\r\n\r\n');
+      socket.write(
+        'HTTP/1.1 103 Early Hints\r\nLink: </a.css>; rel=preload\r\nLink: </b.js>; rel=preload\r\nSet-Cookie: s=1\r\n\r\n',
+      );
+      setTimeout(
+        () => socket.end('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 2\r\n\r\n[]'),
+        20,
+      );
+    });
+    const { running } = await proxyTo(upstream, 5_000);
+    const seen = await exchange(running);
+    expect(seen).toMatchObject({ status: 200, body: '[]' });
+    expect(seen.interim).toEqual([
+      { status: 103, headers: { link: '</a.css>; rel=preload, </b.js>; rel=preload', via: '1.1 petkit' } },
+    ]);
+  });
+
   it('relays at most 16 interim answers of one exchange, and 103 without a Link not at all', async () => {
     const { upstream } = await rawUpstream((socket) => {
       socket.write('HTTP/1.1 103 Early Hints\r\nX-Note: no link\r\n\r\n');
