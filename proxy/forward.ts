@@ -200,7 +200,10 @@ export function forward(
     },
   );
   if (expectsContinue) {
-    fallback = setTimeout(sendContinue, CONTINUE_FALLBACK_MS);
+    // A request whose body has all come (none, or sent without waiting) waits for no 100 of the proxy's.
+    fallback = setTimeout(() => {
+      if (!req.readableEnded) sendContinue();
+    }, CONTINUE_FALLBACK_MS);
     fallback.unref();
   }
   // Whatever else ends the upstream request before an answer: the client is told, never left waiting.

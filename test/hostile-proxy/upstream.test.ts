@@ -486,6 +486,18 @@ describe('petkit proxy relays the interim answers (1xx) an HTTP/1.1 app may be g
     expect(heads[0]).toMatch(/^expect: 100-continue$/im);
   });
 
+  it('says no 100 of its own to a request whose body has all come', async () => {
+    const { upstream } = await rawUpstream((socket) =>
+      setTimeout(
+        () => socket.end('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 2\r\n\r\n[]'),
+        1_300,
+      ),
+    );
+    const { running } = await proxyTo(upstream, 5_000);
+    const seen = await exchange(running, { headers: { expect: '100-continue' } });
+    expect(seen).toMatchObject({ status: 200, body: '[]', interim: [] });
+  });
+
   it('forwards an expectation other than 100-continue for the upstream to judge', async () => {
     const { upstream, heads } = await rawUpstream((socket) =>
       socket.end(
