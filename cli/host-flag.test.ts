@@ -45,7 +45,10 @@ describe('--host', () => {
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
     const { port } = taken.address() as AddressInfo;
     try {
-      for (const [command, args] of [['mock', []]] as const) {
+      for (const [command, args] of [
+        ['mock', []],
+        ['proxy', UPSTREAM],
+      ] as const) {
         const run = spawnSync(process.execPath, [MAIN, command, ...args, '--port', String(port)], {
           encoding: 'utf8',
         });

@@ -9,7 +9,7 @@ import {
   MAX_CAPTURE_BYTES,
   startProxy,
 } from '../proxy/index.js';
-import { checkedArgv, hostFlag, hostNotHere, integerFlag, UsageError } from './flags.js';
+import { cannotListen, checkedArgv, hostFlag, hostNotHere, integerFlag, UsageError } from './flags.js';
 import { guardStream, printable, processOutput } from './output.js';
 
 export const DEFAULT_PROXY_PORT = 4011;
@@ -208,9 +208,7 @@ export async function run(argv: string[]): Promise<number> {
       out.stderr.write(`petkit proxy: ${printable(notHere)}\n`);
       return 2;
     }
-    out.stderr.write(
-      `petkit proxy: cannot listen on ${parsed.host}:${parsed.port} (${code ?? String(error)}).\n`,
-    );
+    out.stderr.write(`petkit proxy: ${printable(cannotListen(parsed.host, parsed.port, error))}\n`);
     return 1;
   }
   return new Promise<number>((resolve) => {
