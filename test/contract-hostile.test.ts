@@ -1,24 +1,17 @@
 // The suite against a hostile target, through the CLI as a user meets it: each hostile habit gives a
 // clear finding or a clean exit 2 with a message, and a written report; never a hang or an unhandled
 // rejection, and the key in no output.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, expect, test } from 'vitest';
-import { type Io, run } from '../cli/contract.js';
+import { expect, test } from 'vitest';
+import { run } from '../cli/contract.js';
 import type { Report } from '../contract-tests/index.js';
 import { fakeClock } from './servers/fake-clock.js';
 import { HOSTILE_SERVERS, type HostileServer, serveHostile } from './servers/hostile.js';
-import { REFERENCE_KEY, type Served } from './servers/reference.js';
+import { REFERENCE_KEY } from './servers/reference.js';
+import { captureIo, scratchPerTest } from './support/contract-io.js';
 
-let served: Served | undefined;
-let dir: string | undefined;
-afterEach(async () => {
-  await served?.close();
-  served = undefined;
-  if (dir !== undefined) rmSync(dir, { recursive: true });
-  dir = undefined;
-});
+const scratch = scratchPerTest('petkit-hostile-');
 
 /** What each must come to: the exit status, and what the report or the message says. */
 const EXPECTED: Record<string, { exit: 0 | 1 | 2; says: RegExp }> = {
@@ -54,18 +47,10 @@ test('every hostile server has its expectation', () => {
  */
 async function contractAgainst(server: HostileServer, args: readonly string[], withHar = false) {
   const clock = fakeClock();
-  served = await serveHostile(server, clock.now);
-  dir = mkdtempSync(join(tmpdir(), 'petkit-hostile-'));
-  const file = join(dir, 'report.json');
-  const har = join(dir, 'run.har');
-  let stdout = '';
-  let stderr = '';
-  const io: Io = {
-    stdout: { write: (text: string) => (stdout += text), isTTY: false },
-    stderr: { write: (text: string) => (stderr += text), isTTY: false },
-    env: { CONTRACT_API_KEY: REFERENCE_KEY },
-    clock,
-  };
+  const served = scratch.serve(await serveHostile(server, clock.now));
+  const file = join(scratch.dir(), 'report.json');
+  const harFile = join(scratch.dir(), 'run.har');
+  const { io, out, err } = captureIo({ CONTRACT_API_KEY: REFERENCE_KEY }, clock);
   const started = Date.now();
   const exit = await run(
     [
@@ -79,7 +64,7 @@ async function contractAgainst(server: HostileServer, args: readonly string[], w
       'json',
       '--output',
       file,
-      ...(withHar ? ['--har', har] : []),
+      ...(withHar ? ['--har', harFile] : []),
       ...args,
     ],
     io,
@@ -87,7 +72,8 @@ async function contractAgainst(server: HostileServer, args: readonly string[], w
   expect(Date.now() - started).toBeLessThan(20_000);
   const text = readFileSync(file, 'utf8');
   const report = JSON.parse(text) as Report;
-  return { exit, text, report, har: withHar ? readFileSync(har, 'utf8') : '', stdout, stderr };
+  const har = withHar ? readFileSync(harFile, 'utf8') : '';
+  return { exit, text, report, har, stdout: out(), stderr: err() };
 }
 
 const hostile = (name: string): HostileServer => {

@@ -2,33 +2,15 @@
 // is refused before any request, saying what and where but never the key; a key of other visible
 // characters is sent as it is; and a key the target echoes back, in any case or encoding, whole or a
 // long part of it, is in no output (stdout, stderr, the JSON report, the HAR).
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, expect, test } from 'vitest';
-import { type Io, run } from '../cli/contract.js';
+import { expect, test } from 'vitest';
+import { run } from '../cli/contract.js';
 import type { Report } from '../contract-tests/index.js';
-import { createReference, type RawRequest, type Served, serve } from './servers/reference.js';
+import { createReference, type RawRequest, serve } from './servers/reference.js';
+import { captureIo as fakeIo, scratchPerTest } from './support/contract-io.js';
 
-let served: Served | undefined;
-let dir: string | undefined;
-afterEach(async () => {
-  await served?.close();
-  served = undefined;
-  if (dir !== undefined) rmSync(dir, { recursive: true });
-  dir = undefined;
-});
-
-function fakeIo(env: Record<string, string> = {}) {
-  let stdout = '';
-  let stderr = '';
-  const io: Io = {
-    stdout: { write: (text: string) => (stdout += text), isTTY: false },
-    stderr: { write: (text: string) => (stderr += text), isTTY: false },
-    env,
-  };
-  return { io, out: () => stdout, err: () => stderr };
-}
+const scratch = scratchPerTest('petkit-key-');
 
 /** Every string in a JSON text, and in the JSON texts among them (a body recorded in a HAR), decoded. */
 function strings(text: string): string[] {
@@ -71,11 +53,13 @@ test.each([
   async (_what, key, says) => {
     let requests = 0;
     const reference = createReference({ key });
-    served = await serve((request: RawRequest) => {
-      requests += 1;
-      return reference(request);
-    });
-    dir = mkdtempSync(join(tmpdir(), 'petkit-key-'));
+    const served = scratch.serve(
+      await serve((request: RawRequest) => {
+        requests += 1;
+        return reference(request);
+      }),
+    );
+    const dir = scratch.dir();
     const har = join(dir, 'run.har');
     for (const [argv, env] of [
       [['--api-key', key], {}],
@@ -93,8 +77,8 @@ test.each([
 
 test('a key of other visible characters (quotes, $, `, \\, |, !, %) travels as it is, and is in no output', async () => {
   const key = `Sk'"$HOME\`id\`\\x|y!z%41=`;
-  served = await serve(createReference({ key }));
-  dir = mkdtempSync(join(tmpdir(), 'petkit-key-'));
+  const served = scratch.serve(await serve(createReference({ key })));
+  const dir = scratch.dir();
   const har = join(dir, 'run.har');
   const { io, out, err } = fakeIo();
   const exit = await run(
@@ -125,17 +109,19 @@ test('a key the target echoes back lower-, upper- or swapped-case, percent-encod
     'x-echo-head': `${key.slice(0, 14)}...`,
     'x-echo-tail': `...${key.slice(-13)}`,
   };
-  served = await serve((request: RawRequest) => {
-    const response = reference(request);
-    Object.assign(response.headers, echoes);
-    if (response.status === 401) {
-      // JSON with the key escaped as a JSON encoder may: \/ and \u0073 for its first letter.
-      const escaped = `\\u0073${key.slice(1).replaceAll('/', '\\/')}`;
-      response.body = `{"code":"invalid_api_key","message":"not ${escaped} nor ${key.toUpperCase()}","status":401}`;
-    }
-    return response;
-  });
-  dir = mkdtempSync(join(tmpdir(), 'petkit-key-'));
+  const served = scratch.serve(
+    await serve((request: RawRequest) => {
+      const response = reference(request);
+      Object.assign(response.headers, echoes);
+      if (response.status === 401) {
+        // JSON with the key escaped as a JSON encoder may: \/ and \u0073 for its first letter.
+        const escaped = `\\u0073${key.slice(1).replaceAll('/', '\\/')}`;
+        response.body = `{"code":"invalid_api_key","message":"not ${escaped} nor ${key.toUpperCase()}","status":401}`;
+      }
+      return response;
+    }),
+  );
+  const dir = scratch.dir();
   const file = join(dir, 'report.json');
   const har = join(dir, 'run.har');
   const { io, out, err } = fakeIo({ CONTRACT_API_KEY: key });
@@ -189,12 +175,14 @@ test('a key the target echoes back in hex, lower- or upper-case digits, is in no
     'x-echo-hex-bearer': Buffer.from(`Bearer ${key}`).toString('hex'),
     'x-echo-hex-upper-cased': Buffer.from(key.toUpperCase()).toString('hex'),
   };
-  served = await serve((request: RawRequest) => {
-    const response = reference(request);
-    Object.assign(response.headers, echoes);
-    return response;
-  });
-  dir = mkdtempSync(join(tmpdir(), 'petkit-key-'));
+  const served = scratch.serve(
+    await serve((request: RawRequest) => {
+      const response = reference(request);
+      Object.assign(response.headers, echoes);
+      return response;
+    }),
+  );
+  const dir = scratch.dir();
   const file = join(dir, 'report.json');
   const har = join(dir, 'run.har');
   const { io, out, err } = fakeIo({ CONTRACT_API_KEY: key });

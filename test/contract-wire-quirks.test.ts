@@ -1,42 +1,27 @@
 // The suite against targets with a habit on the wire (test/servers/wire-quirks.ts), through the CLI
 // as a user meets it: what the report shows must let the user see what the target sent.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, expect, test } from 'vitest';
-import { type Io, run } from '../cli/contract.js';
+import { expect, test } from 'vitest';
+import { run } from '../cli/contract.js';
 import type { Report } from '../contract-tests/index.js';
 import { fakeClock } from './servers/fake-clock.js';
 import { type HostileServer, serveHostile } from './servers/hostile.js';
-import { REFERENCE_KEY, type Served } from './servers/reference.js';
+import { REFERENCE_KEY } from './servers/reference.js';
 import { WIRE_QUIRKS } from './servers/wire-quirks.js';
+import { captureIo, scratchPerTest } from './support/contract-io.js';
 
-let served: Served | undefined;
-let dir: string | undefined;
-afterEach(async () => {
-  await served?.close();
-  served = undefined;
-  if (dir !== undefined) rmSync(dir, { recursive: true });
-  dir = undefined;
-});
+const scratch = scratchPerTest('petkit-wire-');
 
 /** `petkit contract` against `server` on a fake clock: exit status, stdout, stderr, and the --output file. */
 async function contractAgainst(server: HostileServer, args: readonly string[]) {
   const clock = fakeClock();
-  served = await serveHostile(server, clock.now);
-  dir = mkdtempSync(join(tmpdir(), 'petkit-wire-'));
-  const harFile = join(dir, 'run.har');
+  const served = scratch.serve(await serveHostile(server, clock.now));
+  const harFile = join(scratch.dir(), 'run.har');
   const withHar = args.flatMap((arg) => (arg === '--har' ? [arg, harFile] : [arg]));
-  const file = join(dir, 'report');
-  let stdout = '';
-  let stderr = '';
-  const io: Io = {
-    stdout: { write: (text: string) => (stdout += text), isTTY: false },
-    stderr: { write: (text: string) => (stderr += text), isTTY: false },
-    env: { CONTRACT_API_KEY: REFERENCE_KEY },
-    clock,
-  };
+  const file = join(scratch.dir(), 'report');
+  const { io, out, err } = captureIo({ CONTRACT_API_KEY: REFERENCE_KEY }, clock);
   const exit = await run(
     [
       '--base-url',
@@ -55,8 +40,8 @@ async function contractAgainst(server: HostileServer, args: readonly string[]) {
   );
   const output = readFileSync(file, 'utf8');
   const har = args.includes('--har') ? readFileSync(harFile, 'utf8') : '';
-  for (const text of [stdout, stderr, output, har]) expect(text).not.toContain(REFERENCE_KEY);
-  return { exit, stdout, stderr, output, har };
+  for (const text of [out(), err(), output, har]) expect(text).not.toContain(REFERENCE_KEY);
+  return { exit, stdout: out(), stderr: err(), output, har };
 }
 
 test('a JSON body after a byte-order mark: the report shows the mark, which is why it is not JSON', async () => {
