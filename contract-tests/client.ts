@@ -200,7 +200,7 @@ export function createClient(options: ClientOptions): Client {
    * By operation: its requests in a row that got no whole answer, and how many of them timed out; a
    * response read to its end removes it.
    */
-  const strikesOf = new Map<string, { requests: number; timeouts: number }>();
+  const strikesOf = new Map<string, { requests: number; timeouts: number; heads: number }>();
   /** Operations no longer sent, with why (OPERATION_SILENT_AFTER). */
   const mutedOf = new Map<string, string>();
   /** One timeline of sends and answers: an answer below a request's sentSeq came before it left. */
@@ -371,7 +371,16 @@ export function createClient(options: ClientOptions): Client {
       return unansweredExchange(
         sentSeq,
         timeout
-          ? { kind: 'timeout', message: `no response within ${options.timeoutMs} ms` }
+          ? {
+              kind: 'timeout',
+              // The head came, then the body did not end: the target answered, in part.
+              ...(status === undefined
+                ? { message: `no response within ${options.timeoutMs} ms` }
+                : {
+                    message: `answered ${status}, but its body did not end within the --timeout (${options.timeoutMs} ms)`,
+                    status,
+                  }),
+            }
           : {
               kind: 'network',
               // Node's own words may quote what was sent (an invalid header value quotes it whole).
@@ -395,18 +404,26 @@ export function createClient(options: ClientOptions): Client {
    * operation is no longer sent.
    */
   const strike = (operationId: string, failure: NonNullable<Exchange['failure']>): void => {
-    const before = strikesOf.get(operationId) ?? { requests: 0, timeouts: 0 };
+    const before = strikesOf.get(operationId) ?? { requests: 0, timeouts: 0, heads: 0 };
+    const timedOut = failure.kind === 'timeout';
     const now = {
       requests: before.requests + 1,
-      timeouts: before.timeouts + (failure.kind === 'timeout' ? 1 : 0),
+      timeouts: before.timeouts + (timedOut ? 1 : 0),
+      // Timeouts after the head came: the body did not end.
+      heads: before.heads + (timedOut && failure.status !== undefined ? 1 : 0),
     };
     strikesOf.set(operationId, now);
     if (now.requests < OPERATION_SILENT_AFTER) return;
+    const waited = `each waited the --timeout, ${options.timeoutMs} ms`;
     mutedOf.set(
       operationId,
-      now.timeouts === now.requests
-        ? `got no response to ${now.requests} requests in a row (each waited the --timeout, ${options.timeoutMs} ms) while the target answered others`
-        : `got no whole response to ${now.requests} requests in a row (the last: ${failure.message})`,
+      now.timeouts < now.requests
+        ? `got no whole response to ${now.requests} requests in a row (the last: ${failure.message})`
+        : now.heads === 0
+          ? `got no response to ${now.requests} requests in a row (${waited}) while the target answered others`
+          : now.heads === now.requests
+            ? `got no whole response to ${now.requests} requests in a row (${waited}, its body unended) while the target answered others`
+            : `got no whole response to ${now.requests} requests in a row (${waited}; ${now.heads} of them a head, then a body that did not end) while the target answered others`,
     );
   };
 

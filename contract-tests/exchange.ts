@@ -46,7 +46,10 @@ export interface Exchange {
     readonly message: string;
     /** The system's or TLS's error code, when it gave one (`ECONNREFUSED`, `DEPTH_ZERO_SELF_SIGNED_CERT`). */
     readonly code?: string;
-    /** The status of an answer that came but whose body could not be read (not in its Content-Encoding, over 4 MiB). */
+    /**
+     * The status of an answer that came but whose body could not be read (not in its Content-Encoding,
+     * over 4 MiB) or did not end within the --timeout.
+     */
     readonly status?: number;
     /**
      * Bytes of an answer came, but Node's HTTP client refused them before a status was read (a header

@@ -20,7 +20,11 @@ const EXPECTED: Record<string, { exit: 0 | 1 | 2; says: RegExp }> = {
     exit: 1,
     says: /(no response|answered \d{3}, but its body could not be read): .*(terminated|closed|reset|ECONNRESET)/i,
   },
-  'never-ends': { exit: 1, says: /no response within 300 ms/ },
+  // The head came: the finding says so, and which status, not "no response".
+  'never-ends': {
+    exit: 1,
+    says: /^answered \d{3}, but its body did not end within the --timeout \(300 ms\)/m,
+  },
   'control-character-in-header': {
     exit: 1,
     says: /an answer Node's HTTP client refuses, not valid HTTP\/1\.1: .*Invalid header value char/,
@@ -134,3 +138,24 @@ test.each(['resets-mid-response', 'control-character-in-header'])(
     expect(har).not.toContain('not sent');
   },
 );
+
+test('never-ends on every getPet: the head came, so getPet is no longer sent after 3 bodies that did not end, and its other checks say so', async () => {
+  const { exit, report } = await contractAgainst(hostile('never-ends'), ['--examples', '2']);
+  expect(exit).toBe(1);
+  const getPet = report.findings.filter((finding) => finding.operationId === 'getPet');
+  expect(getPet.length).toBeGreaterThan(0);
+  for (const finding of getPet) {
+    expect(finding.message).toMatch(
+      /^answered \d{3}, but its body did not end within the --timeout \(300 ms\)/,
+    );
+  }
+  const skipped = report.results.filter(
+    (result) =>
+      result.operationId === 'getPet' && result.outcome === 'skipped' && !/^opt-in/.test(result.reason ?? ''),
+  );
+  expect(skipped.length).toBeGreaterThan(0);
+  for (const result of skipped)
+    expect(result.reason).toMatch(
+      /^not judged: getPet was no longer sent: it got no whole response to 3 requests in a row \(each waited the --timeout, 300 ms, its body unended\)/,
+    );
+});
