@@ -5,7 +5,8 @@ import { isUtf8 } from 'node:buffer';
 import { maxHeaderSize } from 'node:http';
 import { headerInteger } from '../openapi/index.js';
 import { ContractAbort, interrupted, stopped, TargetSilent } from './errors.js';
-import { ACCEPT_ENCODING, type Exchange, type RequestRecord } from './exchange.js';
+import { ACCEPT_ENCODING, type Exchange, type RequestRecord, type ResponseRecord } from './exchange.js';
+import { around, jsonBreak } from './json-break.js';
 import type { CredentialClass } from './model/types.js';
 import type { NormalizedOptions } from './options.js';
 import { swapCase } from './redaction.js';
@@ -150,8 +151,8 @@ export const MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
  * A response's body as text (UTF-8, U+FFFD for each byte that is not), read to its end or to
  * MAX_RESPONSE_BYTES, past which reading stops; and whether its bytes were UTF-8.
  */
-async function readBody(response: Response): Promise<{ text: string; utf8: boolean }> {
-  if (response.body === null) return { text: '', utf8: true };
+async function readBody(response: Response): Promise<{ text: string; utf8: boolean; size: number }> {
+  if (response.body === null) return { text: '', utf8: true, size: 0 };
   const reader = response.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -168,7 +169,34 @@ async function readBody(response: Response): Promise<{ text: string; utf8: boole
     chunks.push(value);
   }
   const bytes = Buffer.concat(chunks);
-  return { text: bytes.toString('utf8'), utf8: isUtf8(bytes) };
+  return { text: bytes.toString('utf8'), utf8: isUtf8(bytes), size: bytes.byteLength };
+}
+
+/**
+ * Where a body stops being JSON, when it is not one: the place from the body as it came (`raw`), the
+ * excerpt from the body as recorded (`shown`, the key hidden), around where it breaks there.
+ */
+function notJsonOf(
+  raw: string,
+  shown: string,
+): Omit<NonNullable<ResponseRecord['notJson']>, 'bodyBytes'> | undefined {
+  if (raw === '') return undefined;
+  try {
+    JSON.parse(raw);
+    return undefined;
+  } catch {
+    const broken = jsonBreak(raw);
+    if (broken === undefined) return undefined;
+    const there = jsonBreak(shown);
+    return {
+      line: broken.line,
+      column: broken.column,
+      byte: broken.byte,
+      expected: broken.expected,
+      ended: broken.ended,
+      excerpt: there === undefined ? '' : around(shown, there.index),
+    };
+  }
 }
 
 /** Whose window a request spends: with the key (any spelling of it) the key's, else the address's. */
@@ -337,6 +365,8 @@ export function createClient(options: ClientOptions): Client {
         reserved,
       );
       paced();
+      const shown = redactor.response(body.text);
+      const notJson = notJsonOf(body.text, shown);
       return {
         operationId: outgoing.operationId,
         sentSeq,
@@ -346,8 +376,9 @@ export function createClient(options: ClientOptions): Client {
         response: {
           status: response.status,
           headers: responseHeaders,
-          body: redactor.response(body.text),
+          body: shown,
           ...(body.utf8 ? {} : { notUtf8: true as const }),
+          ...(notJson === undefined ? {} : { notJson: { ...notJson, bodyBytes: body.size } }),
         },
         durationMs: options.now() - startedMs,
         ...(overlapped() ? { overlapped: true } : {}),

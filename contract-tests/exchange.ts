@@ -20,6 +20,20 @@ export interface ResponseRecord {
   readonly body: string;
   /** Set when the body's bytes are not UTF-8: `body` then holds U+FFFD in place of each that is not. */
   readonly notUtf8?: true;
+  /**
+   * Set when the body is not empty and not JSON: where it stops being JSON, as it came (json-break.ts),
+   * what the grammar wanted there, whether the body ended there, the decoded body's size in bytes, and
+   * a few characters of the recorded body (the key hidden) around the place.
+   */
+  readonly notJson?: {
+    readonly line: number;
+    readonly column: number;
+    readonly byte: number;
+    readonly expected: string;
+    readonly ended: boolean;
+    readonly bodyBytes: number;
+    readonly excerpt: string;
+  };
 }
 
 export interface Exchange {

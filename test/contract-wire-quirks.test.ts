@@ -7,9 +7,12 @@ import { expect, test } from 'vitest';
 import { run } from '../cli/contract.js';
 import type { Report } from '../contract-tests/index.js';
 import { fakeClock } from './servers/fake-clock.js';
-import { type HostileServer, serveHostile } from './servers/hostile.js';
+import { HOSTILE_SERVERS, type HostileServer, serveHostile } from './servers/hostile.js';
 import { REFERENCE_KEY } from './servers/reference.js';
 import { WIRE_QUIRKS } from './servers/wire-quirks.js';
+
+const HTML_ERRORS = HOSTILE_SERVERS.find((server) => server.name === 'html-as-json') as HostileServer;
+
 import { captureIo, scratchPerTest } from './support/contract-io.js';
 
 const scratch = scratchPerTest('petkit-wire-');
@@ -130,4 +133,39 @@ test('an answer that came gzip-encoded: its curl line asks for gzip too, and so 
   expect(got).toMatch(/^content-encoding: gzip\r$/im);
   expect(got).not.toMatch(/^x-ratelimit-limit:/im);
   expect(got).toMatch(/\r\n\r\n\[\{"id":1,/);
+});
+
+test('a body cut by a Content-Length shorter than it: the finding says where the Content-Length ended it, inside the JSON', async () => {
+  const { exit, output } = await contractAgainst(WIRE_QUIRKS.shortContentLength, ['--reporter', 'json']);
+  const report = JSON.parse(output) as Report;
+  expect(exit).toBe(1);
+  const finding = report.findings.find(
+    (f) => f.check === 'content_type_conformance' && f.operationId === 'listPets' && f.status === 200,
+  );
+  expect(finding?.message).toMatch(
+    /^the body is not JSON \(Content-Type: application\/json\): it ends inside the JSON, where its Content-Length: \d+ ends it \(.+ was due\), cut there, as by a Content-Length shorter than the body sent; its end: "….+"$/,
+  );
+  expect(finding?.curl).toMatch(/^curl -i '.*\/v1\/pets/);
+});
+
+test('a body that is not JSON: the finding says where it breaks (byte, line, column) and shows the body there, the key hidden', async () => {
+  const { exit, output } = await contractAgainst(WIRE_QUIRKS.commaMissingAfterKey, ['--reporter', 'json']);
+  const report = JSON.parse(output) as Report;
+  expect(exit).toBe(1);
+  const finding = report.findings.find(
+    (f) => f.check === 'content_type_conformance' && f.operationId === 'getPet' && f.status === 404,
+  );
+  // {"code":"not_found","message":"No pet for test-key" "status":404}: the comma was due at byte 52, after the space.
+  expect(finding?.message).toBe(
+    'the body is not JSON (Content-Type: application/json): it breaks at byte 52 (line 1, column 53), where , or } was due: "…\\":\\"No pet for $API_KEY\\" \\"status\\":404}"',
+  );
+});
+
+test('an HTML page labelled JSON: the finding says it breaks at its first byte, and shows it', async () => {
+  const { output } = await contractAgainst(HTML_ERRORS, ['--reporter', 'json']);
+  const report = JSON.parse(output) as Report;
+  const finding = report.findings.find((f) => f.check === 'content_type_conformance');
+  expect(finding?.message).toBe(
+    'the body is not JSON (Content-Type: application/json): it breaks at byte 0 (line 1, column 1), where a JSON value was due: "<html><body>Bad Gateway<…"',
+  );
 });

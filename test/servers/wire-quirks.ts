@@ -14,7 +14,40 @@ function send(res: ServerResponse, response: RawResponse): void {
   res.end(response.body);
 }
 
+/**
+ * The answer written to the socket as bytes, its Content-Length `length` whatever the body's (node:http
+ * refuses to write a body longer than its Content-Length); the connection kept open.
+ */
+function sendFramed(res: ServerResponse, response: RawResponse, length: number): void {
+  const headers = { ...response.headers, 'content-length': String(length) };
+  const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
+  res.socket?.write(`HTTP/1.1 ${response.status} X\r\n${head.join('')}\r\n${response.body}`);
+  res.detachSocket(res.socket as NonNullable<typeof res.socket>);
+}
+
 export const WIRE_QUIRKS = {
+  /** A Content-Length 10 bytes short of every listPets 200's body: the body read ends 10 bytes early. */
+  shortContentLength: {
+    name: 'short-content-length',
+    does: "sends every listPets 200 with a Content-Length 10 bytes short of its body's length",
+    answer: (request, response, res) =>
+      isListPets(request) && response.status === 200
+        ? sendFramed(res, response, Buffer.byteLength(response.body) - 10)
+        : send(res, response),
+  },
+  /**
+   * Every 404 a JSON text with a comma missing, just after it echoes the bearer token it was sent:
+   * `{"code":"not_found","message":"No pet for test-key" "status":404}`.
+   */
+  commaMissingAfterKey: {
+    name: 'comma-missing-after-key',
+    does: 'answers every 404 with JSON missing a comma, right after the bearer token it echoes',
+    answer: (request, response, res) => {
+      if (response.status !== 404) return send(res, response);
+      const token = /^Bearer (\S+)$/i.exec(request.headers.authorization ?? '')?.[1] ?? '';
+      send(res, { ...response, body: `{"code":"not_found","message":"No pet for ${token}" "status":404}` });
+    },
+  },
   /** An editor's "UTF-8 with BOM": U+FEFF before every listPets JSON body. */
   bomJson: {
     name: 'bom-json',
