@@ -14,6 +14,7 @@ import { methodProbe } from './http/probe.js';
 import { createJudge } from './judge.js';
 import { createJudges } from './judges.js';
 import { createContractModel } from './model/index.js';
+import { GROUNDLESS_BAN } from './model/window.js';
 import { type ContractOptions, normalizeOptions } from './options.js';
 import type { Report } from './report.js';
 import { validRequest } from './requests.js';
@@ -171,6 +172,8 @@ export async function runContract(input: ContractOptions, spec: Spec = loadSpec(
   };
 
   let aborted: Report['aborted'] = null;
+  /** The run stopped on a ban its own window shows to be groundless: a finding, not an abort. */
+  let bannedWithoutCause = false;
   /** Set when the target stopped answering: nothing after it is judged. */
   let silence: TargetSilent | undefined;
   /** Why the time budget stopped the run, when it did. */
@@ -223,6 +226,13 @@ export async function runContract(input: ContractOptions, spec: Spec = loadSpec(
       });
       results.force(finding);
     } else if (!(cause instanceof ContractAbort)) throw cause;
+    else if (
+      cause.code === 'rate_limit_exhausted' &&
+      results.findings().some((finding) => finding.cause === GROUNDLESS_BAN)
+    )
+      // The key is banned, so nothing more can be sent; but the window showed the ban groundless
+      // (model/window.ts): the run ends on that finding, exit 1, not as a run that could not go on.
+      bannedWithoutCause = true;
     else
       aborted = {
         code: cause.code,
@@ -235,7 +245,7 @@ export async function runContract(input: ContractOptions, spec: Spec = loadSpec(
   const table = results.table({
     silentAfter: silence?.answered,
     muted: client.muted,
-    aborted: aborted !== null,
+    aborted: aborted !== null || bannedWithoutCause,
     budgetSpent: budgetSpent ? runBudget : undefined,
     outOfTime:
       outOfTime === undefined

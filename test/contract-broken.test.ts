@@ -27,7 +27,12 @@ describe('against a server broken in one way', () => {
       lists: ['limit-one-too-many-above-default', 'filters-first-page-only', 'created-pets-listed-first'],
       'rate-limit headers': ['remaining-frozen', 'reset-at-window-start'],
       'the probe': ['limit-one-early', 'headers-describe-day-window', 'rate-limited-as-text-plain'],
-      'the ban': ['ban-retry-after-of-window', 'ban-without-retry-after'],
+      'the ban': [
+        'ban-retry-after-of-window',
+        'ban-without-retry-after',
+        'bans-without-limiting',
+        'bans-at-the-first-limited-request',
+      ],
       auth: ['basic-challenge', 'scheme-case-sensitive', 'key-case-insensitive'],
       createPet: [
         'accepts-array-body',

@@ -6,7 +6,7 @@
 // reported once. Responses to requests that overlapped others (concurrent creates) say nothing of
 // the order they were counted in: they only move the model on, as does a request without the key
 // that the target served anyway.
-import { headerInteger } from '../../openapi/index.js';
+import { BAN_AFTER, headerInteger } from '../../openapi/index.js';
 import type { Exchange } from '../exchange.js';
 import type { FindingInput } from '../finding.js';
 import type { WindowReading } from './types.js';
@@ -32,9 +32,23 @@ export interface WindowModel {
   reading(): WindowReading | undefined;
 }
 
+/** The cause of a ban the window shows to be groundless (run.ts ends the run on it, with this finding). */
+export const GROUNDLESS_BAN = 'a ban in a window that served the key and was not used up';
+
+/** An Error body's `code`, or undefined. */
+function codeOf(body: string): unknown {
+  try {
+    return (JSON.parse(body) as { code?: unknown } | null)?.code;
+  } catch {
+    return undefined;
+  }
+}
+
 export function createWindowModel(): WindowModel {
   let last: WindowState | undefined;
   let seen: WindowState | undefined;
+  /** The last window that served a request of the key, and when that answer came. */
+  let served: (WindowState & { readonly sentSeq: number; readonly answeredSeq: number }) | undefined;
   const reported = new Set<string>();
   const once = (kind: string, finding: Omit<FindingInput, 'check'>) => {
     if (reported.has(kind)) return undefined;
@@ -64,6 +78,30 @@ export function createWindowModel(): WindowModel {
       const remaining = headerInteger(response.headers['x-ratelimit-remaining']);
       const reset = headerInteger(response.headers['x-ratelimit-reset']);
       if (limit === undefined || remaining === undefined || reset === undefined) return undefined;
+      // A ban begins only after more than BAN_AFTER requests while limited within one window. The key
+      // was served in this window after its answer, so not banned then; and the window still has
+      // requests left, so the key was never limited in it since (Remaining only falls within a window,
+      // whoever spends it): no ban can have begun.
+      if (response.status === 429 && codeOf(response.body) === 'api_key_banned') {
+        const window = served;
+        if (
+          remaining > 0 &&
+          window !== undefined &&
+          window.answeredSeq < exchange.sentSeq &&
+          window.limit === limit &&
+          window.reset === reset
+        )
+          return once('groundless ban', {
+            severity: 'error',
+            instancePath: '/headers/X-RateLimit-Remaining',
+            schemaPath: '#/components/responses/TooManyRequests/description',
+            cause: GROUNDLESS_BAN,
+            message: `429 api_key_banned with X-RateLimit-Remaining ${remaining} in the window (Reset ${reset}) that served request ${window.sentSeq} before this one left: the key was not limited in that window, so no ban began in it`,
+            expected: `a ban only after more than ${BAN_AFTER} requests while limited within one window (X-RateLimit-Remaining 0 there)`,
+          });
+      } else if (response.status !== 429) {
+        served = { limit, remaining, reset, sentSeq: exchange.sentSeq, answeredSeq: exchange.answeredSeq };
+      }
       const previous = last;
       seen = { limit, remaining, reset };
       // An overlapped response's count may not be the last one the target made: start again after it.

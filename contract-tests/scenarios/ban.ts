@@ -59,6 +59,18 @@ export async function banScenario(context: Context): Promise<void> {
     record(context, 'rate_limit_ban', operation.id, error);
     return;
   }
+  // The first answer was served, so the key was not limited in its window before the probe: each
+  // request the probe sent while limited is one the server counted so (the window may have ended
+  // meanwhile, which only puts the ban off). The ban before the (BAN_AFTER + 1)th is too early.
+  if (first.response?.status !== 429 && whileLimited <= BAN_AFTER) {
+    record(context, 'rate_limit_ban', operation.id, {
+      kind: 'fail',
+      exchange: banned,
+      message: `the key was banned (429 api_key_banned) at its ${ordinal(whileLimited)} request while limited`,
+      expected: `429 rate_limited to the first ${BAN_AFTER} requests while limited; the ban only after more than ${BAN_AFTER}`,
+    });
+    return;
+  }
   const retryAfter = banned.response.headers['retry-after'];
   const banS = BAN_MS / 1000;
   const seconds = headerInteger(retryAfter);
@@ -95,4 +107,12 @@ function safeCode(body: string): unknown {
   } catch {
     return undefined;
   }
+}
+
+/** 1st, 2nd, 3rd, 4th… */
+function ordinal(n: number): string {
+  const tens = n % 100;
+  const suffix =
+    tens >= 11 && tens <= 13 ? 'th' : n % 10 === 1 ? 'st' : n % 10 === 2 ? 'nd' : n % 10 === 3 ? 'rd' : 'th';
+  return `${n}${suffix}`;
 }

@@ -11,6 +11,7 @@ import {
   type Quirks,
   type RawRequest,
   type RawResponse,
+  REFERENCE_KEY,
   type ReferenceOptions,
 } from './reference.js';
 
@@ -510,6 +511,42 @@ export const BROKEN_SERVERS: readonly BrokenServer[] = [
     // The documented header missing is response_headers_conformance's alone (rate_limit_ban cannot tell
     // when the ban ends: not judged); only the ban probe reaches it.
     fails: ['response_headers_conformance'],
+  },
+  {
+    name: 'bans-without-limiting',
+    breaks:
+      'bans the key (429 api_key_banned, Retry-After: 300) at its 25th request, in a window that still has most of its requests left: the key was never limited',
+    handler: (clock = fakeClock(), options: ReferenceOptions = {}) => {
+      const reference = createReference({ ...options, now: clock.now });
+      let withKey = 0;
+      return (request: RawRequest) => {
+        const response = reference(request);
+        if (request.headers.authorization !== `Bearer ${REFERENCE_KEY}`) return response;
+        withKey += 1;
+        if (withKey < 25) return response;
+        const { location: _created, ...headers } = response.headers;
+        return {
+          status: 429,
+          headers: { ...headers, 'content-type': 'application/json', 'retry-after': '300' },
+          body: JSON.stringify({
+            code: 'api_key_banned',
+            message: 'Banned for too many requests while limited. Retry in 300 s.',
+            status: 429,
+          }),
+        };
+      };
+    },
+    runWith: (clock) => ({ now: clock.now, sleep: clock.sleep, random: () => 0.5 }),
+    // The ban ends the run: what it did not reach is skipped.
+    fails: ['response_headers_conformance'],
+  },
+  {
+    name: 'bans-at-the-first-limited-request',
+    breaks: 'bans the key at its first request while limited, not after more than 10',
+    handler: (clock = fakeClock()) =>
+      createReference({ perMinute: 10, now: clock.now, quirks: { banAfter: 0 } }),
+    runWith: (clock) => ({ probeBan: true, now: clock.now, sleep: clock.sleep, random: () => 0.5 }),
+    fails: ['rate_limit_ban'],
   },
   {
     name: 'never-recovers',

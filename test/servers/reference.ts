@@ -96,6 +96,8 @@ export interface Quirks {
   overwriteSeeded?: boolean;
   /** The ban's 429 carries no Retry-After. */
   banWithoutRetryAfter?: boolean;
+  /** The key is banned after more than this many requests while limited (BAN_AFTER, 10, in the contract). */
+  banAfter?: number;
 }
 
 export interface ReferenceOptions {
@@ -200,7 +202,7 @@ export function createReference(options: ReferenceOptions = {}): Handler {
     window.limited = true;
     window.whileLimited += 1;
     // More than BAN_AFTER requests while limited, within one window, ban a key (never the anonymous bucket).
-    if (bucket !== 'anonymous' && window.whileLimited > BAN_AFTER) {
+    if (bucket !== 'anonymous' && window.whileLimited > (quirks.banAfter ?? BAN_AFTER)) {
       bans.set(bucket, at + BAN_MS);
       return { headers, retryAfter: Math.ceil(BAN_MS / 1000), banned: true };
     }
