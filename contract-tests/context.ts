@@ -1,11 +1,12 @@
 // What a scenario is given: a way to send, to record verdicts, and the run's settings.
-import type { Pet, Spec } from '../openapi/index.js';
+import type { Spec } from '../openapi/index.js';
 import type { CheckId } from './checks.js';
 import type { Outgoing } from './client.js';
 import type { DerivedCredential } from './derive/credentials.js';
 import type { Exchange } from './exchange.js';
 import type { FindingInput } from './finding.js';
 import type { Judgement, MethodId, ModelView } from './model/types.js';
+import type { Pet } from './pet-id.js';
 
 export interface Context {
   readonly spec: Spec;

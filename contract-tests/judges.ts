@@ -3,12 +3,13 @@
 // is made per run (it may remember earlier exchanges) and runs on every exchange, whether its method
 // is on or not, so that what it learns does not depend on the switches; only its judgements are
 // dropped when its method is off (judge.ts).
-import { checkResponse, type Pet, type Spec } from '../openapi/index.js';
+import { checkResponse, type Spec } from '../openapi/index.js';
 import type { ResponseRecord } from './exchange.js';
 import { createHttpJudge } from './http/judge.js';
 import { locationFinding } from './location.js';
 import type { ContractModel } from './model/index.js';
 import type { JudgeEntry, Judgement } from './model/types.js';
+import type { Pet } from './pet-id.js';
 
 /** What the response alone says (checkResponse), and where Location points. */
 export function createBaselineJudge(spec: Spec, baseUrl: string): JudgeEntry {

@@ -5,6 +5,7 @@
 // `<base path>/pets/<segment>` with no query; that is its form, response_headers_conformance's. That the
 // segment is the created pet's id is use_after_create's.
 import type { FindingInput } from './finding.js';
+import type { PetId } from './pet-id.js';
 
 export interface LocationFault {
   /** `form`: not the target's place for a pet; `another-pet`: the right place, another pet's id. */
@@ -50,7 +51,7 @@ export function locationFault(
   location: string,
   requestUrl: string,
   baseUrl: string,
-  id: number | undefined,
+  id: PetId | undefined,
 ): LocationFault | undefined {
   const base = new URL(baseUrl);
   const collection = `${base.pathname.replace(/\/+$/, '')}/pets`;
@@ -117,7 +118,7 @@ export function locationFinding(
   location: string | undefined,
   requestUrl: string,
   baseUrl: string,
-  id: number | undefined,
+  id: PetId | undefined,
 ): FindingInput | undefined {
   const fault = location === undefined ? undefined : locationFault(location, requestUrl, baseUrl, id);
   if (fault?.kind !== 'form') return undefined;

@@ -3,6 +3,7 @@
 import type { OperationSpec, Spec } from '../openapi/index.js';
 import type { Exchange } from './exchange.js';
 import type { Observed } from './model/types.js';
+import { withExactIds } from './pet-id.js';
 
 type Parsed = { readonly json: { readonly value: unknown } | undefined; readonly conforms: boolean };
 
@@ -32,7 +33,11 @@ function parse(spec: Spec, exchange: Exchange): Parsed {
     try {
       const value: unknown = JSON.parse(response.body);
       const body = operationOf(spec, exchange)?.response(response.status)?.content.get('application/json');
-      parsed = { json: { value }, conforms: body !== undefined && body.validate(value).length === 0 };
+      // Validated as JSON.parse reads it; read by the judges with its ids exact (pet-id.ts).
+      parsed = {
+        json: { value: withExactIds(response.body, value) },
+        conforms: body !== undefined && body.validate(value).length === 0,
+      };
     } catch {
       // Not JSON: the schema and content-type checks say so.
     }

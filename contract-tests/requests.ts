@@ -3,9 +3,10 @@ import type { OperationSpec } from '../openapi/index.js';
 import type { CheckId } from './checks.js';
 import type { Outgoing } from './client.js';
 import type { Context, Verdict } from './context.js';
+import type { PetId } from './pet-id.js';
 
 /** An id that exists on the target when it listed any pet, else 1. */
-export function existingPetId(context: Context): number {
+export function existingPetId(context: Context): PetId {
   return context.knownPets[0]?.id ?? 1;
 }
 
@@ -22,9 +23,9 @@ export function pageMaximum(operation: OperationSpec): number | undefined {
 
 /** A request that keeps the contract: required path parameters filled in, the example body. */
 export function validRequest(context: Context, operation: OperationSpec): Outgoing {
-  const params: Record<string, number> = {};
+  const params: Record<string, string> = {};
   for (const parameter of operation.parameters) {
-    if (parameter.in === 'path') params[parameter.name] = existingPetId(context);
+    if (parameter.in === 'path') params[parameter.name] = String(existingPetId(context));
   }
   const body = exampleBody(operation);
   return {

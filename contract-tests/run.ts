@@ -1,6 +1,6 @@
 // The engine behind both fronts (the CLI and the vitest file): runs every selected check against a
 // base URL and returns a Report. It prints nothing.
-import type { Pet, Spec } from '../openapi/index.js';
+import type { Spec } from '../openapi/index.js';
 import { loadSpec } from '../openapi/index.js';
 import { CHECK_IDS, CHECKS } from './checks.js';
 import { createClient } from './client.js';
@@ -16,6 +16,7 @@ import { createJudges } from './judges.js';
 import { createContractModel } from './model/index.js';
 import { GROUNDLESS_BAN } from './model/window.js';
 import { type ContractOptions, normalizeOptions } from './options.js';
+import type { Pet } from './pet-id.js';
 import type { Report } from './report.js';
 import { validRequest } from './requests.js';
 import { createResults } from './results.js';

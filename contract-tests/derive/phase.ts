@@ -7,6 +7,7 @@ import type { Outgoing } from '../client.js';
 import { type Context, conformingBody } from '../context.js';
 import type { Exchange } from '../exchange.js';
 import type { Because } from '../model/types.js';
+import { jsonText } from '../pet-id.js';
 import { exampleBody, existingPetId, validRequest } from '../requests.js';
 import {
   jsonIntegerSpellings,
@@ -72,7 +73,7 @@ function expectSame(
   const bodyA = conformingBody(context.spec, canonical);
   const bodyB = conformingBody(context.spec, j.exchange);
   if (a.status === 200 && b.status === 200 && (bodyA === undefined || bodyB === undefined)) return;
-  const read = (body: { value: unknown } | undefined) => JSON.stringify(project(body?.value));
+  const read = (body: { value: unknown } | undefined) => jsonText(project(body?.value));
   const same = a.status === b.status && (a.status !== 200 || read(bodyA) === read(bodyB));
   if (same) {
     context.passed(j.check, j.operation.id);
@@ -214,7 +215,7 @@ async function bodySpellings(context: Context, operation: OperationSpec): Promis
         context.passed('positive_data_acceptance', operation.id);
       else
         context.failed('positive_data_acceptance', exchange, {
-          message: `${what}: got ${response.status}${response.status === 201 ? `, echoing ${member} ${JSON.stringify(echoed)}` : ''}`,
+          message: `${what}: got ${response.status}${response.status === 201 ? `, echoing ${member} ${jsonText(echoed)}` : ''}`,
           expected: `201, echoing ${member} ${String(value)}`,
           cause: 'a whole-valued JSON number refused or changed',
           case: what,

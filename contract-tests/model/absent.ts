@@ -8,6 +8,7 @@
 //   hand out ids one above another (or by the clock), not billions in the seconds a run lasts.
 // Anything else (an id just above the last one known, on an empty store) stays open: it is not guessed.
 import type { Exchange } from '../exchange.js';
+import type { PetId } from '../pet-id.js';
 import type { Because } from './types.js';
 
 /** How far beyond the largest known id (once doubled) an id is beyond reach. */
@@ -23,15 +24,15 @@ interface Listing {
   readonly sentSeq: number;
   readonly answeredSeq: number;
   readonly url: string;
-  readonly ids: ReadonlySet<number>;
-  readonly last: number;
+  readonly ids: ReadonlySet<PetId>;
+  readonly last: PetId;
 }
 
 export interface AbsentIds {
   /** A whole list's answer (no filter, ascending, within its limit: lists.ts judged it), with its ids. */
-  learnList(exchange: Exchange, ids: readonly number[]): void;
+  learnList(exchange: Exchange, ids: readonly PetId[]): void;
   /** Why no pet has `id` when request `sentSeq` left, or undefined when the run cannot tell. */
-  absent(id: number, sentSeq: number, largestKnown: number | undefined): Absence | undefined;
+  absent(id: PetId, sentSeq: number, largestKnown: PetId | undefined): Absence | undefined;
 }
 
 function pathAndQuery(url: string): string {
@@ -66,8 +67,9 @@ export function createAbsentIds(): AbsentIds {
             },
           ],
         };
-      const largest = Math.max(0, largestKnown ?? 0);
-      if (id > 2 * largest + REACH)
+      const known = BigInt(largestKnown ?? 0);
+      const largest = known > 0n ? known : 0n;
+      if (BigInt(id) > 2n * largest + BigInt(REACH))
         return {
           why: `it is more than 2^32 above twice the largest id any answer showed (${largest}); ids ascend, and no store hands out that many during a run`,
           because: [],

@@ -1,7 +1,8 @@
 // The model of the contract: what the run knows of the target's pets and window, and the judge that
 // holds every exchange to what the document and the earlier exchanges predict (method 'model'). It
 // learns from every exchange, whether its judgements count or not (judge.ts).
-import type { NewPet, Pet, Spec } from '../../openapi/index.js';
+import type { NewPet, Spec } from '../../openapi/index.js';
+import { isPetId, jsonText, type Pet } from '../pet-id.js';
 import { createAbsentIds } from './absent.js';
 import { judgeList } from './lists.js';
 import { createPetLedger, differingFields } from './pets.js';
@@ -72,13 +73,13 @@ export function createContractModel(spec: Spec, baseUrl: string): ContractModel 
       const requestClass = classify(operation, exchange, basePath);
       const sent = (requestClass?.kind === 'valid' ? requestClass.body : {}) as Partial<NewPet>;
       const echoed = Object.entries(sent).filter(
-        ([name, value]) => JSON.stringify((pet as Record<string, unknown>)[name]) !== JSON.stringify(value),
+        ([name, value]) => jsonText((pet as Record<string, unknown>)[name]) !== jsonText(value),
       );
       if (echoed.length > 0)
         judgements.push({
           check: 'positive_data_acceptance',
           cause: 'a 201 that does not echo what was sent',
-          message: `sent ${echoed.map(([name, value]) => `${name} ${JSON.stringify(value)}`).join(', ')}; the 201 has ${echoed.map(([name]) => `${name} ${JSON.stringify((pet as Record<string, unknown>)[name])}`).join(', ')}`,
+          message: `sent ${echoed.map(([name, value]) => `${name} ${jsonText(value)}`).join(', ')}; the 201 has ${echoed.map(([name]) => `${name} ${jsonText((pet as Record<string, unknown>)[name])}`).join(', ')}`,
           expected: 'the created animal as sent, with its assigned id',
           because: [documentSays(spec, '/paths/~1pets/post/responses/201/description')],
         });
@@ -88,7 +89,7 @@ export function createContractModel(spec: Spec, baseUrl: string): ContractModel 
         judgements.push({
           check: 'use_after_create',
           cause: 'a create given the id of a pet that existed',
-          message: `the 201 gives id ${pet.id}, which was already pet ${JSON.stringify(before.pet)} before this request left`,
+          message: `the 201 gives id ${pet.id}, which was already pet ${jsonText(before.pet)} before this request left`,
           expected: 'a fresh id: the service assigns it on creation',
           because: [described, before.since],
         });
@@ -109,9 +110,9 @@ export function createContractModel(spec: Spec, baseUrl: string): ContractModel 
       const described = describedAt(operation.path, 'get');
       // A 200 for an id no pet has is not_found's (the prediction above): its pet is made up, so
       // neither compared nor learnt; nor, from then on, a pet that getPet alone shows.
-      const invented = typeof id === 'number' && view.knownAbsent(id, exchange.sentSeq) !== undefined;
+      const invented = isPetId(id) && view.knownAbsent(id, exchange.sentSeq) !== undefined;
       if (invented) getPetInvents = true;
-      if (typeof id === 'number' && pet.id !== id && !invented)
+      if (isPetId(id) && pet.id !== id && !invented)
         judgements.push({
           check: 'use_after_create',
           cause: 'getPet answers another pet',
@@ -120,7 +121,7 @@ export function createContractModel(spec: Spec, baseUrl: string): ContractModel 
           instancePath: '/id',
           because: [described],
         });
-      const known = typeof id === 'number' && id === pet.id ? ledger.before(id, exchange.sentSeq) : undefined;
+      const known = isPetId(id) && id === pet.id ? ledger.before(id, exchange.sentSeq) : undefined;
       if (known !== undefined) {
         const fields = differingFields(known.pet, pet as Readonly<Record<string, unknown>>);
         if (fields.length > 0)
@@ -128,7 +129,7 @@ export function createContractModel(spec: Spec, baseUrl: string): ContractModel 
             check: 'use_after_create',
             cause: `getPet answers a ${known.origin} pet changed`,
             severity: known.origin === 'created' ? 'error' : 'warning',
-            message: `pet ${pet.id} has ${fields.map((name) => `${name} ${JSON.stringify((pet as Record<string, unknown>)[name])}`).join(', ')}; known as ${JSON.stringify(known.pet)}`,
+            message: `pet ${pet.id} has ${fields.map((name) => `${name} ${jsonText((pet as Record<string, unknown>)[name])}`).join(', ')}; known as ${jsonText(known.pet)}`,
             expected: 'the pet as known',
             because: [described, known.since],
           });

@@ -1,12 +1,13 @@
 // A list held to the model, robust to other writers: at most `limit` items in ascending ids, each
 // matching the filter, known pets unchanged; every known matching pet below the last id listed is
 // there (others' creates only add higher ids), and all of them when fewer than `limit` came.
-import type { Pet } from '../../openapi/index.js';
+
 import type { Exchange } from '../exchange.js';
+import { jsonText, type Pet, type PetId } from '../pet-id.js';
 import { differingFields, type PetLedger } from './pets.js';
 import type { Because, Judgement, KnownPet } from './types.js';
 
-const some = (ids: readonly number[]) =>
+const some = (ids: readonly PetId[]) =>
   ids.slice(0, 5).join(', ') + (ids.length > 5 ? ` (${ids.length} in all)` : '');
 
 /** The judgements on a listPets 200 whose body passed its schema; `params` as the request was read. */
@@ -64,7 +65,7 @@ export function judgeList(
       check: 'use_after_create',
       cause: `a ${origin} pet listed changed`,
       severity: origin === 'created' ? 'error' : 'warning',
-      message: `pet ${first.entry.pet.id} listed with ${first.fields.join(', ')} changed from ${JSON.stringify(first.entry.pet)}`,
+      message: `pet ${first.entry.pet.id} listed with ${first.fields.join(', ')} changed from ${jsonText(first.entry.pet)}`,
       expected: 'the pet as known',
       because: [first.entry.since],
     });

@@ -1,8 +1,9 @@
 // The pets the run knows of, each with the exchange that showed it first and when its answer came:
 // what a later request may be held to ("known before it left"). Pets others create are learnt when
 // seen; nothing is ever guessed.
-import type { Pet } from '../../openapi/index.js';
+
 import type { Exchange } from '../exchange.js';
+import { jsonText, type Pet, type PetId } from '../pet-id.js';
 import type { Because, KnownPet } from './types.js';
 
 interface Entry extends KnownPet {
@@ -14,21 +15,21 @@ export interface PetLedger {
   learn(pet: Pet, origin: KnownPet['origin'], exchange: Exchange, summary: string): void;
   all(): readonly KnownPet[];
   created(): readonly Pet[];
-  maxId(): number | undefined;
+  maxId(): PetId | undefined;
   /** Whether any answer so far showed a pet with that id. */
-  known(id: number): boolean;
+  known(id: PetId): boolean;
   /** The pet with that id, if an answer that came before `sentSeq` showed it. */
-  before(id: number, sentSeq: number): KnownPet | undefined;
+  before(id: PetId, sentSeq: number): KnownPet | undefined;
   /** Every pet an answer before `sentSeq` showed. */
   allBefore(sentSeq: number): readonly KnownPet[];
   /** Whether a pet this run created was shown again since, as created (by getPet or a list). */
-  shownAgain(id: number): boolean;
+  shownAgain(id: PetId): boolean;
 }
 
 export function createPetLedger(): PetLedger {
-  const byId = new Map<number, Entry>();
+  const byId = new Map<PetId, Entry>();
   const created: Pet[] = [];
-  const again = new Set<number>();
+  const again = new Set<PetId>();
   return {
     shownAgain: (id) => again.has(id),
     learn(pet, origin, exchange, summary) {
@@ -44,7 +45,7 @@ export function createPetLedger(): PetLedger {
     created: () => created,
     known: (id) => byId.has(id),
     maxId: () => {
-      let max: number | undefined;
+      let max: PetId | undefined;
       for (const id of byId.keys()) if (max === undefined || id > max) max = id;
       return max;
     },
@@ -70,5 +71,5 @@ export function differingFields(known: Pet, got: Readonly<Record<string, unknown
 export function sameValue(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  return JSON.stringify(a) === JSON.stringify(b);
+  return jsonText(a) === jsonText(b);
 }

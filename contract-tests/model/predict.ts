@@ -4,6 +4,7 @@
 import { MAX_BODY_BYTES, mediaTypeOf, type OperationSpec, type Spec, valueAt } from '../../openapi/index.js';
 import type { CheckId } from '../checks.js';
 import type { Exchange } from '../exchange.js';
+import { isPetId, petIdOf } from '../pet-id.js';
 import type { Because, ModelView, Observed } from './types.js';
 
 export interface Prediction {
@@ -81,7 +82,8 @@ export function classify(
     const parsed = parameter.parse(given[0]);
     if (parsed.faults.length > 0)
       return { kind: 'invalid', where: 'parameters', what: `${parameter.name}=${given[0] ?? '(absent)'}` };
-    params[parameter.name] = parsed.value;
+    // A path's id as its digits say, exact past 2^53 (pet-id.ts).
+    params[parameter.name] = parameter.in === 'path' ? petIdOf(given[0], parsed.value) : parsed.value;
   }
   const bodySpec = operation.requestBody?.content.get('application/json');
   if (bodySpec === undefined) return { kind: 'valid', params, body: undefined };
@@ -190,7 +192,7 @@ function validPrediction(
     };
   if (operation.id === 'getPet') {
     const id = params.petId;
-    if (typeof id !== 'number') return undefined;
+    if (!isPetId(id)) return undefined;
     // The id in another spelling the document admits (/pets/%31 is pet 1): what is under test is
     // that spelling, positive_data_acceptance's; the id's own answer, a 200 or a 404, never a 400.
     const path = pathUnder(exchange.request.url, basePath);

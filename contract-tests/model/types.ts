@@ -1,9 +1,10 @@
 // The seam every way of judging a response plugs into: what one exchange is made into (Observed), what a
 // judge says of it (Judgement, each with why: Because), and what the model of the target knows
 // (ModelView). Types only.
-import type { OperationSpec, Pet } from '../../openapi/index.js';
+import type { OperationSpec } from '../../openapi/index.js';
 import type { CheckId } from '../checks.js';
 import type { Exchange } from '../exchange.js';
+import type { Pet, PetId } from '../pet-id.js';
 
 /** The ways of finding a departure; each but the baseline can be switched off (the ablation test). */
 export type MethodId = 'baseline' | 'model' | 'sequences' | 'derived' | 'http';
@@ -89,12 +90,12 @@ export interface KnownPet {
 export interface ModelView {
   knownPets(): readonly KnownPet[];
   createdPets(): readonly Pet[];
-  maxKnownId(): number | undefined;
+  maxKnownId(): PetId | undefined;
   /** The pet with that id as known from responses answered before request `sentSeq` left. */
-  knownBefore(id: number, sentSeq: number): KnownPet | undefined;
+  knownBefore(id: PetId, sentSeq: number): KnownPet | undefined;
   /** Why no pet has that id when request `sentSeq` left, when the run knows beyond doubt (absent.ts). */
   knownAbsent(
-    id: number,
+    id: PetId,
     sentSeq: number,
   ): { readonly why: string; readonly because: readonly Because[] } | undefined;
   window(): WindowReading | undefined;

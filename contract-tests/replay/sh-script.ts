@@ -3,6 +3,7 @@
 // records are already redacted, in the forms toCurl expands); ids that a 201 gave are captured from its
 // body with sed and used by later steps, so the script replays on a store whose ids differ.
 import { type Exchange, toCurl } from '../exchange.js';
+import type { PetId } from '../pet-id.js';
 
 export interface ScriptStep {
   readonly exchange: Exchange;
@@ -21,7 +22,7 @@ export interface ScriptStep {
    * An id the captured one must differ from, and whose it is: a literal id (`51`) or a captured one
    * (`id1`), and `pet 51 (created earlier in the run)`. The script prints the id it got beside it.
    */
-  readonly idOtherThan?: { readonly id: number | string; readonly what: string };
+  readonly idOtherThan?: { readonly id: PetId | string; readonly what: string };
 }
 
 export interface ShScriptInput {
@@ -91,7 +92,7 @@ export function toShScript(input: ShScriptInput): string {
       lines.push(`${step.captureId}=$(${CAPTURE_ID} "$out" | head -n 1)`);
       const other = step.idOtherThan;
       if (other !== undefined) {
-        const id = typeof other.id === 'number' ? String(other.id) : `$${other.id}`;
+        const id = typeof other.id === 'string' ? `$${other.id}` : String(other.id);
         lines.push(
           `echo "step ${n}: id \${${step.captureId}:-none} (expected an id other than ${id}, the id of ${plain(other.what)})"`,
         );

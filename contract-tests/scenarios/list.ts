@@ -2,9 +2,9 @@
 // value, generated ones) give 200; the list respects `limit` (default 20), the status filter and
 // ascending ids.
 import fc from 'fast-check';
-import type { Pet } from '../../openapi/index.js';
 import { type Context, conformingBody, expectStatus, INCONCLUSIVE, PASS, type Verdict } from '../context.js';
 import type { Exchange } from '../exchange.js';
+import { jsonText, type Pet, type PetId } from '../pet-id.js';
 import { runCases, runProperty } from '../property.js';
 import { pageMaximum, queryString } from '../requests.js';
 import { validParameterArbitrary, validParameterExamples } from '../schema-arbitraries.js';
@@ -208,9 +208,9 @@ export function againstEverything(
   const matching = status === undefined ? everything : everything.filter((pet) => pet.status === status);
   if (!complete && matching.length < wanted) return null;
   const expected = matching.slice(0, wanted);
-  if (JSON.stringify(ids(pets)) === JSON.stringify(ids(expected))) return null;
+  if (jsonText(ids(pets)) === jsonText(ids(expected))) return null;
   const what = status === undefined ? 'the list' : `the list filtered by status "${status}"`;
-  const shown = (list: readonly number[]) =>
+  const shown = (list: readonly PetId[]) =>
     list.length > 12 ? `[${list.slice(0, 12).join(', ')}, …] (${list.length})` : `[${list.join(', ')}]`;
   return {
     message: `${pets.length} pets came back, ids ${shown(ids(pets))}, where ${what} has ${complete ? matching.length : `at least ${matching.length}`}`,

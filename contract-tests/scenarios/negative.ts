@@ -74,7 +74,7 @@ async function parameterNegatives(context: Context, operation: OperationSpec, sa
       const parameter = parameters.find((candidate) => candidate.name === value.name);
       const pathParams: Record<string, string | number> = {};
       for (const candidate of parameters) {
-        if (candidate.in === 'path') pathParams[candidate.name] = existingPetId(context);
+        if (candidate.in === 'path') pathParams[candidate.name] = String(existingPetId(context));
       }
       if (parameter?.in === 'path') pathParams[value.name] = value.raw;
       const exchange = await context.send({

@@ -1,10 +1,11 @@
 // use_after_create: a created pet comes back from getPet equal, with the same id, and the status
 // filter of listPets includes it. not_found: an unknown id gives 404.
-import type { OperationSpec, Pet } from '../../openapi/index.js';
+import type { OperationSpec } from '../../openapi/index.js';
 import { type Context, conformingBody, expectStatus, INCONCLUSIVE, PASS, type Verdict } from '../context.js';
 import type { Exchange } from '../exchange.js';
 import { locationFault } from '../location.js';
 import { differingFields } from '../model/pets.js';
+import { jsonText, type Pet, type PetId, petId } from '../pet-id.js';
 import { exampleBody, pageMaximum, record } from '../requests.js';
 
 /** The largest id JSON carries exactly: no real store reaches it. */
@@ -54,8 +55,8 @@ function compare(exchange: Exchange, expected: Pet, got: Pet, where: string): Ve
   return {
     kind: 'fail',
     exchange,
-    message: `${where} gave ${JSON.stringify(got)}`,
-    expected: JSON.stringify(expected),
+    message: `${where} gave ${jsonText(got)}`,
+    expected: jsonText(expected),
   };
 }
 
@@ -99,7 +100,7 @@ async function concurrentCreates(context: Context): Promise<Pet | undefined> {
     );
     return;
   }
-  const byId = new Map<number, number>();
+  const byId = new Map<PetId, number>();
   for (const pet of created) byId.set(pet.id, (byId.get(pet.id) ?? 0) + 1);
   const shared = [...byId].find(([, count]) => count > 1);
   const last = exchanges[exchanges.length - 1];
@@ -178,7 +179,7 @@ export async function afterCreatesScenario(context: Context): Promise<void> {
   // for all of them), else from getPet. The pets the list lacks or shows changed are one finding each.
   const complete = body !== undefined && page !== undefined && pets.length < page;
   const getPet = context.spec.operation('getPet');
-  const missing: number[] = [];
+  const missing: PetId[] = [];
   const changed: { pet: Pet; got: Pet }[] = [];
   for (const pet of context.createdPets) {
     const onPage = pets.find((candidate) => candidate.id === pet.id);
@@ -199,7 +200,7 @@ export async function afterCreatesScenario(context: Context): Promise<void> {
       'getPet at the end of the run',
     );
   }
-  const some = (ids: readonly number[]) =>
+  const some = (ids: readonly PetId[]) =>
     ids.length > 5 ? `${ids.slice(0, 5).join(', ')}, …` : ids.join(', ');
   if (missing.length > 0) {
     record(context, 'use_after_create', listPets.id, {
@@ -214,8 +215,8 @@ export async function afterCreatesScenario(context: Context): Promise<void> {
     record(context, 'use_after_create', listPets.id, {
       kind: 'fail',
       exchange: listed,
-      message: `${changed.length} of the ${context.createdPets.length} pets created during the run are listed changed at its end: pet ${first.pet.id} is ${JSON.stringify(first.got)}`,
-      expected: `as createPet answered: ${JSON.stringify(first.pet)}`,
+      message: `${changed.length} of the ${context.createdPets.length} pets created during the run are listed changed at its end: pet ${first.pet.id} is ${jsonText(first.got)}`,
+      expected: `as createPet answered: ${jsonText(first.pet)}`,
     });
   }
 }
@@ -229,7 +230,7 @@ async function fetchAgain(context: Context, pet: Pet, request: string, label: st
   const fetched = await context.send({
     operationId: getPet.id,
     method: 'GET',
-    path: getPet.expand({ petId: pet.id }),
+    path: getPet.expand({ petId: String(pet.id) }),
   });
   const fetchedStatus = expectStatus(fetched, 200, request);
   const fetchedBody = conformingBody(context.spec, fetched);
@@ -350,7 +351,7 @@ export async function notFoundScenario(context: Context): Promise<void> {
  * made-up pet when none can have (the model tells: model/absent.ts).
  */
 function inventedPet(context: Context, exchange: Exchange, id: string): void {
-  const absent = context.view.knownAbsent(Number(id), exchange.sentSeq);
+  const absent = context.view.knownAbsent(petId(BigInt(id)), exchange.sentSeq);
   if (absent === undefined) return;
   // In the model's words (model/predict.ts), so that its judgement of the same lookup elsewhere (a
   // sequence's) is counted with this one.

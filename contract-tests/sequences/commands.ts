@@ -4,9 +4,9 @@
 // list of the same sequence again. Each command sends through the Steps it is given, and judges the
 // answer with the model (model.ts); a departure ends the sequence as its failure.
 import fc from 'fast-check';
-import type { Pet } from '../../openapi/index.js';
 import { type Context, conformingBody } from '../context.js';
 import type { Exchange } from '../exchange.js';
+import { isPetId, type Pet, type PetId, petId } from '../pet-id.js';
 import { exampleBody, pageMaximum } from '../requests.js';
 import { UNKNOWN_ID } from '../scenarios/stateful.js';
 import { boundaryValues } from '../schema-arbitraries.js';
@@ -34,7 +34,7 @@ export type PetRef =
 
 /** A lookup done, to do again: its id, and the path the script writes for it. */
 interface Lookup {
-  readonly id: number;
+  readonly id: PetId;
   readonly shellPath: string | undefined;
   readonly what: string;
   /** Whether a pet the run created had the id when it was first looked up. */
@@ -46,9 +46,9 @@ export interface SeqModel {
   /** The pets the run created, those of earlier phases first, then this sequence's. */
   readonly created: CreatedPet[];
   /** The script variable of each pet this sequence created, by id. */
-  readonly variables: Map<number, string>;
+  readonly variables: Map<PetId, string>;
   /** Ids the lists of this sequence showed. */
-  readonly listed: number[];
+  readonly listed: PetId[];
   readonly lookups: Lookup[];
   readonly lists: ListQuery[];
 }
@@ -80,9 +80,7 @@ const json = (env: CommandEnv, exchange: Exchange): unknown =>
   conformingBody(env.context.spec, exchange)?.value;
 
 const asPet = (value: unknown): Pet | undefined =>
-  typeof value === 'object' && value !== null && typeof (value as Pet).id === 'number'
-    ? (value as Pet)
-    : undefined;
+  typeof value === 'object' && value !== null && isPetId((value as Pet).id) ? (value as Pet) : undefined;
 
 function fail(env: CommandEnv, departure: Departure | undefined, step: SentStep): void {
   if (departure === undefined || !env.context.selected(departure.check)) return;
@@ -131,10 +129,10 @@ function learnCreate(
 }
 
 /** The path of getPet for an id, and the script's form of it when the id is a captured one. */
-function lookupPath(env: CommandEnv, id: number, expression: string | undefined) {
+function lookupPath(env: CommandEnv, id: PetId, expression: string | undefined) {
   const getPet = env.context.spec.operation('getPet');
   return {
-    path: getPet.expand({ petId: id }),
+    path: getPet.expand({ petId: String(id) }),
     shellPath: expression === undefined ? undefined : getPet.path.replace(/\{[^}]+\}/, expression),
   };
 }
@@ -207,7 +205,7 @@ async function resolve(
     case 'next': {
       const base = await newest(env, model, steps);
       if (base === undefined) return undefined;
-      const id = base.id + ref.ahead;
+      const id = petId(BigInt(base.id) + BigInt(ref.ahead));
       const variable = model.variables.get(base.id);
       return {
         id,
@@ -250,7 +248,7 @@ async function list(
     const looked = await steps.spender.send({
       operationId: getPet.id,
       method: 'GET',
-      path: getPet.expand({ petId: departure.missing.pet.id }),
+      path: getPet.expand({ petId: String(departure.missing.pet.id) }),
     });
     departure = attributeMissing(
       departure,

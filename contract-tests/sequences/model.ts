@@ -3,9 +3,9 @@
 // create. Pure functions over plain data; commands.ts sends, this file judges. A pet the run did not
 // create (another client's, the store's own) only widens what is allowed: it is never an error.
 import { isDeepStrictEqual } from 'node:util';
-import type { Pet } from '../../openapi/index.js';
 import type { CheckId } from '../checks.js';
 import { differingFields } from '../model/pets.js';
+import { jsonText, type Pet, type PetId } from '../pet-id.js';
 
 export interface ListQuery {
   readonly limit?: number;
@@ -54,7 +54,7 @@ export function attributeMissing(
         ? String(lookup.status)
         : lookup.body === undefined
           ? '200 with a body off its schema'
-          : `200 with ${JSON.stringify(lookup.body)}`;
+          : `200 with ${jsonText(lookup.body)}`;
   return {
     ...rest,
     check: 'use_after_create',
@@ -107,7 +107,7 @@ export function judgeCreate(
   if (status !== 201 && status !== 507) {
     return {
       check: 'positive_data_acceptance',
-      message: `createPet of a valid body ${JSON.stringify(sent)} answered ${status}`,
+      message: `createPet of a valid body ${jsonText(sent)} answered ${status}`,
       expected: '201 (or 507 when the store is full)',
     };
   }
@@ -118,8 +118,8 @@ export function judgeCreate(
   if (differs !== undefined) {
     return {
       check: 'positive_data_acceptance',
-      message: `createPet echoed ${differs[0]} ${JSON.stringify(pet[differs[0] as keyof Pet])} for ${JSON.stringify(differs[1])} sent`,
-      expected: `the pet as sent: ${JSON.stringify(sent)}`,
+      message: `createPet echoed ${differs[0]} ${jsonText(pet[differs[0] as keyof Pet])} for ${jsonText(differs[1])} sent`,
+      expected: `the pet as sent: ${jsonText(sent)}`,
     };
   }
   const same = created.find((other) => other.pet.id === pet.id);
@@ -135,7 +135,7 @@ export function judgeCreate(
 }
 
 /** What a lookup of `id` must answer: the pet when the run created it, else 200 or 404. */
-export function expectLookup(id: number, created: readonly CreatedPet[]): Expectation {
+export function expectLookup(id: PetId, created: readonly CreatedPet[]): Expectation {
   const mine = created.find((known) => known.pet.id === id);
   return mine === undefined
     ? {
@@ -149,7 +149,7 @@ export function expectLookup(id: number, created: readonly CreatedPet[]): Expect
 }
 
 export function judgeLookup(
-  id: number,
+  id: PetId,
   status: number,
   pet: Pet | undefined,
   created: readonly CreatedPet[],
@@ -171,14 +171,14 @@ export function judgeLookup(
     return {
       check: 'use_after_create',
       message: `getPet of ${origin(mine)} answered ${status}`,
-      expected: `200 with ${JSON.stringify(mine.pet)}`,
+      expected: `200 with ${jsonText(mine.pet)}`,
     };
   }
   if (pet !== undefined && !samePet(mine.pet, pet)) {
     return {
       check: 'use_after_create',
-      message: `getPet of ${origin(mine)} gave ${JSON.stringify(pet)}`,
-      expected: `as createPet answered: ${JSON.stringify(mine.pet)}`,
+      message: `getPet of ${origin(mine)} gave ${jsonText(pet)}`,
+      expected: `as createPet answered: ${jsonText(mine.pet)}`,
     };
   }
   return undefined;
@@ -231,7 +231,7 @@ export function judgeList(
   if (other !== undefined) {
     return {
       check: 'list_semantics',
-      message: `${what} gave pet ${other.id} with status ${JSON.stringify(other.status)}`,
+      message: `${what} gave pet ${other.id} with status ${jsonText(other.status)}`,
       expected: `only pets with status "${query.status}"`,
     };
   }
@@ -252,8 +252,8 @@ export function judgeList(
     if (!samePet(known.pet, listed)) {
       return {
         check: 'use_after_create',
-        message: `${what} gave ${JSON.stringify(listed)} for ${origin(known)}`,
-        expected: `as createPet answered: ${JSON.stringify(known.pet)}`,
+        message: `${what} gave ${jsonText(listed)} for ${origin(known)}`,
+        expected: `as createPet answered: ${jsonText(known.pet)}`,
       };
     }
   }
