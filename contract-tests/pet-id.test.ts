@@ -22,3 +22,19 @@ test("a string of the body's own that reads as a mark is left as it is, and the 
     note: '\u0000',
   });
 });
+
+test('an id past 2^53 spelled with a zero fraction or an exponent is exact too', () => {
+  const text =
+    '[{"id":9007199254740993.0},{"id":9.007199254740995e15},{"id":90071992547409970E-1},{"id":1.5e300}]';
+  expect(withExactIds(text, JSON.parse(text))).toEqual([
+    { id: 9007199254740993n },
+    { id: 9007199254740995n },
+    { id: 9007199254740997n },
+    { id: 1.5e300 },
+  ]);
+});
+
+test('an id past 2^53 in an exponent alone is found', () => {
+  const text = '{"id":9.007199254740993e15}';
+  expect(withExactIds(text, JSON.parse(text))).toEqual({ id: 9007199254740993n });
+});

@@ -57,8 +57,8 @@ function containsBigint(value: unknown): boolean {
   return Object.values(value).some(containsBigint);
 }
 
-/** Integers past 2^53 in a JSON text: a run of 16 digits or more, outside a string or not. */
-const LONG_INTEGER = /\d{16}/;
+/** What an integer past 2^53 takes in a JSON text: a run of 16 digits or more, or an exponent. */
+const LONG_INTEGER = /\d{16}|\d[eE]/;
 
 /**
  * `value` (JSON.parse of `text`) with each `id` member's integer past 2^53 exact, as a bigint; the
@@ -112,8 +112,30 @@ function stringsOf(value: unknown): string[] {
 }
 
 /**
+ * The digits of the integer a JSON number spells (`9007199254740993.0`, `9.007199254740993e15` are
+ * 9007199254740993), or undefined when it spells none, or one of more than 40 digits (no int64).
+ */
+function integerDigits(token: string): string | undefined {
+  const parts = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(token);
+  if (parts === null) return undefined;
+  const [, sign = '', whole = '', fraction = '', exponent = '0'] = parts;
+  const shift = Number(exponent) - fraction.length;
+  let digits = `${whole}${fraction}`.replace(/^0+(?=\d)/, '');
+  if (shift >= 0) {
+    if (digits.length + shift > 40) return undefined;
+    digits = digits === '0' ? '0' : `${digits}${'0'.repeat(shift)}`;
+  } else {
+    const cut = digits.slice(shift);
+    if (!/^0*$/.test(cut)) return undefined;
+    digits = digits.slice(0, shift) || '0';
+  }
+  if (digits.length > 40) return undefined;
+  return digits === '0' ? '0' : `${sign}${digits}`;
+}
+
+/**
  * The integer literals of a JSON text (valid: JSON.parse took it) whose value is past 2^53: where each
- * is, and its digits. A number with a fraction or an exponent is left to JSON.parse.
+ * is, and its digits, however it is spelled (a zero fraction, an exponent).
  */
 function integerLiterals(text: string): { start: number; end: number; digits: string }[] {
   const found: { start: number; end: number; digits: string }[] = [];
@@ -132,9 +154,9 @@ function integerLiterals(text: string): { start: number; end: number; digits: st
       const start = i;
       i += 1;
       while (i < n && /[0-9.eE+-]/.test(text.charAt(i))) i += 1;
-      const token = text.slice(start, i);
-      if (/^-?\d{16,}$/.test(token) && !Number.isSafeInteger(Number(token)))
-        found.push({ start, end: i, digits: token });
+      const digits = integerDigits(text.slice(start, i));
+      if (digits !== undefined && !Number.isSafeInteger(Number(digits)))
+        found.push({ start, end: i, digits });
       continue;
     }
     i += 1;

@@ -12,12 +12,17 @@ afterEach(async () => {
   served = undefined;
 });
 
-test.each([7, 1234, -99_001])(
-  'ids past 2^53 (%i): a correct server is conformant, and the suite asks for its pets by their exact ids',
-  async (seed) => {
+test.each([
+  [7, ''],
+  [1234, ''],
+  [-99_001, ''],
+  [7, '.0'],
+])(
+  'ids past 2^53 (seed %i, written with %j after their digits): a correct server is conformant, and the suite asks for its pets by their exact ids',
+  async (seed, fraction) => {
     const clock = fakeClock();
     const paths: string[] = [];
-    const handler = createBigIdServer({ now: clock.now });
+    const handler = createBigIdServer({ now: clock.now }, fraction);
     served = await serve((request) => {
       paths.push(request.pathname);
       return handler(request);

@@ -12,15 +12,16 @@ function small(big: bigint): bigint | undefined {
   return big > BASE && big - BASE <= 2n ** 31n ? big - BASE : undefined;
 }
 
-/** A pet body (or list) with each id n written as BASE + n, in exact digits. */
-function bigIds(body: string): string {
+/** A pet body (or list) with each id n written as BASE + n, in exact digits (and `fraction`, say `.0`). */
+function bigIds(body: string, fraction: string): string {
   const value: unknown = JSON.parse(body);
   return JSON.stringify(value, (name, item) =>
     name === 'id' && typeof item === 'number' ? `@big@${item}@` : item,
-  ).replace(/"@big@(\d+)@"/g, (_, n: string) => String(BASE + BigInt(n)));
+  ).replace(/"@big@(\d+)@"/g, (_, n: string) => `${BASE + BigInt(n)}${fraction}`);
 }
 
-export function createBigIdServer(options: ReferenceOptions = {}): Handler {
+/** `fraction`: written after each id's digits, `.0` say (9007199254740993.0 is that integer too). */
+export function createBigIdServer(options: ReferenceOptions = {}, fraction = ''): Handler {
   const reference = createReference(options);
   return (request: RawRequest) => {
     const match = /^\/v1\/pets\/([^/]+)$/.exec(request.pathname);
@@ -43,7 +44,7 @@ export function createBigIdServer(options: ReferenceOptions = {}): Handler {
       }
     }
     const response = reference(forwarded);
-    if (response.status === 200 || response.status === 201) response.body = bigIds(response.body);
+    if (response.status === 200 || response.status === 201) response.body = bigIds(response.body, fraction);
     if (response.headers.location !== undefined)
       response.headers.location = response.headers.location.replace(/\d+$/, (n) => String(BASE + BigInt(n)));
     if (response.status === 404 && match !== null)
