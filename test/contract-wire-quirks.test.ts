@@ -169,3 +169,10 @@ test('an HTML page labelled JSON: the finding says it breaks at its first byte, 
     'the body is not JSON (Content-Type: application/json): it breaks at byte 0 (line 1, column 1), where a JSON value was due: "<html><body>Bad Gateway<…"',
   );
 });
+
+test('a Basic challenge offered before the Bearer one (RFC 9110 §11.6.1: several may be) is no finding; a Bearer in a quoted realm is none', async () => {
+  const { exit, output } = await contractAgainst(WIRE_QUIRKS.basicThenBearer, ['--reporter', 'json']);
+  const report = JSON.parse(output) as Report;
+  expect(report.findings.map((finding) => `${finding.check}: ${finding.message}`)).toEqual([]);
+  expect(exit).toBe(0);
+});

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isImfFixdate, parseLinks, parseMediaType, parseSfDate } from './grammar.js';
+import { hasBearerChallenge, isImfFixdate, parseLinks, parseMediaType, parseSfDate } from './grammar.js';
 
 describe('isImfFixdate (RFC 9110 §5.6.7)', () => {
   it.each(['Sun, 06 Nov 1994 08:49:37 GMT', 'Thu, 05 Dec 2030 00:00:00 GMT', new Date(0).toUTCString()])(
@@ -60,4 +60,14 @@ describe('parseLinks (RFC 8288 §3)', () => {
   it.each(['/v1/pets; rel=successor-version', '<a> rel=next', '<a>; rel="x', ''])('refuses %j', (v) => {
     expect(parseLinks(v)).toBeUndefined();
   });
+});
+
+it('a Bearer challenge among several, not one inside a quoted value', () => {
+  expect(hasBearerChallenge('Bearer realm="pets"')).toBe(true);
+  expect(hasBearerChallenge('bearer')).toBe(true);
+  expect(hasBearerChallenge('Basic realm="legacy", Bearer realm="pets"')).toBe(true);
+  expect(hasBearerChallenge('Basic realm="legacy, Bearer x"')).toBe(false);
+  expect(hasBearerChallenge('Basic realm="a\\"b", Bearer')).toBe(true);
+  expect(hasBearerChallenge('Basic realm="x", bearer=1')).toBe(false);
+  expect(hasBearerChallenge('Bearerx realm="x"')).toBe(false);
 });

@@ -100,3 +100,13 @@ export function parseLinks(
   }
   return links.length === 0 ? undefined : links;
 }
+
+/**
+ * Whether a WWW-Authenticate value (its fields joined by commas, as a client reads them) offers a Bearer
+ * challenge among its challenges (RFC 9110 §11.6.1: one or more; RFC 6750 §3: the scheme `Bearer`, in
+ * any case): a challenge begins the value or follows a comma, outside a quoted auth-param value.
+ */
+export function hasBearerChallenge(value: string): boolean {
+  const unquoted = value.replace(/"(?:[^"\\]|\\.)*"?/g, '""');
+  return /(^|,)\s*bearer(\s|,|$)/i.test(unquoted);
+}

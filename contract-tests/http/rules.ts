@@ -3,7 +3,7 @@
 // their SHOULDs. And every header the document ties to one operation or status, checked both ways:
 // present where it is required, absent where it would say something false (a deprecation on an
 // operation the document does not deprecate, a Location on anything but a 201).
-import { parseImfFixdate, parseLinks, parseSfDate } from './grammar.js';
+import { hasBearerChallenge, parseImfFixdate, parseLinks, parseSfDate } from './grammar.js';
 
 /** One response as these rules read it. */
 export interface HttpView {
@@ -160,7 +160,7 @@ function semantics(view: HttpView): Finding[] {
         instancePath: '/headers/WWW-Authenticate',
         because: [CHALLENGE, BEARER],
       });
-    } else if (!/(^|,)\s*bearer(\s|,|$)/i.test(challenge)) {
+    } else if (!hasBearerChallenge(challenge)) {
       found.push({
         cause: '401 without a Bearer challenge',
         message: `the 401 challenges with WWW-Authenticate: ${challenge}`,

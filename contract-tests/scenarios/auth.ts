@@ -10,6 +10,7 @@ import type { Auth, Authorization, Outgoing } from '../client.js';
 import { type Context, expectStatus, PASS, type Verdict } from '../context.js';
 import { type DerivedCredential, tierZeroNearMisses } from '../derive/credentials.js';
 import type { Exchange } from '../exchange.js';
+import { hasBearerChallenge } from '../http/grammar.js';
 import { record, validRequest } from '../requests.js';
 import { invalidExamples, invalidParameterExamples } from '../schema-arbitraries.js';
 import { UNKNOWN_ID } from './stateful.js';
@@ -49,10 +50,10 @@ function derivedFor(
   return { nearMisses, valid: valids[index % valids.length] };
 }
 
-/** A 401's challenge names the Bearer scheme (RFC 6750 §3); a missing header is another check's. */
+/** A 401 offers a Bearer challenge (RFC 6750 §3), first or not; a missing header is another check's. */
 function challenge(exchange: Exchange, what: string): Verdict | null {
   const raw = exchange.response?.headers['www-authenticate'];
-  if (exchange.response?.status !== 401 || raw === undefined || /^\s*bearer(\s|,|$)/i.test(raw)) return null;
+  if (exchange.response?.status !== 401 || raw === undefined || hasBearerChallenge(raw)) return null;
   return {
     kind: 'fail',
     exchange,

@@ -26,6 +26,22 @@ function sendFramed(res: ServerResponse, response: RawResponse, length: number):
 }
 
 export const WIRE_QUIRKS = {
+  /**
+   * Every 401 with two WWW-Authenticate fields, a Basic challenge before the Bearer one (RFC 9110
+   * §11.6.1 lets a server offer several): a client reads them as one list, `Basic realm="legacy", Bearer …`.
+   */
+  basicThenBearer: {
+    name: 'basic-then-bearer',
+    does: 'offers a Basic challenge before the Bearer one on every 401, in two WWW-Authenticate fields',
+    answer: (_request, response, res) => {
+      if (response.status !== 401) return send(res, response);
+      const fields = Object.entries(response.headers).flatMap(([name, value]) =>
+        name === 'www-authenticate' ? [name, 'Basic realm="legacy, not Bearer"', name, value] : [name, value],
+      );
+      res.writeHead(401, fields);
+      res.end(response.body);
+    },
+  },
   /** A Content-Length 10 bytes short of every listPets 200's body: the body read ends 10 bytes early. */
   shortContentLength: {
     name: 'short-content-length',
