@@ -150,6 +150,22 @@ describe('the control API over a socket', () => {
     // The API's own limits are not touched.
     expect((await fetch(`${url}/pets`, { headers: { authorization: 'Bearer demo-free' } })).status).toBe(200);
   });
+  it('counts only the requests it lets through: a page of another site refused 403 spends none of the limit', async () => {
+    // Any web page the user visits can send these (an <img>, a form, fetch): were they counted, a
+    // page could keep the control API at 429 for the user's own tests.
+    const { origin } = await start({ control: { perMinute: 3 } });
+    const { port } = new URL(origin);
+    for (let i = 0; i < 10; i += 1) {
+      expect((await call(origin, 'POST', '/__petkit/reset', { origin: 'https://evil.example' })).status).toBe(
+        403,
+      );
+      expect((await call(origin, 'GET', '/__petkit/health', { host: `evil.example:${port}` })).status).toBe(
+        403,
+      );
+    }
+    for (let i = 0; i < 3; i += 1) expect((await call(origin, 'GET', '/__petkit/health')).status).toBe(200);
+    expect((await call(origin, 'GET', '/__petkit/health')).status).toBe(429);
+  });
   it('is off with control: false (--no-control): 404 for every control path', async () => {
     const { origin, url } = await start({ control: false });
     for (const [method, path] of [

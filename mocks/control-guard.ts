@@ -168,11 +168,13 @@ export function createControlGuard(
   return {
     check(call, authority) {
       const host = call.header('host');
+      // The limit counts only what passes the rest: a refused request (any web page can send one)
+      // spends none of it, so no page can keep the control API at 429 for the user's own calls.
       return (
-        limitRefusal() ??
         (authority === undefined ? undefined : hostRefusal(authority, "the request target's authority")) ??
         hostRefusal(host) ??
-        originRefusal(call.header('origin'), host)
+        originRefusal(call.header('origin'), host) ??
+        limitRefusal()
       );
     },
   };
