@@ -128,6 +128,73 @@ describe('the control API over a socket', () => {
     });
     expect(api.status).toBe(200);
   });
+  it('refuses a request of another site that carries no Origin: Sec-Fetch-Site cross-site, or a foreign Referer', async () => {
+    // A browser sends no Origin on a GET of an <img>, <script> or <link>, and an older one none on
+    // some POSTs: its Sec-Fetch-Site (or, without it, its Referer) still says where the page is.
+    const { origin, url } = await start();
+    await fetch(`${url}/pets`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer demo-free', 'content-type': 'application/json' },
+      body: '{"name":"Kept","categoryId":1}',
+    });
+    const crossSite = { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'no-cors' };
+    const refusedOnes: [string, string, Record<string, string>][] = [
+      ['POST', '/__petkit/reset', { ...crossSite, 'sec-fetch-dest': 'empty', 'content-type': 'text/plain' }],
+      [
+        'GET',
+        '/__petkit/events',
+        { ...crossSite, 'sec-fetch-dest': 'image', referer: 'https://evil.example/' },
+      ],
+      ['GET', '/__petkit/requests', { ...crossSite, 'sec-fetch-dest': 'script' }],
+      [
+        'GET',
+        '/__petkit/',
+        { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'iframe' },
+      ],
+      ['POST', '/__petkit/reset', { referer: 'https://evil.example/page?x=1' }],
+    ];
+    for (const [method, path, headers] of refusedOnes) {
+      const refused = await call(origin, method, path, headers);
+      expect(refused.status, `${method} ${path} ${JSON.stringify(headers)}`).toBe(403);
+      expect(refused.json).toMatchObject({ code: 'origin_not_allowed', status: 403 });
+    }
+    expect(
+      (await call(origin, 'POST', '/__petkit/reset', { referer: 'https://evil.example/' })).json.message,
+    ).toBe(
+      'The control API refuses calls from web pages of another site (Referer from "https://evil.example"); start the mock with --control-origin "https://evil.example" to allow it.',
+    );
+    expect((await call(origin, 'GET', '/__petkit/health')).json.pets).toBe(51);
+    // This machine's pages, the page's own calls, a URL typed or a link followed to the page, and curl pass.
+    const passing: [string, string, Record<string, string>][] = [
+      [
+        'GET',
+        '/__petkit/health',
+        { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document' },
+      ],
+      ['GET', '/__petkit/health', { 'sec-fetch-site': 'same-origin', 'sec-fetch-mode': 'cors' }],
+      ['GET', '/__petkit/health', { 'sec-fetch-site': 'none', 'sec-fetch-mode': 'navigate' }],
+      ['GET', '/__petkit/health', { referer: 'http://localhost:5173/app' }],
+      ['GET', '/__petkit/health', { referer: `${origin}/__petkit/` }],
+      ['POST', '/__petkit/reset', {}],
+    ];
+    for (const [method, path, headers] of passing)
+      expect(
+        (await call(origin, method, path, headers)).status,
+        `${method} ${path} ${JSON.stringify(headers)}`,
+      ).toBe(200);
+  });
+  it('lets a page of an allowed origin through without an Origin, by its Referer', async () => {
+    const { origin } = await start({ control: { origins: ['https://app.example'] } });
+    const headers = {
+      'sec-fetch-site': 'cross-site',
+      'sec-fetch-mode': 'no-cors',
+      referer: 'https://app.example/x',
+    };
+    expect((await call(origin, 'GET', '/__petkit/health', headers)).status).toBe(200);
+    expect((await call(origin, 'GET', '/__petkit/health', { referer: 'https://app.example/x' })).status).toBe(
+      200,
+    );
+  });
   it('allows the origins given in control.origins (--control-origin), and their hosts as Host', async () => {
     const { origin } = await start({ control: { origins: ['https://app.example'] } });
     const { port } = new URL(origin);

@@ -52,6 +52,16 @@ function splitHost(value: string): { hostname: string; port: number } | undefine
   return { hostname: (match[1] ?? '').toLowerCase(), port: match[2] === undefined ? 80 : Number(match[2]) };
 }
 
+/** The origin (`scheme://host[:port]`) of an http(s) URL such as a Referer, or undefined. */
+function originOfUrl(value: string): string | undefined {
+  try {
+    const url = new URL(value.trim());
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 function originsOf(given: readonly string[]): { any: boolean; origins: Set<string>; hosts: Set<string> } {
   const origins = new Set<string>();
   const hosts = new Set<string>();
@@ -128,9 +138,9 @@ export function createControlGuard(
     );
   }
 
-  /** No Origin (curl, scripts), this machine's own, or one the user allowed. */
-  function originRefusal(origin: string | null, host: string | null): Reply | undefined {
-    if (origin === null || allowed.any || allowed.origins.has(origin)) return undefined;
+  /** Whether a page of `origin` (an Origin, or a Referer's origin) may call: this machine's own, the mock's own host, or one the user allowed. */
+  function originAllowed(origin: string, host: string | null): boolean {
+    if (allowed.any || allowed.origins.has(origin)) return true;
     let hostname: string | undefined;
     try {
       hostname = origin === 'null' ? undefined : new URL(origin).hostname.toLowerCase();
@@ -138,14 +148,44 @@ export function createControlGuard(
       hostname = undefined;
     }
     const hostName = host === null ? undefined : splitHost(host)?.hostname;
-    const sameSite =
+    return (
       hostname !== undefined &&
-      (hostname === hostName || (isLoopback(hostname) && hostName !== undefined && isLoopback(hostName)));
-    if (sameSite) return undefined;
-    return errorReply(
-      'origin_not_allowed',
-      `The control API refuses calls from web pages of another site (Origin ${JSON.stringify(origin.slice(0, 100))}); start the mock with --control-origin ${JSON.stringify(origin.slice(0, 100))} to allow it.`,
+      (hostname === hostName || (isLoopback(hostname) && hostName !== undefined && isLoopback(hostName)))
     );
+  }
+
+  const originRefused = (origin: string, said: string): Reply =>
+    errorReply(
+      'origin_not_allowed',
+      `The control API refuses calls from web pages of another site (${said} ${JSON.stringify(origin.slice(0, 100))}); start the mock with --control-origin ${JSON.stringify(origin.slice(0, 100))} to allow it.`,
+    );
+
+  /**
+   * No Origin (curl, scripts), this machine's own, or one the user allowed. A browser sends no Origin
+   * on a GET of an <img>, <script> or <link> (and an older one none on some POSTs): then its
+   * Sec-Fetch-Site says whether a page of another site sent it, and, where a browser sends no
+   * Sec-Fetch-Site, its Referer where the page is. A link followed from another site to the page (a
+   * top-level navigation) passes: it shows the page to the user, and gives the other site nothing.
+   */
+  function originRefusal(call: MockCall, host: string | null): Reply | undefined {
+    const origin = call.header('origin');
+    if (origin !== null) return originAllowed(origin, host) ? undefined : originRefused(origin, 'Origin');
+    const referer = call.header('referer');
+    const from = referer === null ? undefined : originOfUrl(referer);
+    const site = call.header('sec-fetch-site');
+    if (site !== null) {
+      if (site.trim().toLowerCase() !== 'cross-site') return undefined;
+      const navigation =
+        call.header('sec-fetch-mode')?.trim().toLowerCase() === 'navigate' &&
+        call.header('sec-fetch-dest')?.trim().toLowerCase() === 'document' &&
+        (call.method === 'GET' || call.method === 'HEAD');
+      if (navigation || allowed.any || (from !== undefined && allowed.origins.has(from))) return undefined;
+      return from === undefined
+        ? originRefused('cross-site', 'Sec-Fetch-Site')
+        : originRefused(from, 'Sec-Fetch-Site cross-site, Referer from');
+    }
+    if (from === undefined || originAllowed(from, host)) return undefined;
+    return originRefused(from, 'Referer from');
   }
 
   function limitRefusal(): Reply | undefined {
@@ -173,7 +213,7 @@ export function createControlGuard(
       return (
         (authority === undefined ? undefined : hostRefusal(authority, "the request target's authority")) ??
         hostRefusal(host) ??
-        originRefusal(call.header('origin'), host) ??
+        originRefusal(call, host) ??
         limitRefusal()
       );
     },
