@@ -163,6 +163,9 @@ describe('the control API over a socket', () => {
     ).toBe(
       'The control API refuses calls from web pages of another site (Referer from "https://evil.example"); start the mock with --control-origin "https://evil.example" to allow it.',
     );
+    expect((await call(origin, 'GET', '/__petkit/requests', crossSite)).json.message).toBe(
+      "The control API refuses calls from web pages of another site (Sec-Fetch-Site: cross-site, no Origin or Referer); start the mock with --control-origin for that page's origin to allow it.",
+    );
     expect((await call(origin, 'GET', '/__petkit/health')).json.pets).toBe(51);
     // This machine's pages, the page's own calls, a URL typed or a link followed to the page, and curl pass.
     const passing: [string, string, Record<string, string>][] = [

@@ -180,9 +180,11 @@ export function createControlGuard(
         call.header('sec-fetch-dest')?.trim().toLowerCase() === 'document' &&
         (call.method === 'GET' || call.method === 'HEAD');
       if (navigation || allowed.any || (from !== undefined && allowed.origins.has(from))) return undefined;
-      return from === undefined
-        ? originRefused('cross-site', 'Sec-Fetch-Site')
-        : originRefused(from, 'Sec-Fetch-Site cross-site, Referer from');
+      if (from !== undefined) return originRefused(from, 'Sec-Fetch-Site cross-site, Referer from');
+      return errorReply(
+        'origin_not_allowed',
+        "The control API refuses calls from web pages of another site (Sec-Fetch-Site: cross-site, no Origin or Referer); start the mock with --control-origin for that page's origin to allow it.",
+      );
     }
     if (from === undefined || originAllowed(from, host)) return undefined;
     return originRefused(from, 'Referer from');
