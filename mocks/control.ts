@@ -31,6 +31,8 @@ export interface Controlled extends EventSource_ {
   /** Back to a seeded state; answers how many pets that is. */
   reset(options?: ResetOptions): Awaitable<number>;
   readonly journal: Journal;
+  /** Hides the keys of the keys file as the journal's entries show them (keyMasker); none for the demo keys. */
+  readonly mask: ((text: string) => string) | undefined;
   readonly maxPets: number;
   health(): Awaitable<{ pets: number; inFlight: number; rateLimitBuckets: number }>;
   /** The rules, the clock and the windows: what `mock.rules` and `mock.clock` use too. */
@@ -102,7 +104,8 @@ export async function answerControl(call: MockCall, mock: Controlled): Promise<R
 async function answerRequests(call: MockCall, method: string, mock: Controlled): Promise<Reply> {
   if (method === 'DELETE') return json(200, { status: 'cleared', removed: mock.journal.clear() });
   try {
-    const page = queryJournal(mock.journal, parseJournalQuery(call.url.searchParams), call.url.searchParams);
+    const { searchParams } = call.url;
+    const page = queryJournal(mock.journal, parseJournalQuery(searchParams), searchParams, mock.mask);
     return json(200, page);
   } catch (error) {
     if (error instanceof JournalQueryError) return errorReply('validation_failed', error.message);

@@ -92,8 +92,17 @@ export interface JournalPage {
   readonly dropped: number;
 }
 
-/** One page of the entries that match: oldest first, at most `limit`. */
-export function queryJournal(journal: Journal, query: JournalQuery, params: URLSearchParams): JournalPage {
+/**
+ * One page of the entries that match: oldest first, at most `limit`. `mask` hides the keys of the
+ * keys file as an entry shows them: the path filter reads the path so, or a key sent in a path could
+ * be guessed a character at a time from which filters match.
+ */
+export function queryJournal(
+  journal: Journal,
+  query: JournalQuery,
+  params: URLSearchParams,
+  mask?: (text: string) => string,
+): JournalPage {
   const status = query.status;
   // Filtered and paged on the records as kept; only the page's entries are built.
   const matching = journal
@@ -105,7 +114,8 @@ export function queryJournal(journal: Journal, query: JournalQuery, params: URLS
           (status.endsWith('xx')
             ? String(entry.status)[0] === status[0]
             : String(entry.status) === status)) &&
-        (query.path === undefined || entry.path.includes(query.path)) &&
+        (query.path === undefined ||
+          (mask === undefined ? entry.path : mask(entry.path)).includes(query.path)) &&
         (query.since === undefined || entry.time >= query.since),
     );
   const from = query.after === undefined ? 0 : matching.findIndex((entry) => entry.id > (query.after ?? 0));

@@ -932,6 +932,20 @@ describe('a key of the keys file sent elsewhere than Authorization', () => {
     expect(lines[1]).toMatch(/^GET \/v1\/pets\/sk_live… 401 /);
   });
 
+  it('is no answer to GET /__petkit/requests?path=: the filter reads the path as shown, so it cannot be guessed a character at a time', async () => {
+    const secret = 'sk_live_4f9a8b7c6d5e4f3a2b1c';
+    const mock = createMock({ keys: { keys: [{ key: secret, plan: 'pro' }] } });
+    await mock.request(`/v1/pets?token=${secret}`);
+    const total = async (path: string) =>
+      ((await (await mock.request(`/__petkit/requests?path=${encodeURIComponent(path)}`)).json()) as Page)
+        .total;
+    // Were the filter to read the path as sent, each right guess of the next character would match.
+    expect(await total('token=sk_live_4')).toBe(0);
+    expect(await total(secret)).toBe(0);
+    expect(await total('token=sk_live…')).toBe(1);
+    expect(await total('/v1/pets')).toBe(1);
+  });
+
   it('is hidden written with escapes: percent-encoded in the path, JSON-escaped in a body', async () => {
     const secret = 'sk_live_4f9a8b7c6d5e4f3a2b1c';
     const lines: string[] = [];

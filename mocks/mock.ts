@@ -176,6 +176,7 @@ export function createMock(options: MockOptions = {}): Mock {
       return store.count();
     },
     journal,
+    mask,
     maxPets: normalized.maxPets,
     controls,
     pageData: pageDataOf(spec, keys),
