@@ -172,9 +172,26 @@ describe('GET /__petkit/events', () => {
     // Nobody reads: the queue fills (EVENT_BUFFER), then as many wait, then one more ends it.
     for (let i = 0; i < 2 * EVENT_BUFFER + 1; i += 1) record(`/v1/pets/${i}`);
     expect(listeners.size).toBe(0);
-    expect(events.streams.open).toBe(0);
+    // What it holds still waits for its reader, and counts against the bound until read (or cancelled).
+    expect(events.streams.open).toBe(1);
     const all = await readEvents(stream, 10 * EVENT_BUFFER);
     expect(all.at(-1)).toEqual({ event: 'overflow', data: '{}' });
     expect(all.filter((event) => event.event === 'request').length).toBeLessThanOrEqual(2 * EVENT_BUFFER);
+    expect(events.streams.open).toBe(0);
+  });
+
+  it(`counts a stream that overflowed until its reader has read it or gone: ${MAX_EVENT_STREAMS} readers that never read hold no more`, async () => {
+    // Were an overflowed stream let go at once, a client that never reads could open stream after
+    // stream, each holding its ${EVENT_BUFFER} events unread, with no bound on the memory they take.
+    const { events, record } = source();
+    const held = Array.from({ length: MAX_EVENT_STREAMS }, () => answerEvents(call(), events));
+    for (let i = 0; i < 2 * EVENT_BUFFER + 1; i += 1) record(`/v1/pets/${i}`);
+    expect(answerEvents(call(), events).status).toBe(429);
+    await held[0]?.stream?.cancel();
+    const again = answerEvents(call(), events);
+    expect(again.status).toBe(200);
+    await again.stream?.cancel();
+    for (const answer of held.slice(1)) await answer.stream?.cancel();
+    expect(events.streams.open).toBe(0);
   });
 });

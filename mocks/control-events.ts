@@ -99,11 +99,18 @@ function eventStream(source: EventSource_, from: number | undefined): ReadableSt
   let stop: (() => void) | undefined;
   let heartbeat: ReturnType<typeof setInterval> | undefined;
   let ended = false;
+  /** It fell EVENT_BUFFER behind: nothing more is sent, and it ends once its reader has read what it holds. */
+  let overflowed = false;
+  /** Stops observing and the heartbeat: nothing more comes to this stream. */
+  const quiet = () => {
+    stop?.();
+    stop = undefined;
+    if (heartbeat !== undefined) clearInterval(heartbeat);
+  };
   const end = () => {
     if (ended) return;
     ended = true;
-    stop?.();
-    if (heartbeat !== undefined) clearInterval(heartbeat);
+    quiet();
     streams.open -= 1;
   };
   let queue: ReadableStreamDefaultController<Uint8Array> | undefined;
@@ -111,7 +118,7 @@ function eventStream(source: EventSource_, from: number | undefined): ReadableSt
   const room = () => (queue?.desiredSize ?? 0) > 0;
   /** Sends what waits (the replay first, then live entries) while the reader has room. */
   const flush = () => {
-    while (!ended && room()) {
+    while (!ended && !overflowed && room()) {
       const record = replay[replayed];
       if (record !== undefined) {
         replayed += 1;
@@ -123,19 +130,31 @@ function eventStream(source: EventSource_, from: number | undefined): ReadableSt
       send(requestEvent(entry));
     }
   };
+  /**
+   * Once overflowed, the stream ends when its reader has read all it holds. Until then it counts
+   * against MAX_EVENT_STREAMS: let go at once, a client that never reads could open stream after
+   * stream, each holding EVENT_BUFFER events unread, its memory unbounded.
+   */
+  const closeIfRead = () => {
+    if (!overflowed || ended || queue === undefined || queue.desiredSize !== EVENT_BUFFER) return;
+    end();
+    queue.close();
+  };
   return new ReadableStream<Uint8Array>(
     {
       start(controller) {
         queue = controller;
         send(`retry: ${RECONNECT_MS}\n\n`);
         stop = source.observe((entry) => {
-          if (ended) return;
+          if (ended || overflowed) return;
           waiting.push(entry);
           if (waiting.length > EVENT_BUFFER) {
             // The reader is this far behind: rather than hold more, end; its reconnect replays.
+            overflowed = true;
+            waiting.length = 0;
+            replay.length = 0;
+            quiet();
             send('event: overflow\ndata: {}\n\n');
-            end();
-            controller.close();
             return;
           }
           flush();
@@ -146,7 +165,7 @@ function eventStream(source: EventSource_, from: number | undefined): ReadableSt
         // Holds no process open on its own: a server's close() ends the stream anyway.
         (heartbeat as { unref?: () => void }).unref?.();
       },
-      pull: flush,
+      pull: () => (overflowed ? closeIfRead() : flush()),
       cancel: end,
     },
     new CountQueuingStrategy({ highWaterMark: EVENT_BUFFER }),
