@@ -236,6 +236,23 @@ describe('the control API over a socket', () => {
     for (let i = 0; i < 3; i += 1) expect((await call(origin, 'GET', '/__petkit/health')).status).toBe(200);
     expect((await call(origin, 'GET', '/__petkit/health')).status).toBe(429);
   });
+  it('says on every control answer that no other site may read it as a resource, nor have it sniffed', async () => {
+    // An <img> or <script> of another site (from a browser the guard cannot tell by its headers) is
+    // then blocked by the browser itself, and a journal holding a client's `<script>` is never read as one.
+    const { origin } = await start();
+    for (const [method, path] of [
+      ['GET', '/__petkit/requests'],
+      ['GET', '/__petkit/health'],
+      ['GET', '/__petkit/rules'],
+      ['HEAD', '/__petkit/events'],
+      ['GET', '/__petkit/nothing'],
+      ['PUT', '/__petkit/reset'],
+    ] as const) {
+      const { headers } = await call(origin, method, path);
+      expect(headers['x-content-type-options'], `${method} ${path}`).toBe('nosniff');
+      expect(headers['cross-origin-resource-policy'], `${method} ${path}`).toBe('same-origin');
+    }
+  });
   it('is off with control: false (--no-control): 404 for every control path', async () => {
     const { origin, url } = await start({ control: false });
     for (const [method, path] of [

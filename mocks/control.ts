@@ -85,8 +85,19 @@ function routeOf(name: string): { route: Route | undefined; param: string } {
   return { route: ROUTES[template], param };
 }
 
-/** Answers a call under CONTROL_PREFIX (HEAD as GET). */
+/**
+ * Answers a call under CONTROL_PREFIX (HEAD as GET). Every answer says that no page of another site
+ * may load it as a resource (an <img>, a <script>: the browser blocks it, whatever reached the mock)
+ * and that it is never to be sniffed as another type (a journal holds what clients sent: `<script>`).
+ */
 export async function answerControl(call: MockCall, mock: Controlled): Promise<Reply> {
+  const answer = await answerRoute(call, mock);
+  answer.headers['x-content-type-options'] = 'nosniff';
+  answer.headers['cross-origin-resource-policy'] = 'same-origin';
+  return answer;
+}
+
+async function answerRoute(call: MockCall, mock: Controlled): Promise<Reply> {
   const method = call.method === 'HEAD' ? 'GET' : call.method;
   const { pathname } = call.url;
   const { route, param } = routeOf(pathname.slice(CONTROL_PREFIX.length));
