@@ -28,11 +28,21 @@ export function describeFaultAsSent(value: unknown): (fault: Fault) => ErrorDeta
   const describe = describeFaultIn(value);
   return (fault) => {
     const detail = describe(fault);
-    return detail.message.endsWith('; got 0') && Object.is(valueAt(value, detail.path), -0)
-      ? { path: detail.path, message: `${detail.message.slice(0, -1)}-0` }
-      : detail;
+    const { path, message } = detail;
+    if (message.endsWith('; got 0') && Object.is(valueAt(value, path), -0))
+      return { path, message: `${message.slice(0, -1)}-0` };
+    // A number past a double's range (`1e400`), which JSON.parse reads as Infinity, or a NaN given in
+    // process: quoted as JSON, either was "null", which the client never sent.
+    if (message.endsWith('; got null')) {
+      const at = valueAt(value, path);
+      if (typeof at === 'number' && !Number.isFinite(at))
+        return { path, message: `${message.slice(0, -4)}${Number.isNaN(at) ? 'NaN' : BEYOND_DOUBLE}` };
+    }
+    return detail;
   };
 }
+
+const BEYOND_DOUBLE = 'a number beyond what a double holds (±1.8e308)';
 
 /** The value at a JSON Pointer (RFC 6901), or undefined. */
 function valueAt(value: unknown, pointer: string): unknown {

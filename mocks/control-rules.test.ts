@@ -88,6 +88,39 @@ describe('/__petkit/rules', () => {
     expect([text.status, (text.json as { code: string }).code]).toEqual([415, 'unsupported_media_type']);
   });
 
+  it('says a number past what a double holds (1e400) is that, not null; in process, NaN as NaN', async () => {
+    // JSON.parse reads 1e400 as Infinity, which a message quoting it as JSON wrote "null": never sent.
+    const mock = mockAt();
+    for (const [path, body, message] of [
+      [
+        '/__petkit/rules',
+        '{"respond":{"delayMs":1e400}}',
+        'Invalid rule: /respond/delayMs must be integer; got a number beyond what a double holds (±1.8e308).',
+      ],
+      [
+        '/__petkit/rules',
+        `{"respond":{"delayMs":-1${'0'.repeat(400)}}}`,
+        'Invalid rule: /respond/delayMs must be integer; got a number beyond what a double holds (±1.8e308).',
+      ],
+      [
+        '/__petkit/clock',
+        '{"advanceSeconds":1e999}',
+        'Invalid clock change: /advanceSeconds must be integer; got a number beyond what a double holds (±1.8e308).',
+      ],
+    ] as const) {
+      const refused = await checkedRequest(mock, path, {
+        method: 'POST',
+        body,
+        headers: { 'content-type': 'application/json' },
+      });
+      expect(refused.status).toBe(400);
+      expect((refused.json as { message: string }).message).toBe(message);
+    }
+    await expect(mock.rules.arm({ respond: { delayMs: Number.NaN } })).rejects.toThrow(
+      'Invalid rule: /respond/delayMs must be integer; got NaN.',
+    );
+  });
+
   it(`answers 409 too_many_rules past ${MAX_RULES} rules`, async () => {
     const mock = mockAt();
     for (let i = 0; i < MAX_RULES; i += 1) await mock.rules.arm({ respond: { delayMs: 1 } });
