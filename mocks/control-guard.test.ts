@@ -74,6 +74,28 @@ describe('the control API over a socket', () => {
     }
     expect((await call(origin, 'GET', '/__petkit/health')).json.pets).toBe(51);
   });
+  it('reads Host strictly: other spellings of loopback are refused, an IPv6 literal of it passes', async () => {
+    // A browser writes 127.1 or 0x7f.1 as 127.0.0.1 in Host; no DNS name can be one of these, so
+    // refusing them costs a rebinding attacker nothing and a browser nothing.
+    const { origin } = await start();
+    const { port } = new URL(origin);
+    for (const name of [
+      'localhost.',
+      '127.1',
+      '0x7f.1',
+      '2130706433',
+      '127.0.0.1.',
+      'localhost.evil.example',
+    ]) {
+      const answer = await call(origin, 'GET', '/__petkit/health', { host: `${name}:${port}` });
+      expect([name, answer.json.code]).toEqual([name, 'host_not_allowed']);
+    }
+    for (const name of ['[::ffff:127.0.0.1]', '[::1]', 'LOCALHOST', 'app.localhost'])
+      expect([
+        name,
+        (await call(origin, 'GET', '/__petkit/health', { host: `${name}:${port}` })).status,
+      ]).toEqual([name, 200]);
+  });
   it('holds an absolute-form target’s authority to the Host rule too: the Host line alone does not pass it', async () => {
     const { origin, url } = await start();
     const { port } = new URL(origin);
