@@ -128,6 +128,17 @@ describe('GET /__petkit/events', () => {
     expect(await paths(live, 1)).toEqual(['/d']);
   });
 
+  it('replays the whole journal to a Last-Event-ID past its newest entry: an id of another run (the mock restarted)', async () => {
+    // Within a run ids only grow, so an id past the newest kept is one the mock did not give: an
+    // EventSource reconnecting to a mock started again (ids from 1) would otherwise miss its entries.
+    const { events, record } = source();
+    for (const path of ['/a', '/b']) record(path);
+    const stream = answerEvents(call('/__petkit/events', { 'last-event-id': '57' }), events).stream;
+    const read = await readEvents(stream as ReadableStream<Uint8Array>, 3);
+    expect(read.slice(1).map((event) => event.id)).toEqual(['1', '2']);
+    await stream?.cancel();
+  });
+
   it('answers HEAD with the head alone, opening no stream', () => {
     const { events, listeners } = source();
     const answer = answerEvents({ ...call(), method: 'HEAD' }, events);

@@ -92,7 +92,12 @@ function eventStream(source: EventSource_, from: number | undefined): ReadableSt
   const { streams } = source;
   streams.open += 1;
   // The records to replay are taken now (references, not entries): each entry is built as it is sent.
-  const replay = from === undefined ? [] : source.records().filter((record) => record.id > from);
+  const kept = from === undefined ? [] : source.records();
+  // Within a run ids only grow: an id past the newest kept is another run's (the mock started again,
+  // its ids from 1), and its reader is sent the whole journal, not what comes after an id never given.
+  const newest = kept.at(-1)?.id ?? Number.POSITIVE_INFINITY;
+  const after = from === undefined || from > newest ? 0 : from;
+  const replay = kept.filter((record) => record.id > after);
   let replayed = 0;
   /** Entries recorded while the reader is behind, in order. */
   const waiting: JournalEntry[] = [];

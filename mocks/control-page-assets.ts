@@ -66,7 +66,9 @@ const failed = (error) => say(String(error && error.message ? error.message : er
 // The journal, live.
 let lastId = 0;
 function addEntry(entry) {
-  if (entry.id <= lastId) return;
+  // A reconnect is sent only the entries after the last id, so an id no later than it is another
+  // run's: the mock was started again, its ids from 1. Its rows replace the old run's.
+  if (entry.id <= lastId) $('journal-rows').replaceChildren();
   lastId = entry.id;
   const tr = document.createElement('tr');
   tr.dataset.id = String(entry.id);

@@ -195,4 +195,34 @@ describe('the control page in Chromium', () => {
     expect(requested.filter((url) => new URL(url).origin !== api.origin)).toEqual([]);
     expect(problems).toEqual([]);
   });
+
+  it('goes on with a mock started again on its port: the new run’s entries, numbered from 1, replace the old', async () => {
+    for (const id of [1, 2])
+      await fetch(`${api.url}/pets/${id}`, { headers: { authorization: 'Bearer demo-pro' } });
+    const shown = String(api.mock.journal.at(-1)?.id);
+    await page.waitForSelector(`#journal-rows tr[data-id="${shown}"]`);
+    expect(Number(shown)).toBeGreaterThan(1);
+    const { port } = new URL(api.origin);
+    await api.close();
+    api = await startServer({ port: Number(port), host: '127.0.0.1', seed: 42, clock: () => NOW });
+    // On a connection of its own: the client's kept-alive one went with the mock closed.
+    await new Promise<void>((resolve, reject) => {
+      const headers = { authorization: 'Bearer demo-pro' };
+      const sent = request({ host: '127.0.0.1', port, path: '/v1/pets/7', headers, agent: false }, (res) => {
+        res.resume();
+        res.on('end', resolve);
+      });
+      sent.on('error', reject);
+      sent.end();
+    });
+    await page.waitForFunction(
+      () =>
+        document.querySelector('#journal-rows tr:first-child td:nth-child(4)')?.textContent === '/v1/pets/7',
+      undefined,
+      { timeout: 10_000 },
+    );
+    expect((await journalRows()).map((cells) => [cells[0], cells[3], cells[4]])).toEqual([
+      ['1', '/v1/pets/7', '200'],
+    ]);
+  });
 });
