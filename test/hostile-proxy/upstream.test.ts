@@ -2,7 +2,7 @@
 // closes early, one that never answers, one that stops in the middle of its answer. The client must
 // learn of it promptly (an answer cut short, or a 504 with a JSON Error), never wait for ever, and the
 // proxy must go on serving. The timeout is injected short; nothing here sleeps longer than it.
-import { createServer, type IncomingMessage, request, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, request, type Server, type ServerResponse } from 'node:http';
 import { type AddressInfo, createServer as createTcpServer, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type RunningProxy, startProxy } from '../../proxy/index.js';
@@ -16,6 +16,19 @@ const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const close of closers.splice(0).reverse()) await close();
 });
+
+/** `server` listening on a free port of 127.0.0.1, closed after the test: its base URL. */
+async function listening(server: Server): Promise<string> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  closers.push(
+    () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  );
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+}
 
 async function upstreamThat(answer: (req: IncomingMessage, res: ServerResponse) => void) {
   const sockets = new Set<Socket>();
@@ -405,18 +418,7 @@ describe('petkit proxy relays the interim answers (1xx) an HTTP/1.1 app may be g
       res.writeHead(413, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
       res.end(text);
     });
-    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
-    closers.push(
-      () =>
-        new Promise((resolve) => {
-          upstream.closeAllConnections();
-          upstream.close(() => resolve());
-        }),
-    );
-    const { running } = await proxyTo(
-      `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/v1`,
-      5_000,
-    );
+    const { running } = await proxyTo(await listening(upstream), 5_000);
     const seen = await exchange(running, {
       method: 'POST',
       headers: { 'content-type': 'application/json', expect: '100-continue' },
@@ -444,18 +446,7 @@ describe('petkit proxy relays the interim answers (1xx) an HTTP/1.1 app may be g
         res.end(body);
       });
     });
-    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
-    closers.push(
-      () =>
-        new Promise((resolve) => {
-          upstream.closeAllConnections();
-          upstream.close(() => resolve());
-        }),
-    );
-    const { running } = await proxyTo(
-      `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/v1`,
-      5_000,
-    );
+    const { running } = await proxyTo(await listening(upstream), 5_000);
     const seen = await exchange(running, {
       method: 'POST',
       headers: { 'content-type': 'application/json', expect: '100-continue' },
