@@ -3,7 +3,8 @@
 // (mocks/control-guard.ts, which the proxy may not import): it answers only a Host that names the
 // proxy, an IP address, `localhost` or the host it was bound to, with the port the request came in
 // on (DNS rebinding sends another name), and no page of another site (an Origin other than this
-// machine's or the proxy's own host). curl and scripts send no Origin and pass.
+// machine's or the proxy's own host; without Origin, a Sec-Fetch-Site: cross-site or a Referer of
+// another site). curl and scripts send no Origin and pass.
 import type { IncomingMessage } from 'node:http';
 import type { ProxyErrorCode } from './errors.js';
 
@@ -44,19 +45,53 @@ export function controlRefusal(req: IncomingMessage, boundHost: string): Refusal
     };
   }
   const origin = req.headers.origin;
-  if (origin === undefined) return undefined;
+  if (origin !== undefined)
+    return sameSite(origin, parsed.hostname) ? undefined : refusedFrom(`Origin ${quoted(origin)}`);
+  // No Origin: a browser sends none on a GET of an <img>, <script> or <link> (and an older one on some
+  // POSTs); its Sec-Fetch-Site says whether a page of another site sent it, or, where it sends none,
+  // its Referer where the page is. A link followed from another site (a navigation) reads nothing.
+  const header = (name: string) => {
+    const value = req.headers[name];
+    return typeof value === 'string' ? value.trim().toLowerCase() : undefined;
+  };
+  const referer = req.headers.referer;
+  const from = referer === undefined ? undefined : originOfUrl(referer);
+  const site = header('sec-fetch-site');
+  if (site !== undefined) {
+    if (site !== 'cross-site') return undefined;
+    const navigation =
+      header('sec-fetch-mode') === 'navigate' &&
+      header('sec-fetch-dest') === 'document' &&
+      (req.method === 'GET' || req.method === 'HEAD');
+    if (navigation) return undefined;
+    return refusedFrom(from === undefined ? 'Sec-Fetch-Site cross-site' : `Referer from ${quoted(from)}`);
+  }
+  if (from === undefined || sameSite(from, parsed.hostname)) return undefined;
+  return refusedFrom(`Referer from ${quoted(from)}`);
+}
+
+/** Whether a page of `origin` is this machine's or the proxy's own host's. */
+function sameSite(origin: string, hostName: string): boolean {
   let hostname: string | undefined;
   try {
     hostname = origin === 'null' ? undefined : new URL(origin).hostname.toLowerCase();
   } catch {
     hostname = undefined;
   }
-  const sameSite =
-    hostname !== undefined &&
-    (hostname === parsed.hostname || (isLoopback(hostname) && isLoopback(parsed.hostname)));
-  if (sameSite) return undefined;
-  return {
-    code: 'origin_not_allowed',
-    message: `The proxy's control API refuses calls from web pages of another site (Origin ${quoted(origin)}).`,
-  };
+  return hostname !== undefined && (hostname === hostName || (isLoopback(hostname) && isLoopback(hostName)));
 }
+
+/** The origin of an http(s) URL such as a Referer, or undefined. */
+function originOfUrl(value: string): string | undefined {
+  try {
+    const url = new URL(value.trim());
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const refusedFrom = (said: string): Refusal => ({
+  code: 'origin_not_allowed',
+  message: `The proxy's control API refuses calls from web pages of another site (${said}).`,
+});

@@ -222,6 +222,25 @@ describe('petkit proxy, its journal kept from other sites', () => {
       status: 403,
     });
     expect((await departures({ host: `127.0.0.1:${port}`, origin: 'null' })).status).toBe(403);
+    // No Origin, as a browser sends on an <img> or <script> of another site: its fetch metadata or
+    // its Referer says where the page is.
+    const subresource = await departures({
+      host: `127.0.0.1:${port}`,
+      'sec-fetch-site': 'cross-site',
+      'sec-fetch-mode': 'no-cors',
+      'sec-fetch-dest': 'script',
+      referer: 'https://evil.example/page',
+    });
+    expect(subresource.status).toBe(403);
+    expect(JSON.parse(subresource.body)).toEqual({
+      code: 'origin_not_allowed',
+      message: `The proxy's control API refuses calls from web pages of another site (Referer from "https://evil.example").`,
+      status: 403,
+    });
+    expect(
+      (await departures({ host: `127.0.0.1:${port}`, referer: 'https://evil.example/page' }, 'DELETE'))
+        .status,
+    ).toBe(403);
 
     // Its own: curl and scripts (no Origin), localhost, this machine's pages.
     for (const headers of [
@@ -229,6 +248,14 @@ describe('petkit proxy, its journal kept from other sites', () => {
       { host: `localhost:${port}` },
       { host: `localhost:${port}`, origin: 'http://localhost:5173' },
       { host: `127.0.0.1:${port}`, origin: origin },
+      // A link followed from another site to it, and a page of this machine's without Origin.
+      {
+        host: `127.0.0.1:${port}`,
+        'sec-fetch-site': 'cross-site',
+        'sec-fetch-mode': 'navigate',
+        'sec-fetch-dest': 'document',
+      },
+      { host: `127.0.0.1:${port}`, referer: 'http://localhost:5173/app' },
     ]) {
       const own = await departures(headers);
       expect(own.status).toBe(200);
