@@ -1,4 +1,5 @@
 // What was sent and what came back: plain data, the key already redacted.
+import type { BodyBreak } from '../openapi/index.js';
 import type { CredentialClass } from './model/types.js';
 
 export interface RequestRecord {
@@ -21,19 +22,12 @@ export interface ResponseRecord {
   /** Set when the body's bytes are not UTF-8: `body` then holds U+FFFD in place of each that is not. */
   readonly notUtf8?: true;
   /**
-   * Set when the body is not empty and not JSON: where it stops being JSON, as it came (json-break.ts),
-   * what the grammar wanted there, whether the body ended there, the decoded body's size in bytes, and
-   * a few characters of the recorded body (the key hidden) around the place.
+   * Set when the body is not empty and not JSON: where it stops being JSON, as it came
+   * (openapi/json-break.ts), what the grammar wanted there, whether the body ended there, the decoded
+   * body's size in bytes, and a few characters of the recorded body (the key hidden) around the place.
+   * The response checker says it in its finding.
    */
-  readonly notJson?: {
-    readonly line: number;
-    readonly column: number;
-    readonly byte: number;
-    readonly expected: string;
-    readonly ended: boolean;
-    readonly bodyBytes: number;
-    readonly excerpt: string;
-  };
+  readonly notJson?: BodyBreak;
 }
 
 export interface Exchange {

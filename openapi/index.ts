@@ -12,6 +12,7 @@ export {
 export { FORMATS, isInt32, isInt64 } from './formats.js';
 export { buildHar, type HarEntry, type HarExchange, type HarLog } from './har.js';
 export { headerInteger } from './header-integer.js';
+export { type BodyBreak, bodyBreak, type JsonBreak, jsonBreak, whereItBreaks } from './json-break.js';
 export { escapeToken, pointerOf, pointerOfRef, tokensOf, valueAt } from './json-pointer.js';
 export { BAN_AFTER, BAN_MS, type Limits, MAX_BODY_BYTES, PLAN_LIMITS } from './limits.js';
 export { loadSpec } from './load.js';

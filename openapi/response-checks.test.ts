@@ -63,7 +63,53 @@ describe('every response is held to the contract', () => {
       'content_type_conformance: Content-Type is text/plain',
     ]);
     expect(failing(exchange('listPets', 200, {}, '<html>'))).toEqual([
-      'content_type_conformance: the body is not JSON (Content-Type: application/json)',
+      'content_type_conformance: the body is not JSON (Content-Type: application/json): it breaks at byte 0 (line 1, column 1), where a JSON value was due: "<html>"',
+    ]);
+  });
+
+  test('a body that is not JSON: where it breaks, said once, from the body as it may be shown', () => {
+    const body = '{"code":"not_found","message":"No pet for s3cret-key-42" "status":404}';
+    const notFound = exchange('getPet', 404, {}, body);
+    const [finding] = check(notFound).filter((v) => v.check === 'content_type_conformance');
+    expect(finding?.finding).toMatchObject({
+      message:
+        'the body is not JSON (Content-Type: application/json): it breaks at byte 57 (line 1, column 58), where , or } was due: "… pet for s3cret-key-42\\" \\"status\\":404}"',
+      // The same cause for every such body, whatever its place.
+      cause: 'the body is not JSON (Content-Type: application/json)',
+    });
+    // With the key hidden: the place is the body's as it came, the excerpt the hidden body's.
+    const hidden = checkResponse(spec, spec.operation('getPet'), notFound.response, {
+      nowMs: NOW,
+      hide: (text) => text.replaceAll('s3cret-key-42', '$API_KEY'),
+    }).find((v) => v.check === 'content_type_conformance');
+    expect(hidden?.finding?.message).toBe(
+      'the body is not JSON (Content-Type: application/json): it breaks at byte 57 (line 1, column 58), where , or } was due: "…\\":\\"No pet for $API_KEY\\" \\"status\\":404}"',
+    );
+    expect(hidden?.finding?.message).not.toMatch(/s3cret|key-42/);
+    // A place its reader found already (the suite's, from the body before its key was hidden) is taken as it is.
+    const given = checkResponse(
+      spec,
+      spec.operation('listPets'),
+      {
+        ...exchange('listPets', 200, { 'content-length': '9' }, '[{"id":1,').response,
+        notJson: {
+          line: 1,
+          column: 10,
+          byte: 9,
+          expected: 'a member name (a string)',
+          ended: true,
+          bodyBytes: 9,
+          excerpt: '[{"id":1,',
+        },
+      },
+      { nowMs: NOW },
+    ).find((v) => v.check === 'content_type_conformance');
+    expect(given?.finding?.message).toBe(
+      'the body is not JSON (Content-Type: application/json): it ends inside the JSON, where its Content-Length: 9 ends it (a member name (a string) was due), cut there, as by a Content-Length shorter than the body sent; its end: "[{\\"id\\":1,"',
+    );
+    // Cut elsewhere than its Content-Length (none, or a content coding's): said where it ends.
+    expect(failing(exchange('listPets', 200, {}, '[{"id":1,"name":"Bis'))).toEqual([
+      'content_type_conformance: the body is not JSON (Content-Type: application/json): it ends inside the JSON, at byte 20 (line 1, column 21) (the rest of a string was due); its end: "[{\\"id\\":1,\\"name\\":\\"Bis"',
     ]);
   });
 

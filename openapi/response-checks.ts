@@ -3,6 +3,7 @@
 // mock's tests hold every answer of the mock to it.
 import { describeFault } from './faults.js';
 import { headerInteger } from './header-integer.js';
+import { type BodyBreak, bodyBreak, whereItBreaks } from './json-break.js';
 import { escapeToken } from './json-pointer.js';
 import type { HeaderSpec, OperationSpec, ResponseSpec, Spec, Validator } from './spec-types.js';
 
@@ -38,6 +39,11 @@ export interface ResponseToCheck {
   readonly headers: Readonly<Record<string, string>>;
   /** The body as text, '' when there is none. */
   readonly body: string;
+  /**
+   * Where the body stops being JSON, found by whoever read it as it came (the suite: its `body` is the
+   * recorded one, the key hidden); without it, found in `body` (json-break.ts).
+   */
+  readonly notJson?: BodyBreak;
 }
 
 export interface CheckOptions {
@@ -45,6 +51,11 @@ export interface CheckOptions {
   readonly nowMs: number;
   /** A response to HEAD: it has no body to check. Default false. */
   readonly head?: boolean;
+  /**
+   * The text as a finding may quote it, the key hidden (the proxy's keys): what a finding shows of a
+   * body that is not JSON is taken from the body so hidden. Default the text as it is.
+   */
+  readonly hide?: (text: string) => string;
 }
 
 /** Headers that say an operation is deprecated: deprecation_signalled's, not response_headers_conformance's. */
@@ -304,13 +315,22 @@ export function checkResponse(
     }
     const expectJson = documented === undefined || documentedBody !== undefined;
     if (expectJson && (!mediaTypes.includes(mediaType) || parsed === undefined)) {
+      const notJson = `the body is not JSON (Content-Type: ${contentType || '(none)'})`;
+      // Where it breaks, and the body there: the cause stays without it, the same on every such body.
+      const broken =
+        parsed !== undefined
+          ? undefined
+          : (response.notJson ?? bodyBreak(response.body, options.hide?.(response.body) ?? response.body));
       finding('content_type_conformance', {
         message:
           parsed === undefined
-            ? `the body is not JSON (Content-Type: ${contentType || '(none)'})`
+            ? broken === undefined
+              ? notJson
+              : `${notJson}: ${whereItBreaks(broken, response.headers)}`
             : `Content-Type is ${contentType || '(none)'}`,
         expected: `Content-Type: ${mediaTypes.join(' or ')} and a JSON body`,
         instancePath: '/headers/Content-Type',
+        ...(parsed === undefined ? { cause: notJson } : {}),
       });
     } else verdicts.push({ check: 'content_type_conformance' });
   }

@@ -172,7 +172,8 @@ export async function inspect(
     spec,
     operation,
     { status, headers, body },
-    { nowMs, head: method === 'HEAD' },
+    // A body that is not JSON is shown where it breaks from the body with every key it knows hidden.
+    { nowMs, head: method === 'HEAD', hide: (text) => hideKeys(text, keys) },
   );
   for (const { check, finding } of verdicts) {
     if (finding !== undefined && finding.severity === 'error') {

@@ -365,6 +365,58 @@ describe('petkit proxy, never printing a key it knows', () => {
   });
 });
 
+describe('petkit proxy, saying where a body is not JSON', () => {
+  /** An upstream whose every getPet 404 echoes the key it was sent, a comma missing after it. */
+  async function commaMissingAfterKey(extra = '') {
+    const upstream = await serve(async (req) => {
+      const token = String(req.headers.authorization ?? '').replace(/^Bearer /, '');
+      return {
+        status: 404,
+        headers: {
+          'content-type': 'application/json',
+          sunset: 'Thu, 05 Dec 2030 00:00:00 GMT',
+          deprecation: '@1735689600',
+          link: '</v1/pets>; rel="successor-version"',
+          'x-ratelimit-limit': '60',
+          'x-ratelimit-remaining': '59',
+          'x-ratelimit-reset': String(Math.ceil(Date.now() / 1000) + 60),
+        },
+        body: `{"code":"not_found","message":"No pet for ${token}"${extra} "status":404}`,
+      };
+    });
+    closers.push(() => upstream.close());
+    return upstream.url;
+  }
+
+  it('says where it breaks, as the suite does, the excerpt from the body with the key it knows hidden', async () => {
+    const { url, settled } = await proxyTo(await commaMissingAfterKey(), REFERENCE_KEY);
+    await (await fetch(`${url}/pets/7`, { headers: KEY })).text();
+    const [departure] = await settled(1);
+    expect(departure).toMatchObject({
+      check: 'content_type_conformance',
+      operationId: 'getPet',
+      status: 404,
+    });
+    // Word for word what petkit contract says of the same body (test/contract-wire-quirks.test.ts).
+    expect(departure?.received).toBe(
+      'the body is not JSON (Content-Type: application/json): it breaks at byte 52 (line 1, column 53), where , or } was due: "…\\":\\"No pet for $API_KEY\\" \\"status\\":404}"',
+    );
+  });
+
+  it('never shows a piece of the key cut at the edge of the excerpt', async () => {
+    // 21 characters after the key before the break: the excerpt (24 characters each side) began with
+    // the key's last 3, too few to be known for a piece of it once cut out.
+    const key = 'k3y-0f-the-app-xyz';
+    const { url, settled } = await proxyTo(await commaMissingAfterKey(',"n":"aaaaaaaaaaaa"'), key);
+    await (await fetch(`${url}/pets/7`, { headers: { authorization: `Bearer ${key}` } })).text();
+    const [departure] = await settled(1);
+    // The place in the body as it came; the excerpt around it in the body with $API_KEY in the key's place.
+    expect(departure?.received).toBe(
+      'the body is not JSON (Content-Type: application/json): it breaks at byte 81 (line 1, column 82), where , or } was due: "…KEY\\",\\"n\\":\\"aaaaaaaaaaaa\\" \\"status\\":404}"',
+    );
+  });
+});
+
 describe('petkit proxy, as a proxy', () => {
   it('drops hop-by-hop headers (and those Connection names), keeps end-to-end ones, and streams the body', async () => {
     let received: { headers: IncomingHttpHeaders; body: string } | undefined;

@@ -1,6 +1,7 @@
 // Where a text stops being JSON (RFC 8259, as JSON.parse reads it), for a finding to say so: JSON.parse's
 // own words give no position for most faults. One pass, no recursion (a body of a million `[` is no
-// deeper a stack), and only run on a body JSON.parse refused.
+// deeper a stack), and only run on a body JSON.parse refused. The response checker says it of a body
+// that is not JSON (response-checks.ts), for the suite and the proxy alike; nothing here is of node:*.
 
 /** The first place the text departs from the JSON grammar. */
 export interface JsonBreak {
@@ -157,7 +158,7 @@ function at(text: string, index: number, expected: string): JsonBreak {
     index,
     line: lines.length,
     column: [...last].length + 1,
-    byte: Buffer.byteLength(before),
+    byte: utf8Length(before),
     expected,
     ended: index >= text.length,
   };
@@ -170,4 +171,77 @@ export function around(text: string, index: number, width = 24): string {
   if (/[\udc00-\udfff]/.test(text.charAt(start))) start += 1;
   if (/[\ud800-\udbff]/.test(text.charAt(end - 1))) end -= 1;
   return `${start > 0 ? '…' : ''}${text.slice(start, end)}${end < text.length ? '…' : ''}`;
+}
+
+/** UTF-8 bytes of a text, as encoding it would give (a lone surrogate is U+FFFD, 3 bytes). */
+export function utf8Length(text: string): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) bytes += 1;
+    else if (c < 0x800) bytes += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && /[\udc00-\udfff]/.test(text.charAt(i + 1))) {
+      bytes += 4;
+      i += 1;
+    } else bytes += 3;
+  }
+  return bytes;
+}
+
+/**
+ * Where a response's body stops being JSON, as a finding says it: the place in the body as it came,
+ * the decoded body's size in bytes, and a few characters around the place of the body as it may be
+ * shown (the key hidden).
+ */
+export interface BodyBreak {
+  readonly line: number;
+  readonly column: number;
+  readonly byte: number;
+  readonly expected: string;
+  readonly ended: boolean;
+  readonly bodyBytes: number;
+  readonly excerpt: string;
+}
+
+/**
+ * Where `body` stops being JSON, or undefined when it is JSON (or empty). The place is read in `body`
+ * as it came; the excerpt is taken from `shown`, the same body with any key hidden in it whole, around
+ * where that breaks, so no part of a key is cut into view at its edge. `bodyBytes`: its size as
+ * received, decoded (default: `body` in UTF-8).
+ */
+export function bodyBreak(body: string, shown = body, bodyBytes = utf8Length(body)): BodyBreak | undefined {
+  if (body === '') return undefined;
+  const broken = jsonBreak(body);
+  if (broken === undefined) return undefined;
+  const there = shown === body ? broken : jsonBreak(shown);
+  return {
+    line: broken.line,
+    column: broken.column,
+    byte: broken.byte,
+    expected: broken.expected,
+    ended: broken.ended,
+    bodyBytes,
+    excerpt: there === undefined ? '' : around(shown, there.index),
+  };
+}
+
+/**
+ * Where a body that is not JSON breaks, in words after "the body is not JSON (…)": at a byte, line and
+ * column, what was due there, and the body around it; a body that ends inside the JSON where its
+ * Content-Length ends it is said to be cut there. `headers`: the response's, lower-case names.
+ */
+export function whereItBreaks(broken: BodyBreak, headers: Readonly<Record<string, string>>): string {
+  const place = `byte ${broken.byte} (line ${broken.line}, column ${broken.column})`;
+  const shown = broken.excerpt === '' ? '' : `: ${JSON.stringify(broken.excerpt)}`;
+  if (!broken.ended) return `it breaks at ${place}, where ${broken.expected} was due${shown}`;
+  const length = headers['content-length'];
+  // Content-Length counts the bytes as sent: with a content coding, not those of the decoded body.
+  const framed =
+    length !== undefined &&
+    headers['content-encoding'] === undefined &&
+    length.trim() === String(broken.bodyBytes) &&
+    broken.byte === broken.bodyBytes;
+  if (framed)
+    return `it ends inside the JSON, where its Content-Length: ${length.trim()} ends it (${broken.expected} was due), cut there, as by a Content-Length shorter than the body sent; its end${shown}`;
+  return `it ends inside the JSON, at ${place} (${broken.expected} was due); its end${shown}`;
 }
