@@ -1,5 +1,6 @@
 // The suite's options, normalised once where they enter. Every option and its default.
 import { setTimeout as wait } from 'node:timers/promises';
+import { type SchemeMissing, withoutScheme } from '../openapi/index.js';
 import { apiKeyFault } from './api-key.js';
 import { type CheckId, isCheckId } from './checks.js';
 import { ContractAbort, interrupted } from './errors.js';
@@ -211,6 +212,16 @@ export function normalizeOptions(
 
 const isHttpUrl = (text: string) => URL.canParse(text) && /^https?:$/.test(new URL(text).protocol);
 
+/** The refusal of a base URL without its scheme, with the URL meant. */
+function schemeMissing(given: string, meant: SchemeMissing): never {
+  if (meant.credentials)
+    invalid(
+      'The base URL has no scheme (http:// or https://), and must not carry a user or password (user:password@host; not shown): the suite sends the key from --api-key, as a bearer token.',
+    );
+  const other = meant.suggested.startsWith('https:') ? ' (http:// for a server without TLS)' : '';
+  invalid(`The base URL "${given}" has no scheme: did you mean ${meant.suggested}${other}?`);
+}
+
 function selection(
   options: ContractOptions,
   optIn: readonly CheckId[],
@@ -226,10 +237,16 @@ function selection(
       invalid(
         '--base-url and --api-key look swapped: the API key is a URL, the base URL is not (neither is shown).',
       );
+    const meant = withoutScheme(options.baseUrl);
+    if (meant !== undefined) schemeMissing(options.baseUrl, meant);
     invalid(`The base URL "${options.baseUrl}" is not a URL.`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    // `localhost:4010/v1` is a URL, of the scheme `localhost:`: a host and port without http://.
+    const meant = withoutScheme(options.baseUrl);
+    if (meant !== undefined) schemeMissing(options.baseUrl, meant);
     invalid(`The base URL must be http(s), got ${url.protocol}.`);
+  }
   // A password in the URL would be printed in every report and curl line: refused, and not shown.
   if (url.username !== '' || url.password !== '')
     invalid(

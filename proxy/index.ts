@@ -17,4 +17,5 @@ export {
   type ProxyOptions,
   type RunningProxy,
   startProxy,
+  upstreamProblem,
 } from './proxy.js';

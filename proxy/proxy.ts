@@ -6,7 +6,7 @@
 // refuses is answered by client-error.ts. Nothing here prints.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { loadSpec } from '../openapi/index.js';
+import { loadSpec, withoutScheme } from '../openapi/index.js';
 import { answerClientError, answerConnect } from './client-error.js';
 import { controlRefusal } from './control-guard.js';
 import { createKeyBook, hideKeys } from './credential.js';
@@ -60,10 +60,31 @@ export interface Proxy {
   readonly listener: (req: IncomingMessage, res: ServerResponse) => void;
 }
 
+/**
+ * Why a text cannot be the proxy's upstream, in words that follow it (`"localhost:4010/v1" has no
+ * scheme: did you mean http://localhost:4010/v1?`), or undefined when it is an http(s) URL. A user or
+ * password in it is never quoted.
+ */
+export function upstreamProblem(upstream: string): string | undefined {
+  const meant = withoutScheme(upstream);
+  const parsed = URL.canParse(upstream) ? new URL(upstream) : undefined;
+  if (parsed?.protocol === 'http:' || parsed?.protocol === 'https:') return undefined;
+  // `localhost:4010/v1` is a URL too, of the scheme `localhost:`: a host and port without http://.
+  if (meant !== undefined && !meant.credentials)
+    return `"${upstream}" has no scheme: did you mean ${meant.suggested}?`;
+  if (meant !== undefined)
+    return 'has no scheme (http:// or https://), and must not carry a user or password';
+  return 'must be an http or https URL';
+}
+
 /** `host`: the address it listens on, a name the control API's Host may give. Default 127.0.0.1. */
 export function createProxy(options: ProxyOptions & { readonly host?: string }): Proxy {
   const spec = loadSpec();
   const clock = options.clock ?? Date.now;
+  // Refused here, at start: `localhost:4010/v1` (the scheme `localhost:`) was taken, and every request
+  // then answered 502, its protocol one Node does not request.
+  const problem = upstreamProblem(options.upstream);
+  if (problem !== undefined) throw new TypeError(`petkit proxy: the upstream ${problem}`);
   const upstream = new URL(options.upstream);
   const base = { origin: upstream.origin, prefix: upstream.pathname.replace(/\/+$/, '') };
   const keys = createKeyBook(options.apiKey);

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { formatExchange, parse } from '../cli/proxy.js';
 import { startServer } from '../mocks/index.js';
-import { type Departure, startProxy } from '../proxy/index.js';
+import { type Departure, startProxy, upstreamProblem } from '../proxy/index.js';
 import { BROKEN_SERVERS } from './servers/broken.js';
 import { REFERENCE_KEY, serve } from './servers/reference.js';
 import { closedWithin, keptAliveGet } from './support/kept-alive.js';
@@ -362,6 +362,26 @@ describe('petkit proxy, never printing a key it knows', () => {
     const printed = JSON.stringify({ departures, lines }).toLowerCase();
     expect(printed).not.toContain(REFERENCE_KEY.toLowerCase());
     expect(printed).toContain('$api_key');
+  });
+});
+
+describe('petkit proxy, given an upstream without its scheme', () => {
+  it('refuses it at start and says the URL meant, where every request got a 502', async () => {
+    for (const [upstream, meant] of [
+      ['localhost:4010/v1', 'http://localhost:4010/v1'],
+      ['127.0.0.1:4010', 'http://127.0.0.1:4010'],
+      ['staging.example.com/api/v1', 'https://staging.example.com/api/v1'],
+    ] as const) {
+      await expect(startProxy({ upstream })).rejects.toThrow(
+        `petkit proxy: the upstream "${upstream}" has no scheme: did you mean ${meant}?`,
+      );
+      expect(upstreamProblem(upstream)).toBe(`"${upstream}" has no scheme: did you mean ${meant}?`);
+    }
+    await expect(startProxy({ upstream: 'me:s3cret@localhost:4010/v1' })).rejects.toThrow(
+      /^petkit proxy: the upstream has no scheme \(http:\/\/ or https:\/\/\), and must not carry a user or password$/,
+    );
+    expect(upstreamProblem('ftp://127.0.0.1/v1')).toBe('must be an http or https URL');
+    expect(upstreamProblem('http://127.0.0.1:4010/v1')).toBeUndefined();
   });
 });
 
