@@ -3,9 +3,18 @@ import { describe, expect, it } from 'vitest';
 import { describeFaultIn, type Fault, quoteValue } from './faults.js';
 import { loadSpec } from './load.js';
 
-/** What quoteValue said before it was bounded: the whole value through JSON.stringify, then cut. */
+/** A -0 through JSON.stringify, which writes it 0: a string only it could be, replaced after. */
+const MINUS_ZERO = '\u0000-0';
+
+/**
+ * What quoteValue said before it was bounded: the whole value through JSON.stringify, then cut; and a
+ * -0 as -0, as JSON.parse read it.
+ */
 function quotedWhole(value: unknown): string {
-  const text = JSON.stringify(value) ?? String(value);
+  const written = JSON.stringify(value, (_key, member: unknown) =>
+    Object.is(member, -0) ? MINUS_ZERO : member,
+  );
+  const text = written?.replaceAll(JSON.stringify(MINUS_ZERO), '-0') ?? String(value);
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
 
@@ -46,14 +55,7 @@ describe('quoteValue', () => {
       }),
       { numRuns: 300, seed: 7 },
     );
-    for (const value of [
-      undefined,
-      -0,
-      Number.NaN,
-      [undefined, () => 1],
-      { a: undefined, b: 1 },
-      'x'.repeat(80),
-    ])
+    for (const value of [undefined, Number.NaN, [undefined, () => 1], { a: undefined, b: 1 }, 'x'.repeat(80)])
       expect(quoteValue(value)).toBe(quotedWhole(value));
   });
 
@@ -75,6 +77,20 @@ describe('quoteValue', () => {
     const deep = counted(nested(5_000));
     expect(quoteValue(deep.value)).toHaveLength(60);
     expect(deep.reads()).toBeLessThanOrEqual(61);
+  });
+
+  it('quotes -0 as -0, as it was sent (JSON.parse keeps it), not as the 0 JSON.stringify writes', () => {
+    expect(quoteValue(-0)).toBe('-0');
+    expect(quoteValue(0)).toBe('0');
+    expect(quoteValue([-0, 0, { a: -0 }])).toBe('[-0,0,{"a":-0}]');
+    const detail = describeFaultIn(JSON.parse('{"name":"Rex","categoryId":-0}'))({
+      instancePath: '/categoryId',
+      schemaPath: '#/properties/categoryId/minimum',
+      keyword: 'minimum',
+      params: { comparison: '>=', limit: 1 },
+      message: 'must be >= 1',
+    });
+    expect(detail).toEqual({ path: '/categoryId', message: 'must be >= 1; got -0' });
   });
 
   it('quotes the start of a long string or member name', () => {

@@ -17,7 +17,7 @@ export interface FaultDetail {
 const QUOTE_LENGTH = 60;
 
 /**
- * A received value as a message quotes it: JSON, cut short past 60 characters. Only what is quoted
+ * A received value as a message quotes it: JSON (but -0 as -0), cut short past 60 characters. Only what is quoted
  * is read (jsonStart), so a value of any depth or width costs the same few dozen steps: a body nested
  * 8,000 deep overflowed the stack in JSON.stringify, and a wide one was written whole to keep 60
  * characters of it.
@@ -116,7 +116,9 @@ function* membersOf(object: object): Generator<readonly [string, unknown]> {
 /** A string, number, boolean or null as JSON writes it, a string only as far as `room` needs. */
 function scalarText(value: unknown, room: number): string {
   if (typeof value === 'string') return stringText(value, room);
-  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : 'null';
+  // -0 as -0: JSON.parse keeps it, and a client that sent it was told `got 0`, a value it never sent.
+  if (typeof value === 'number')
+    return Number.isFinite(value) ? (Object.is(value, -0) ? '-0' : String(value)) : 'null';
   // JSON.stringify refuses a bigint; a quote can show its digits.
   if (typeof value === 'boolean' || typeof value === 'bigint') return String(value);
   return 'null';

@@ -140,6 +140,23 @@ describe('petkit proxy, forwarding to the mock', () => {
   });
 });
 
+describe('petkit proxy, quoting what the app sent', () => {
+  it('quotes a -0 the app sent as -0, not as the 0 it equals', async () => {
+    const mock = await startServer({ port: 0 });
+    closers.push(() => mock.close());
+    const { url, settled } = await proxyTo(mock.url);
+    const res = await fetch(`${url}/pets`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer demo-free', 'content-type': 'application/json' },
+      body: '{"name":"Rex","categoryId":-0}',
+    });
+    expect(res.status).toBe(400);
+    const [departure] = await settled(1);
+    expect(departure).toMatchObject({ side: 'request', check: 'request_conformance' });
+    expect(departure?.received).toBe('Invalid body: /categoryId must be >= 1; got -0.');
+  });
+});
+
 describe('petkit proxy, forwarding to broken servers', () => {
   it.each([
     ['wrapped-list', 'GET', '/pets', undefined, 'response_schema_conformance'],
