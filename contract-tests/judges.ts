@@ -29,7 +29,10 @@ export function createBaselineJudge(spec: Spec, baseUrl: string): JudgeEntry {
       // A method the document does not give the path (the 405 probe): only the http judge reads it.
       const operation = observed.operation;
       if (operation === undefined) return judgements;
-      for (const verdict of checkResponse(spec, operation, exchange.response, { nowMs: observed.atMs })) {
+      for (const verdict of checkResponse(spec, operation, exchange.response, {
+        nowMs: observed.atMs,
+        baseUrl,
+      })) {
         judgements.push(
           verdict.finding === undefined
             ? { check: verdict.check }

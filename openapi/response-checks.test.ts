@@ -236,6 +236,39 @@ describe('every response is held to the contract', () => {
     ]);
   });
 
+  test('Link under the base path the server is reached at: listPets of that API, at its origin', () => {
+    const link = (target: string, baseUrl?: string) =>
+      checkResponse(
+        spec,
+        spec.operation('getPet'),
+        exchange('getPet', 200, { ...deprecated, link: `<${target}>; rel="successor-version"` }, pets[0])
+          .response,
+        { nowMs: NOW, ...(baseUrl === undefined ? {} : { baseUrl }) },
+      )
+        .filter((verdict) => verdict.finding !== undefined)
+        .map((verdict) => `${verdict.finding?.message} | ${verdict.finding?.expected}`);
+    // Mounted under /api: its listPets is /api/pets, however it is written.
+    for (const target of ['/api/pets', 'http://host.test/api/pets', '../pets', '/api/pets?status=available'])
+      expect(link(target, 'http://host.test/api'), target).toEqual([]);
+    expect(link('/api/v2/pets', 'https://x.test/api/v2/')).toEqual([]);
+    expect(link('/pets', 'http://host.test')).toEqual([]);
+    // The document's own /v1/pets is not this API's collection there, nor is another origin's.
+    for (const target of ['/v1/pets', 'https://elsewhere.test/api/pets', '/api/animals', '/api/pets/1'])
+      expect(link(target, 'http://host.test/api'), target).toEqual([
+        `Link: ${JSON.stringify(`<${target}>; rel="successor-version"`)} names <${target}>, not </api/pets> | Link: </api/pets>; rel="successor-version" on every response of the deprecated getPet`,
+      ]);
+    // At /v1, as before: the document's example, and an absolute URL to the same origin, not to another.
+    expect(link('/v1/pets', 'http://127.0.0.1:4010/v1')).toEqual([]);
+    expect(link('http://127.0.0.1:4010/v1/pets', 'http://127.0.0.1:4010/v1')).toEqual([]);
+    expect(link('https://elsewhere.test/v1/pets', 'http://127.0.0.1:4010/v1')).toHaveLength(1);
+    expect(link('/v2/animals', 'http://127.0.0.1:4010/v1')).toHaveLength(1);
+    // No base URL given: as before, a target that ends with the document's /v1/pets.
+    expect(link('/v1/pets')).toEqual([]);
+    expect(link('https://api.example/v1/pets')).toEqual([]);
+    expect(link('/api/v1/pets')).toEqual([]);
+    expect(link('/api/pets')).toHaveLength(1);
+  });
+
   test('the documented media type exactly, with parameters allowed', () => {
     const error = { code: 'validation_failed', message: 'x', status: 400 };
     expect(

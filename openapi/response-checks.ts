@@ -56,6 +56,12 @@ export interface CheckOptions {
    * body that is not JSON is taken from the body so hidden. Default the text as it is.
    */
   readonly hide?: (text: string) => string;
+  /**
+   * The API's base URL as the response came from it (`http://host/api`: the suite's --base-url, the
+   * proxy's upstream): a deprecated operation's `Link` names the successor under it. Without it, a
+   * target that ends with the document's example (`/v1/pets`) is taken, as before.
+   */
+  readonly baseUrl?: string;
 }
 
 /** Headers that say an operation is deprecated: deprecation_signalled's, not response_headers_conformance's. */
@@ -92,6 +98,48 @@ function documentedSuccessor(spec: Spec): string | undefined {
   const link = spec.document.components?.headers?.Link as { example?: unknown } | undefined;
   const example = typeof link?.example === 'string' ? link.example : '';
   return /^\s*<([^>]*)>/.exec(example)?.[1];
+}
+
+/** Where no base URL is given: the document's base path, at an origin of no server. */
+const ANY_ORIGIN = 'http://any-origin.invalid';
+
+/**
+ * The successor as the server reached at `baseUrl` names it. The document's example, `</v1/pets>`, is
+ * listPets of the API at its own base path, `/v1` (its servers'): the same collection of a server
+ * mounted elsewhere is under that server's base path (`/api/pets` under `http://host/api`). Returned:
+ * the path the Link must name, and whether a target names it: resolved (RFC 8288 §3.2, RFC 3986 §5)
+ * against the operation's URL under the base, at the same origin and that path (a query, such as the
+ * `status` filter the description names, allowed). Without a base URL, as before: a target that ends
+ * with the document's own.
+ */
+function successorUnder(
+  spec: Spec,
+  operation: OperationSpec,
+  successor: string,
+  baseUrl: string | undefined,
+): { path: string; names: (target: string) => boolean } {
+  // A base URL that is none (a caller's mistake) is not this check's to refuse: the document's then.
+  const given = baseUrl !== undefined && URL.canParse(baseUrl) ? baseUrl : undefined;
+  const base = new URL(`${(given ?? `${ANY_ORIGIN}${spec.basePath}`).replace(/\/+$/, '')}/`);
+  const prefix = base.pathname.replace(/\/+$/, '');
+  const relative =
+    spec.basePath !== '' && successor.startsWith(`${spec.basePath}/`)
+      ? successor.slice(spec.basePath.length)
+      : successor;
+  const path = `${prefix}${relative}`;
+  // The request's own URL, for a relative target (`../pets`): the operation's path, a parameter's place held.
+  const requestUrl = new URL(`.${operation.path.replace(/\{[^}]*\}/g, '_')}`, base);
+  const wanted = new URL(path, base).pathname;
+  return {
+    path,
+    names(target) {
+      // No base URL given (the mock's own tests, in process): as before, a target that ends with it.
+      if (given === undefined) return target === successor || target.endsWith(successor);
+      if (!URL.canParse(target, requestUrl)) return false;
+      const resolved = new URL(target, requestUrl);
+      return resolved.origin === base.origin && resolved.pathname === wanted;
+    },
+  };
 }
 
 /** The links of a `Link` header (RFC 8288) with their `rel` values, lower case. */
@@ -222,10 +270,14 @@ function deprecationVerdicts(
   spec: Spec,
   operation: OperationSpec,
   response: ResponseToCheck,
+  baseUrl: string | undefined,
 ): ResponseVerdict[] {
   const documented = operation.response(response.status)?.headers ?? [];
   const verdicts: ResponseVerdict[] = [];
-  const successor = documentedSuccessor(spec);
+  const documentedTarget = documentedSuccessor(spec);
+  const under =
+    documentedTarget === undefined ? undefined : successorUnder(spec, operation, documentedTarget, baseUrl);
+  const successor = under?.path;
   for (const name of DEPRECATION_HEADERS) {
     const header = documented.find((candidate) => candidate.name.toLowerCase() === name.toLowerCase());
     const raw = response.headers[name.toLowerCase()] ?? null;
@@ -234,7 +286,7 @@ function deprecationVerdicts(
     if (name === 'Link' && raw !== null && faults.length === 0 && successor !== undefined) {
       const links = parseLinks(raw).filter((link) => link.rels.includes('successor-version'));
       if (links.length === 0) faults.push({ message: 'has no rel="successor-version" link' });
-      else if (!links.some((link) => link.target === successor || link.target.endsWith(successor)))
+      else if (under !== undefined && !links.some((link) => under.names(link.target)))
         faults.push({
           message: `names ${links.map((link) => `<${link.target}>`).join(', ')}, not <${successor}>`,
           kind: 'names another successor',
@@ -408,7 +460,7 @@ export function checkResponse(
   headers.push(...resetBeforeDate(response, nowS));
   verdicts.push(...(headers.length > 0 ? headers : [{ check: 'response_headers_conformance' as const }]));
   if (operation?.deprecated === true) {
-    const deprecation = deprecationVerdicts(spec, operation, response);
+    const deprecation = deprecationVerdicts(spec, operation, response, options.baseUrl);
     verdicts.push(...(deprecation.length > 0 ? deprecation : [{ check: 'deprecation_signalled' as const }]));
   }
   return verdicts;

@@ -19,6 +19,11 @@ export interface Exchange {
   readonly path: string;
   /** The same request's URL at the upstream. */
   readonly upstreamUrl: string;
+  /**
+   * The API's base URL at the upstream (`https://x/api/v2`): a deprecated operation's Link names its
+   * successor under it. Default the document's base path.
+   */
+  readonly upstreamBase?: string;
   readonly requestHeaders: NodeHeaders;
   /** The body, decoded, or why it was not kept. */
   readonly requestBody: Captured;
@@ -173,7 +178,12 @@ export async function inspect(
     operation,
     { status, headers, body },
     // A body that is not JSON is shown where it breaks from the body with every key it knows hidden.
-    { nowMs, head: method === 'HEAD', hide: (text) => hideKeys(text, keys) },
+    {
+      nowMs,
+      head: method === 'HEAD',
+      hide: (text) => hideKeys(text, keys),
+      ...(exchange.upstreamBase === undefined ? {} : { baseUrl: exchange.upstreamBase }),
+    },
   );
   for (const { check, finding } of verdicts) {
     if (finding !== undefined && finding.severity === 'error') {

@@ -124,7 +124,14 @@ export function createProxy(options: ProxyOptions & { readonly host?: string }):
     const { status } = forwarded;
     const authorization = req.headers.authorization;
     if (authorization !== undefined) keys.learn(authorization, status);
-    const exchange = { ...forwarded, method, target, path, requestHeaders: req.headers };
+    const exchange = {
+      ...forwarded,
+      method,
+      target,
+      path,
+      requestHeaders: req.headers,
+      upstreamBase: `${base.origin}${base.prefix}`,
+    };
     let found: Inspection;
     try {
       found = await inspect(spec, exchange, clock(), keys);

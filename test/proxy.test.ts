@@ -402,6 +402,46 @@ describe('petkit proxy, given an upstream without its scheme', () => {
   });
 });
 
+describe('petkit proxy, in front of an API mounted under another base path', () => {
+  /** An upstream whose getPet answers with `link` as its Link, at any path. */
+  async function getPetLinking(link: string) {
+    const upstream = await serve(async (req) => ({
+      status: 200,
+      headers: {
+        'content-type': 'application/json',
+        sunset: 'Thu, 05 Dec 2030 00:00:00 GMT',
+        deprecation: '@1735689600',
+        link,
+        'x-ratelimit-limit': '60',
+        'x-ratelimit-remaining': '59',
+        'x-ratelimit-reset': String(Math.ceil(Date.now() / 1000) + 60),
+        'x-path': req.pathname,
+      },
+      body: JSON.stringify({ id: 7, name: 'Rex', categoryId: 1, status: 'available' }),
+    }));
+    closers.push(() => upstream.close());
+    return new URL(upstream.url).origin;
+  }
+
+  it('takes the successor its upstream names under its own path, </api/v2/pets>, and departs on </v1/pets> there', async () => {
+    const named = await proxyTo(`${await getPetLinking('</api/v2/pets>; rel="successor-version"')}/api/v2`);
+    const res = await fetch(`${named.url}/pets/7`, { headers: KEY });
+    expect(res.headers.get('x-path')).toBe('/api/v2/pets/7');
+    await res.text();
+    expect(await named.settled(1)).toEqual([]);
+
+    const v1 = await proxyTo(`${await getPetLinking('</v1/pets>; rel="successor-version"')}/api/v2`);
+    await (await fetch(`${v1.url}/pets/7`, { headers: KEY })).text();
+    expect(await v1.settled(1)).toEqual([
+      expect.objectContaining({
+        check: 'deprecation_signalled',
+        expected: 'Link: </api/v2/pets>; rel="successor-version" on every response of the deprecated getPet',
+        received: 'Link: "</v1/pets>; rel=\\"successor-version\\"" names </v1/pets>, not </api/v2/pets>',
+      }),
+    ]);
+  });
+});
+
 describe('petkit proxy, saying where a body is not JSON', () => {
   /** An upstream whose every getPet 404 echoes the key it was sent, a comma missing after it. */
   async function commaMissingAfterKey(extra = '') {
