@@ -150,6 +150,14 @@ export function forward(
   outgoing.on('finish', arm);
   outgoing.on('error', (error: NodeJS.ErrnoException) => {
     if (done) return; // ended already: by the client, the timer, or an answer refused
+    // Bytes past a whole answer (a Content-Length shorter than the body sent): the parser refuses them
+    // once the answer is read to its end. The answer goes on to the client whole, as its own client
+    // would read it; only the connection, and those bytes, are dropped (Node destroys the socket).
+    if (answer?.complete === true) {
+      if (error.code?.startsWith('HPE_') === true)
+        failed(`sent bytes after the end of its answer (${error.code}), dropped with its connection, to`);
+      return;
+    }
     if (answer !== undefined) {
       // The answer's own 'close' says what became of it.
       finish();

@@ -3,16 +3,20 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, request } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, createServer as createTcpServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { formatExchange, parse } from '../cli/proxy.js';
+import { runContract } from '../contract-tests/index.js';
 import { startServer } from '../mocks/index.js';
 import { type Departure, startProxy, upstreamProblem } from '../proxy/index.js';
 import { BROKEN_SERVERS } from './servers/broken.js';
+import { fakeClock } from './servers/fake-clock.js';
+import { serveHostile } from './servers/hostile.js';
 import { REFERENCE_KEY, serve } from './servers/reference.js';
+import { WIRE_QUIRKS } from './servers/wire-quirks.js';
 import { closedWithin, keptAliveGet } from './support/kept-alive.js';
 
 const closers: (() => Promise<void>)[] = [];
@@ -439,6 +443,66 @@ describe('petkit proxy, in front of an API mounted under another base path', () 
         received: 'Link: "</v1/pets>; rel=\\"successor-version\\"" names </v1/pets>, not </api/v2/pets>',
       }),
     ]);
+  });
+});
+
+describe('petkit proxy, before an upstream whose Content-Length is shorter than its body', () => {
+  it('forwards the answer whole, as the app would read it, and drops the bytes past it with the connection', async () => {
+    // The answer ends where its Content-Length says; the bytes after it are no HTTP, which Node's parser refuses.
+    const raw = createTcpServer((socket) => {
+      socket.on('error', () => {});
+      socket.on('data', () =>
+        socket.write(
+          'HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 2\r\n\r\n[]and-ten-more',
+        ),
+      );
+    });
+    await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', resolve));
+    closers.push(() => new Promise((resolve) => raw.close(() => resolve())));
+    const errors: string[] = [];
+    const running = await startProxy({
+      upstream: `http://127.0.0.1:${(raw.address() as AddressInfo).port}/v1`,
+      onUpstreamError: (message) => errors.push(message),
+    });
+    closers.push(() => running.close());
+    // It cut the app's connection before the answer's head: "fetch failed: other side closed".
+    for (const n of [1, 2]) {
+      const res = await fetch(`${running.url}/pets`);
+      expect(res.status).toBe(200);
+      expect(await res.text()).toBe('[]');
+      await expect.poll(() => running.proxy.journal.exchanges).toBe(n);
+    }
+    expect(errors[0]).toMatch(
+      /^the upstream http:\/\/127\.0\.0\.1:\d+ sent bytes after the end of its answer \(HPE_INVALID_CONSTANT\), dropped with its connection, to GET \/v1\/pets$/,
+    );
+  });
+
+  it('lets the suite through it find what it finds without it: the body cut by its Content-Length', async () => {
+    const clock = fakeClock();
+    const served = await serveHostile(WIRE_QUIRKS.shortContentLength, clock.now);
+    closers.push(() => served.close());
+    const running = await startProxy({ upstream: served.url, apiKey: REFERENCE_KEY, clock: clock.now });
+    closers.push(() => running.close());
+    const report = await runContract({
+      baseUrl: running.url,
+      apiKey: REFERENCE_KEY,
+      seed: 7,
+      examples: 5,
+      now: clock.now,
+      sleep: clock.sleep,
+      random: () => 0.5,
+    });
+    // Through the proxy the run stopped at its first request, exit 2: "Cannot reach …: other side closed".
+    expect(report.exitCode).toBe(1);
+    expect(report.findings.map((f) => `${f.check} · ${f.operationId} · ${f.status}`)).toContain(
+      'content_type_conformance · listPets · 200',
+    );
+    const departures = running.proxy.journal.departures.filter((d) => d.side === 'response');
+    expect(departures.length).toBeGreaterThan(0);
+    for (const departure of departures)
+      expect(departure.received).toMatch(
+        /^the body is not JSON \(Content-Type: application\/json\): it ends inside the JSON, where its Content-Length: \d+ ends it/,
+      );
   });
 });
 
