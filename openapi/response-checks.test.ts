@@ -269,6 +269,33 @@ describe('every response is held to the contract', () => {
     expect(link('/api/pets')).toHaveLength(1);
   });
 
+  test("a 304 to a conditional request is HTTP's answer, no undocumented status; its headers still held", () => {
+    const notModified = exchange('listPets', 304, { etag: 'W/"1"' }, '');
+    const held = (conditional: boolean) =>
+      checkResponse(spec, spec.operation('listPets'), notModified.response, { nowMs: NOW, conditional })
+        .filter((verdict) => verdict.finding !== undefined)
+        .map((verdict) => `${verdict.check}: ${verdict.finding?.message}`);
+    expect(held(false)).toEqual(['status_code_conformance: 304 is not a documented status of listPets']);
+    expect(held(true)).toEqual([]);
+    // Every response carries the X-RateLimit-* headers, a 304 too.
+    const { 'x-ratelimit-limit': _, ...withoutLimit } = notModified.response.headers;
+    expect(
+      checkResponse(
+        spec,
+        spec.operation('listPets'),
+        { ...notModified.response, headers: withoutLimit },
+        { nowMs: NOW, conditional: true },
+      ).flatMap((verdict) => (verdict.finding === undefined ? [] : [verdict.finding.message])),
+    ).toEqual(['X-RateLimit-Limit is missing']);
+    // Only a 304: another undocumented status to a conditional request is still one.
+    expect(
+      checkResponse(spec, spec.operation('listPets'), exchange('listPets', 412, {}, '').response, {
+        nowMs: NOW,
+        conditional: true,
+      }).some((verdict) => verdict.check === 'status_code_conformance' && verdict.finding !== undefined),
+    ).toBe(true);
+  });
+
   test('the documented media type exactly, with parameters allowed', () => {
     const error = { code: 'validation_failed', message: 'x', status: 400 };
     expect(

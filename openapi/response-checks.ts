@@ -52,6 +52,13 @@ export interface CheckOptions {
   /** A response to HEAD: it has no body to check. Default false. */
   readonly head?: boolean;
   /**
+   * The request was a conditional GET or HEAD (If-None-Match, If-Modified-Since: a browser revalidating
+   * what it cached): a 304 Not Modified is HTTP's answer to it (RFC 9110 §15.4.5), standing for the
+   * 200 the client holds, no status of the API's, and has no body. Its headers are held as any
+   * response's. Default false.
+   */
+  readonly conditional?: boolean;
+  /**
    * The text as a finding may quote it, the key hidden (the proxy's keys): what a finding shows of a
    * body that is not JSON is taken from the body so hidden. Default the text as it is.
    */
@@ -330,6 +337,7 @@ export function checkResponse(
   const status = response.status;
   const documented = operation?.response(status);
   const verdicts: ResponseVerdict[] = [];
+  const notModified = status === 304 && options.conditional === true;
   const finding = (check: ResponseCheckId, input: Omit<ResponseFinding, 'severity'>) =>
     verdicts.push({ check, finding: { severity: 'error', ...input } });
 
@@ -343,6 +351,8 @@ export function checkResponse(
 
   if (operation === undefined) {
     // No operation, so no status to hold it to.
+  } else if (notModified) {
+    verdicts.push({ check: 'status_code_conformance' });
   } else if (documented === undefined) {
     finding('status_code_conformance', {
       message: `${status} is not a documented status of ${operation.id}`,
@@ -359,7 +369,9 @@ export function checkResponse(
   const mediaTypes =
     documented === undefined ? ['application/json'] : [...documented.content.keys()].map(mediaTypeOf);
   let parsed: { value: unknown } | undefined;
-  if (response.body.length > 0 && options.head !== true) {
+  // A 304 has no body (RFC 9110 §15.4.5): what the client shows is the 200 it cached.
+  const bodiless = options.head === true || notModified;
+  if (response.body.length > 0 && !bodiless) {
     try {
       parsed = { value: JSON.parse(response.body) };
     } catch {
@@ -391,7 +403,7 @@ export function checkResponse(
   // response_schema_conformance's alone, and the checks below that read it say nothing of it.
   const schemaFaults =
     documentedBody !== undefined && parsed !== undefined ? documentedBody.validate(parsed.value) : [];
-  if (documentedBody !== undefined && options.head !== true) {
+  if (documentedBody !== undefined && !bodiless) {
     const { schemaPath } = documentedBody;
     if (response.body.length === 0) {
       finding('response_schema_conformance', {

@@ -181,6 +181,11 @@ export async function inspect(
     {
       nowMs,
       head: method === 'HEAD',
+      // A browser revalidating what it cached: the upstream's 304 is HTTP's answer, not a status of the API's.
+      conditional:
+        (method === 'GET' || method === 'HEAD') &&
+        (header(exchange.requestHeaders, 'if-none-match') !== undefined ||
+          header(exchange.requestHeaders, 'if-modified-since') !== undefined),
       hide: (text) => hideKeys(text, keys),
       ...(exchange.upstreamBase === undefined ? {} : { baseUrl: exchange.upstreamBase }),
     },

@@ -161,6 +161,32 @@ describe('petkit proxy, quoting what the app sent', () => {
   });
 });
 
+describe('petkit proxy, before an upstream that answers a browser revalidating its cache', () => {
+  it("takes a 304 to a conditional GET for HTTP's answer, not an undocumented status", async () => {
+    const upstream = await serve(async (req) => {
+      const headers = {
+        etag: 'W/"pets-1"',
+        'x-ratelimit-limit': '60',
+        'x-ratelimit-remaining': '59',
+        'x-ratelimit-reset': String(Math.ceil(Date.now() / 1000) + 60),
+      };
+      return req.headers['if-none-match'] === 'W/"pets-1"' || req.query.has('stale')
+        ? { status: 304, headers, body: '' }
+        : { status: 200, headers: { ...headers, 'content-type': 'application/json' }, body: '[]' };
+    });
+    closers.push(() => upstream.close());
+    const { url, settled } = await proxyTo(upstream.url);
+    await (await fetch(`${url}/pets`, { headers: KEY })).text();
+    const revalidated = await fetch(`${url}/pets`, { headers: { ...KEY, 'if-none-match': 'W/"pets-1"' } });
+    expect(revalidated.status).toBe(304);
+    // Each such reload was "304 is not a documented status of listPets".
+    expect(await settled(2)).toEqual([]);
+    // Not asked for (no If-None-Match, no If-Modified-Since), a 304 is still no status of listPets.
+    await (await fetch(`${url}/pets?stale=1`, { headers: KEY })).text();
+    expect((await settled(3)).map((d) => d.received)).toEqual(['304 is not a documented status of listPets']);
+  });
+});
+
 describe('petkit proxy, forwarding to broken servers', () => {
   it.each([
     ['wrapped-list', 'GET', '/pets', undefined, 'response_schema_conformance'],
