@@ -8,6 +8,7 @@ import {
   type ExchangeLine,
   MAX_CAPTURE_BYTES,
   startProxy,
+  upstreamProblem,
 } from '../proxy/index.js';
 import { cannotListen, checkedArgv, hostFlag, hostNotHere, integerFlag, UsageError } from './flags.js';
 import { guardStream, printable, processOutput } from './output.js';
@@ -71,6 +72,9 @@ export function parse(argv: string[], env: Readonly<Record<string, string | unde
     throw new UsageError("--upstream URL is required: the API's base URL at the backend.");
   const portProblem = upstreamPortProblem(values.upstream);
   if (portProblem !== undefined) throw new UsageError(`--upstream ${portProblem}.`);
+  // A host and port typed without http:// (`localhost:4010/v1`): the URL meant, suggested.
+  const schemeless = upstreamProblem(values.upstream);
+  if (schemeless?.includes('has no scheme') === true) throw new UsageError(`--upstream ${schemeless}`);
   let url: URL;
   try {
     url = new URL(values.upstream);

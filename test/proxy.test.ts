@@ -787,6 +787,10 @@ process.stdout.write = (chunk, ...rest) => {
     expect(run('--upstream', 'ftp://x').stderr).toMatch(
       /^petkit proxy: --upstream must be an http or https URL, got "ftp:\/\/x"\./,
     );
+    expect(run('--upstream', 'localhost:4010/v1').stderr).toBe(
+      `petkit proxy: --upstream "localhost:4010/v1" has no scheme: did you mean http://localhost:4010/v1?\nRun 'petkit proxy --help' for the options.\n`,
+    );
+    expect(run('--upstream', 'me:s3cret@localhost:4010/v1').stderr).not.toContain('s3cret');
     expect(run('--upstream', 'http://x/v1', '--port', '-1').status).toBe(2);
     const outOfRange = run('--upstream', 'http://127.0.0.1:99999/v1');
     expect(outOfRange.stderr).toBe(
