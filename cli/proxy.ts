@@ -158,16 +158,20 @@ export function formatExchange({
 }: ExchangeLine): string {
   const found = departures === 0 ? 'ok' : `${departures} departure${departures === 1 ? '' : 's'}`;
   const notes = unchecked.map(({ side, reason }) => `, ${side} not checked: ${reason}`).join('');
-  return `${method} ${target} ${status} ${durationMs}ms ${found}${notes}\n`;
+  return `${printable(`${method} ${target} ${status} ${durationMs}ms ${found}${notes}`)}\n`;
 }
 
-/** A departure as the terminal shows it: four lines, the key never among them. */
+/**
+ * A departure as the terminal shows it: four lines, the key never among them, and no control
+ * character of what the app or the upstream sent (an escape sequence, a C1 or bidi control) written
+ * as one: each shown as \\uXXXX.
+ */
 export function formatDeparture(d: Departure): string {
   return (
-    `departure ${d.check} (${d.operationId ?? 'no operation'}) ${d.method} ${d.target} -> ${d.status}\n` +
-    `  expected: ${d.expected}\n` +
-    `  received: ${d.received}\n` +
-    `  replay:   ${d.curl}\n`
+    `departure ${printable(`${d.check} (${d.operationId ?? 'no operation'}) ${d.method} ${d.target} -> ${d.status}`)}\n` +
+    `  expected: ${printable(d.expected)}\n` +
+    `  received: ${printable(d.received)}\n` +
+    `  replay:   ${printable(d.curl)}\n`
   );
 }
 

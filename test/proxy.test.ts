@@ -833,13 +833,16 @@ process.stdout.write = (chunk, ...rest) => {
     for (const [upstream, shown] of [
       ['ftp://me:s3cret@staging.example/v1', 'ftp://***@staging.example/v1'],
       ['http://me:s3cret@[::1/v1', 'http://***@[::1/v1'],
-      ['me:s3cret@staging.example', '***@staging.example'],
       ['http://me:s3c@ret@staging.example:1x/v1', 'http://***@staging.example:1x/v1'],
     ]) {
       expect(() => parse(['--upstream', upstream ?? ''])).toThrow(
         `--upstream must be an http or https URL, got "${shown}".`,
       );
     }
+    // Typed without its scheme: said so, the user and password not quoted.
+    expect(() => parse(['--upstream', 'me:s3cret@staging.example'])).toThrow(
+      '--upstream has no scheme (http:// or https://), and must not carry a user or password',
+    );
     expect(() => parse(['--upstream', 'http://me:s3cret@staging.example/v1'])).toThrow(
       '--upstream must not carry credentials; the app sends its own key.',
     );
