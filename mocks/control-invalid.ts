@@ -20,19 +20,16 @@ export function invalidMessage(
 }
 
 /**
- * describeFaultIn, with a -0 quoted as -0 where it was the value at the fault's path: JSON.parse
- * keeps `-0`, and the value's quote said `0`, which the client never sent (`{"advanceSeconds": -0}`
- * was told "must be >= 1; got 0"). Only a refusal's path pays for it.
+ * describeFaultIn, with a number JSON cannot write quoted as what was sent: a number past a double's
+ * range (`1e400`, which JSON.parse reads as Infinity) or a NaN given in process was quoted "null",
+ * which the client never sent. (A -0 is quoteValue's own: openapi/faults.ts.) Only a refusal's path
+ * pays for it.
  */
 export function describeFaultAsSent(value: unknown): (fault: Fault) => ErrorDetail {
   const describe = describeFaultIn(value);
   return (fault) => {
     const detail = describe(fault);
     const { path, message } = detail;
-    if (message.endsWith('; got 0') && Object.is(valueAt(value, path), -0))
-      return { path, message: `${message.slice(0, -1)}-0` };
-    // A number past a double's range (`1e400`), which JSON.parse reads as Infinity, or a NaN given in
-    // process: quoted as JSON, either was "null", which the client never sent.
     if (message.endsWith('; got null')) {
       const at = valueAt(value, path);
       if (typeof at === 'number' && !Number.isFinite(at))

@@ -16,17 +16,17 @@ export interface FaultDetail {
 /** The most characters a quoted value takes in a message. */
 const QUOTE_LENGTH = 60;
 
-/**
- * A received value as a message quotes it: JSON (but -0 as -0), cut short past 60 characters. Only what is quoted
- * is read (jsonStart), so a value of any depth or width costs the same few dozen steps: a body nested
- * 8,000 deep overflowed the stack in JSON.stringify, and a wide one was written whole to keep 60
- * characters of it.
- */
 /** A text quoted as it is (not as JSON), cut as quoteValue cuts. */
 function quoteText(text: string): string {
   return text.length > QUOTE_LENGTH ? `${text.slice(0, QUOTE_LENGTH - 3)}...` : text;
 }
 
+/**
+ * A received value as a message quotes it: JSON (but -0 as -0), cut short past 60
+ * characters. Only what is quoted is read (jsonStart), so a value of any depth or width costs the same
+ * few dozen steps: a body nested 8,000 deep overflowed the stack in JSON.stringify, and a wide one was
+ * written whole to keep 60 characters of it.
+ */
 export function quoteValue(value: unknown): string {
   const text = jsonStart(value, QUOTE_LENGTH + 1) ?? String(value).slice(0, QUOTE_LENGTH + 1);
   return text.length > QUOTE_LENGTH ? `${text.slice(0, QUOTE_LENGTH - 3)}...` : text;
