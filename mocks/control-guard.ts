@@ -3,6 +3,7 @@
 // Host that names the address it listens on (DNS rebinding sends another name), refuses a cross-site
 // Origin unless the user allowed it, counts every control request against a limit of its own, and
 // can be turned off. In-process calls (mock.request, MSW) have no socket and pass no guard.
+import { httpOriginOf } from '../openapi/index.js';
 import type { MockCall } from './call.js';
 import { MockOptionsError } from './options.js';
 import { errorReply, type Reply } from './responses.js';
@@ -50,16 +51,6 @@ function splitHost(value: string): { hostname: string; port: number } | undefine
   const match = /^(\[[0-9a-fA-F:.]+\]|[^:[\]]+)(?::(\d{1,5}))?$/.exec(value.trim());
   if (match === null) return undefined;
   return { hostname: (match[1] ?? '').toLowerCase(), port: match[2] === undefined ? 80 : Number(match[2]) };
-}
-
-/** The origin (`scheme://host[:port]`) of an http(s) URL such as a Referer, or undefined. */
-function originOfUrl(value: string): string | undefined {
-  try {
-    const url = new URL(value.trim());
-    return url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 function originsOf(given: readonly string[]): { any: boolean; origins: Set<string>; hosts: Set<string> } {
@@ -171,7 +162,7 @@ export function createControlGuard(
     const origin = call.header('origin');
     if (origin !== null) return originAllowed(origin, host) ? undefined : originRefused(origin, 'Origin');
     const referer = call.header('referer');
-    const from = referer === null ? undefined : originOfUrl(referer);
+    const from = referer === null ? undefined : httpOriginOf(referer);
     const site = call.header('sec-fetch-site');
     if (site !== null) {
       if (site.trim().toLowerCase() !== 'cross-site') return undefined;

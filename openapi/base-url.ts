@@ -1,5 +1,6 @@
 // A base URL of the API as a person types it (`petkit contract --base-url`, `petkit proxy --upstream`):
-// the URL meant by one written without its scheme, for a refusal to suggest it.
+// the URL meant by one written without its scheme, for a refusal to suggest it; and the origin of an
+// http(s) URL a browser sent (a Referer), for the control APIs' guards.
 
 /** A base URL without its scheme: the URL it most likely means, and whether it carries a user or password. */
 export interface SchemeMissing {
@@ -37,4 +38,14 @@ export function withoutScheme(text: string): SchemeMissing | undefined {
 /** The host of a text that begins with one (after any `user@`), as written. */
 function hostOf(rest: string): string {
   return /^(?:[^@/?#\s]*@)?(\[[^\]]*\]|[^:/?#]*)/.exec(rest)?.[1] ?? '';
+}
+
+/** The origin (`scheme://host[:port]`) of an http(s) URL such as a Referer, or undefined. */
+export function httpOriginOf(value: string): string | undefined {
+  try {
+    const url = new URL(value.trim());
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : undefined;
+  } catch {
+    return undefined;
+  }
 }

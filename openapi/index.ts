@@ -1,5 +1,5 @@
 // The contract module's public surface, shared by the mock and the contract suite.
-export { type SchemeMissing, withoutScheme } from './base-url.js';
+export { httpOriginOf, type SchemeMissing, withoutScheme } from './base-url.js';
 export { buildSpec, validatorPointers } from './build.js';
 export { coerceString } from './coerce.js';
 export {

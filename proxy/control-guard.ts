@@ -6,6 +6,7 @@
 // machine's or the proxy's own host; without Origin, a Sec-Fetch-Site: cross-site or a Referer of
 // another site). curl and scripts send no Origin and pass.
 import type { IncomingMessage } from 'node:http';
+import { httpOriginOf } from '../openapi/index.js';
 import type { ProxyErrorCode } from './errors.js';
 
 export interface Refusal {
@@ -55,7 +56,7 @@ export function controlRefusal(req: IncomingMessage, boundHost: string): Refusal
     return typeof value === 'string' ? value.trim().toLowerCase() : undefined;
   };
   const referer = req.headers.referer;
-  const from = referer === undefined ? undefined : originOfUrl(referer);
+  const from = referer === undefined ? undefined : httpOriginOf(referer);
   const site = header('sec-fetch-site');
   if (site !== undefined) {
     if (site !== 'cross-site') return undefined;
@@ -79,16 +80,6 @@ function sameSite(origin: string, hostName: string): boolean {
     hostname = undefined;
   }
   return hostname !== undefined && (hostname === hostName || (isLoopback(hostname) && isLoopback(hostName)));
-}
-
-/** The origin of an http(s) URL such as a Referer, or undefined. */
-function originOfUrl(value: string): string | undefined {
-  try {
-    const url = new URL(value.trim());
-    return url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 const refusedFrom = (said: string): Refusal => ({
