@@ -1,9 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { testDir } from '../test/support/temp-dir.js';
 import { shebangFlags } from './node-flags.js';
 import { PETKIT_BIN, SERVERS } from './servers.js';
 
@@ -48,7 +48,7 @@ describe("the petkit command's node flags", () => {
   });
 
   it('are read from a first line of `#!/usr/bin/env -S node FLAGS…` only, else an error names the file', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'petkit-flags-'));
+    const dir = testDir('petkit-flags-');
     const file = (name: string, text: string) => {
       writeFileSync(join(dir, name), text);
       return join(dir, name);

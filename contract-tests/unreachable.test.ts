@@ -3,13 +3,13 @@
 // Node does not trust, a port fetch refuses). A target that answers what cannot be read is told apart:
 // it is there, and the message says what was wrong with its answer.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer, maxHeaderSize } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import { type AddressInfo, createServer as createTcpServer, type Socket } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, it, onTestFinished } from 'vitest';
+import { testDir } from '../test/support/temp-dir.js';
 import { runContract } from './run.js';
 
 /** fetch failing as undici's does: a TypeError whose cause carries the system's or TLS's code. */
@@ -185,7 +185,7 @@ it('https:// to a plain-HTTP port: the reason in words, and use http://', async 
 
 it('http:// to a TLS port: the connection closed, and try https://', async () => {
   // A self-signed certificate made for the test: the request never gets as far as checking it.
-  const dir = mkdtempSync(join(tmpdir(), 'petkit-tls-'));
+  const dir = testDir('petkit-tls-');
   const [key, cert] = [join(dir, 'key.pem'), join(dir, 'cert.pem')];
   execFileSync(
     'openssl',

@@ -1,8 +1,7 @@
 // The stateful sequences end to end: a failing sequence shrunk, printed as a sh script that replays the
 // failure with curl, the same for the same seed, within the phase's budget, the key nowhere.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
 import { runContract } from '../contract-tests/index.js';
@@ -10,6 +9,7 @@ import { REQUESTS_PER_RUN } from '../contract-tests/sequences/budget.js';
 import { BROKEN_SEQUENCES_SERVERS } from './servers/broken-sequences.js';
 import { fakeClock } from './servers/fake-clock.js';
 import { createReference, REFERENCE_KEY, type Served, serve } from './servers/reference.js';
+import { testDir } from './support/temp-dir.js';
 
 let served: Served[] = [];
 afterEach(async () => {
@@ -33,7 +33,7 @@ async function scriptOf(url: string, seed: number) {
 
 const runSh = (script: string, env: Record<string, string>) =>
   new Promise<string>((resolve, reject) => {
-    const file = join(mkdtempSync(join(tmpdir(), 'petkit-seq-')), 'replay.sh');
+    const file = join(testDir('petkit-seq-'), 'replay.sh');
     writeFileSync(file, script);
     execFile('/bin/sh', [file], { env: { PATH: process.env.PATH ?? '', ...env } }, (error, stdout) =>
       error === null ? resolve(stdout) : reject(error),

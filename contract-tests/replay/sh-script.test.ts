@@ -1,10 +1,10 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, expect, test } from 'vitest';
 import { BROKEN_SEQUENCES_SERVERS } from '../../test/servers/broken-sequences.js';
 import { REFERENCE_KEY, type Served, serve } from '../../test/servers/reference.js';
+import { testDir } from '../../test/support/temp-dir.js';
 import type { Exchange } from '../exchange.js';
 import { type ScriptStep, toShScript } from './sh-script.js';
 
@@ -60,7 +60,7 @@ function steps(base: string): ScriptStep[] {
 }
 
 function write(script: string): string {
-  const file = join(mkdtempSync(join(tmpdir(), 'petkit-sh-')), 'replay.sh');
+  const file = join(testDir('petkit-sh-'), 'replay.sh');
   writeFileSync(file, script);
   return file;
 }
@@ -108,7 +108,7 @@ test('the id is captured from a pretty-printed 201 body too, and not from catego
   const script = toShScript({ baseUrl: 'http://x/v1', title: 't', steps: steps('http://x/v1').slice(0, 1) });
   const capture = script.split('\n').find((line) => line.startsWith('id1='));
   if (capture === undefined) throw new Error('no capture line');
-  const dir = mkdtempSync(join(tmpdir(), 'petkit-cap-'));
+  const dir = testDir('petkit-cap-');
   writeFileSync(join(dir, 'body'), '{\n  "categoryId": 7,\n  "id": 42,\n  "name": "Rex"\n}\n');
   const got = execFileSync('dash', ['-c', `out=${dir}/body; ${capture}; printf %s "$id1"`]).toString();
   expect(got).toBe('42');
