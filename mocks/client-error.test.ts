@@ -482,7 +482,7 @@ describe('startServer: refusals Node would make bare', () => {
       expect(answer.headers.get('x-ratelimit-limit')).toBeUndefined();
       expect(answer.closedByServer).toBe(true);
       expect(JSON.parse(answer.body)).toEqual({
-        code: 'validation_failed',
+        code: 'http_version_not_supported',
         message: `${shown} is not supported: the mock speaks HTTP/1.1 (and HTTP/1.0); send the request as HTTP/1.1.`,
         status: 505,
       });
@@ -505,7 +505,7 @@ describe('startServer: refusals Node would make bare', () => {
     const answer = await exchange(origin, 'PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n');
     expect(answer.statusLine).toBe('HTTP/1.1 505 HTTP Version Not Supported');
     expect(JSON.parse(answer.body)).toEqual({
-      code: 'validation_failed',
+      code: 'http_version_not_supported',
       message:
         'HTTP/2 is not supported: the mock speaks HTTP/1.1 (and HTTP/1.0); send the request as HTTP/1.1.',
       status: 505,

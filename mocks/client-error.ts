@@ -4,8 +4,8 @@
 // connection is closed once it is out.
 import { maxHeaderSize, STATUS_CODES } from 'node:http';
 import { type RequestTarget, targetOf } from './call.js';
-import { type ErrorCode, errorBody } from './errors.js';
-import { ALLOWED_METHODS, errorJson, errorReply, type Reply, reply } from './responses.js';
+import type { ErrorCode } from './errors.js';
+import { ALLOWED_METHODS, errorReply, type Reply, reply } from './responses.js';
 
 /** How long a connection answered with a transport-level error is read (and dropped) before it is cut. */
 export const LINGER_MS = 1_000;
@@ -253,14 +253,13 @@ export function answerConnect(socket: RawSocket, lingering: Set<RawSocket>, now:
 
 /**
  * A request of an HTTP version the mock does not speak (RFC 9110 §15.6.6): HTTP/2.0 and HTTP/0.9,
- * which Node's parser reads and would have served as 1.1, and any other, which it refuses. No code
- * of openapi.yaml's list is this status's own: the request is not valid, so `validation_failed`, with
- * the status it is answered with (an Error's status is its answer's).
+ * which Node's parser reads and would have served as 1.1, and any other, which it refuses.
  */
 export function versionRefusal(shown: string): { reply: Reply } {
   const message = `${shown} is not supported: the mock speaks HTTP/1.1 (and HTTP/1.0); send the request as HTTP/1.1.`;
-  const body = { ...errorBody('validation_failed', message), status: 505 };
-  return { reply: reply(505, errorJson(body), { connection: 'close' }) };
+  return {
+    reply: errorReply('http_version_not_supported', message, undefined, { connection: 'close' }),
+  };
 }
 
 /** An HTTP/1.1 request without Host (RFC 9112 §3.2): refused before the core, as Node would, but in JSON. */

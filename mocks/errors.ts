@@ -32,6 +32,7 @@ export const ERRORS = {
   request_header_too_large: { status: 431, message: 'The request line and headers are too large.' },
   request_timeout: { status: 408, message: 'The request was not received in time.' },
   expectation_failed: { status: 417, message: 'Only "Expect: 100-continue" is supported.' },
+  http_version_not_supported: { status: 505, message: 'Only HTTP/1.1 and HTTP/1.0 are served.' },
   // Answered by startServer before the control API (/__petkit/*), never on the API (control-guard.ts).
   host_not_allowed: { status: 403, message: 'The control API answers only requests addressed to this mock.' },
   origin_not_allowed: { status: 403, message: 'The control API refuses calls from pages of another site.' },

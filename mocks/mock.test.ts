@@ -556,6 +556,7 @@ describe('the Error registry', () => {
       'request_header_too_large',
       'request_timeout',
       'expectation_failed',
+      'http_version_not_supported',
       'host_not_allowed',
       'origin_not_allowed',
       'rule_not_found',
