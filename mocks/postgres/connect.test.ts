@@ -181,6 +181,29 @@ describe('connectState', () => {
   it('refuses a URL that is not postgres:// and options that are not positive integers', async () => {
     await expect(connectState('mysql://localhost/pets')).rejects.toThrow(/must start with postgres:\/\//);
     await expect(connectState('not a url')).rejects.toThrow(StateConfigError);
+  });
+
+  it('says why a state URL is no URL, never quoting its password', async () => {
+    const failure = (url: string) =>
+      connectState(url).then(
+        () => 'connected',
+        (error: unknown) => (error instanceof StateConfigError ? error.message : `other: ${String(error)}`),
+      );
+    const past = await failure('postgres://petkit:s3cret@127.0.0.1:99999/pets');
+    expect(past).toBe(
+      'The state URL cannot be read: its port 99999 is past 65535 (it must look like postgres://user:password@host:5432/database).',
+    );
+    // A password with `#` (the rest read as a fragment) or `/` (the rest as a path) as it is.
+    for (const url of [
+      'postgres://petkit:pa#ss@127.0.0.1:5432/pets',
+      'postgres://petkit:a/b@127.0.0.1/pets',
+    ]) {
+      const message = await failure(url);
+      expect(message).toContain(
+        'with @ : / ? # or % in it must have them percent-encoded (encodeURIComponent)',
+      );
+      expect(message).not.toMatch(/pa#ss|a\/b/);
+    }
     await expect(connectState('postgres://localhost/pets', { maxPets: 0 })).rejects.toThrow(
       /maxPets must be a positive integer/,
     );

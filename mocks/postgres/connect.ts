@@ -129,6 +129,23 @@ function sslModeNote(url: string, parsed: URL): { url: string; note?: string } {
   };
 }
 
+/**
+ * Why a state URL is no URL at all, never quoting it (its password is in it, and where the URL breaks
+ * the password cannot be told from the rest): a port past 65535 is named, the rest is what users
+ * meet most, a password with `@`, `#` or `/` in it written as it is.
+ */
+function unreadableUrl(url: string): string {
+  const form = 'it must look like postgres://user:password@host:5432/database';
+  // The authority's last `:digits` before the path: the port, if the URL broke on it.
+  const port = /^[a-z]+:\/\/[^/?#]*:(\d+)(?:[/?#]|$)/i.exec(url)?.[1];
+  if (port !== undefined && Number(port) > 65535)
+    return `The state URL cannot be read: its port ${port} is past 65535 (${form}).`;
+  return (
+    `The state URL cannot be read (${form}): a user name or password with @ : / ? # or % in it ` +
+    'must have them percent-encoded (encodeURIComponent), and the port must be a number from 1 to 65535.'
+  );
+}
+
 function normalize(
   url: string,
   options: StateOptions,
@@ -137,7 +154,7 @@ function normalize(
   try {
     parsed = new URL(url);
   } catch {
-    throw new StateConfigError('The state URL must look like postgres://user:password@host:5432/database.');
+    throw new StateConfigError(unreadableUrl(url));
   }
   if (parsed.protocol !== 'postgres:' && parsed.protocol !== 'postgresql:') {
     throw new StateConfigError(
