@@ -244,6 +244,30 @@ describe('seed and reset', () => {
     expect(await two.limiter.take(FREE, PLAN, NOON)).toMatchObject({ allowed: true });
   });
 
+  it('serves resets asked all at once (a test run whose workers each reset) and requests beside them', async () => {
+    const replicas = await freshReplicas();
+    // A small pool that waits little: resets each holding a connection while they queue for the
+    // pets' lock left none for requests, which then failed as if the database were gone.
+    const options = { poolSize: 3, connectTimeoutMs: 300 };
+    const [one, two] = await Promise.all([replicas.connect(options), replicas.connect(options)]);
+    await one.seed(PETS);
+    const generation = async () =>
+      Number(
+        (await sql<{ g: string }>(replicas.url, 'SELECT reset_generation AS g FROM petkit_store'))[0]?.g,
+      );
+    const before = await generation();
+    const outcomes = await Promise.allSettled([
+      ...Array.from({ length: 30 }, () => one.reset(PETS)),
+      ...Array.from({ length: 30 }, () => two.reset(PETS)),
+      ...Array.from({ length: 10 }, () => one.store.get(1)),
+      ...Array.from({ length: 10 }, () => two.store.count()),
+    ]);
+    expect(outcomes.filter((outcome) => outcome.status === 'rejected')).toEqual([]);
+    // Resets asked while one runs share the next: each caller's began after it asked.
+    expect((await generation()) - before).toBeLessThanOrEqual(4);
+    expect(await two.store.count()).toBe(2);
+  });
+
   it('tells only the replicas of the same schema (several petkits may share a database)', async () => {
     const ours = await (await freshReplicas()).connect();
     const theirs = await (await freshReplicas()).connect();

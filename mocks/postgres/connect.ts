@@ -218,6 +218,36 @@ export async function connectState(url: string, options: StateOptions = {}): Pro
   });
 
   let closing: Promise<void> | undefined;
+  /** One reset's transaction: the pets replaced, the buckets and rules cleared, every replica told. */
+  const resetOnce = async (pets: readonly NewPet[]): Promise<void> => {
+    const { generation, view } = await database.transaction(async (client) => {
+      // petkit_pets first (see the lock order in shared-store.ts), then the control row.
+      await replacePets(client, pets, maxPets);
+      await client.query({ text: 'TRUNCATE petkit_rate_buckets' });
+      const view = await clearControl(client);
+      const { rows } = await client.query<{ generation: string }>({
+        text: `UPDATE petkit_store SET seeded = true, reset_generation = reset_generation + 1
+               RETURNING reset_generation AS generation`,
+      });
+      const generation = Number(rows[0]?.generation);
+      // Delivered to every listening replica when the transaction commits.
+      await client.query({
+        text: `SELECT pg_notify('${RESET_CHANNEL}', ${RESET_PAYLOAD_SQL})`,
+        values: [replicaId, generation],
+      });
+      return { generation, view };
+    });
+    cache.adopt(view);
+    // This replica's listeners hear of it now, even with its reset channel down.
+    channel.committed(generation);
+  };
+  // A replica runs one reset at a time: resets asked together (a test run whose workers each reset
+  // before their tests) each held a connection while waiting for the pets' lock, and left none for
+  // the requests beside them, which failed as if the database were gone. A reset asked while another
+  // runs waits for it, and shares the next with every caller asking for the same pets meanwhile: each
+  // caller's reset begins after it asked, which is all a reset promises.
+  let tail: Promise<unknown> = Promise.resolve();
+  let queued: { readonly pets: readonly NewPet[]; done: Promise<void> } | undefined;
   return {
     store: createSharedStore(database, maxPets),
     limiter: createSharedRateLimiter(database),
@@ -225,27 +255,20 @@ export async function connectState(url: string, options: StateOptions = {}): Pro
     replicaId,
     url: normalized.shown,
     seed: (pets, rules = []) => seed(database, cache, pets, rules, maxPets),
-    async reset(pets) {
-      const { generation, view } = await database.transaction(async (client) => {
-        // petkit_pets first (see the lock order in shared-store.ts), then the control row.
-        await replacePets(client, pets, maxPets);
-        await client.query({ text: 'TRUNCATE petkit_rate_buckets' });
-        const view = await clearControl(client);
-        const { rows } = await client.query<{ generation: string }>({
-          text: `UPDATE petkit_store SET seeded = true, reset_generation = reset_generation + 1
-                 RETURNING reset_generation AS generation`,
-        });
-        const generation = Number(rows[0]?.generation);
-        // Delivered to every listening replica when the transaction commits.
-        await client.query({
-          text: `SELECT pg_notify('${RESET_CHANNEL}', ${RESET_PAYLOAD_SQL})`,
-          values: [replicaId, generation],
-        });
-        return { generation, view };
+    reset(pets) {
+      if (queued !== undefined && queued.pets === pets) return queued.done;
+      const entry: { readonly pets: readonly NewPet[]; done: Promise<void> } = {
+        pets,
+        done: Promise.resolve(),
+      };
+      entry.done = tail.then(() => {
+        // Begun: a caller from now on asks after this reset began, and waits for the next.
+        if (queued === entry) queued = undefined;
+        return resetOnce(pets);
       });
-      cache.adopt(view);
-      // This replica's listeners hear of it now, even with its reset channel down.
-      channel.committed(generation);
+      queued = entry;
+      tail = entry.done.catch(() => undefined);
+      return entry.done;
     },
     onReset: (listener) => channel.onReset(listener),
     close() {
