@@ -8,7 +8,7 @@ describe('parseBenchArgs', () => {
       connections: 50,
       duration: 10,
       warmup: 2,
-      slices: 4,
+      slices: 10,
       contract: true,
       proxy: true,
     });
@@ -25,7 +25,7 @@ describe('parseBenchArgs', () => {
 
   it('makes --quick a 1 s run that an explicit --duration still overrides', () => {
     expect(parseBenchArgs(['--quick'])).toMatchObject({ duration: 1, warmup: 0.5, slices: 1 });
-    expect(parseBenchArgs(['--quick', '--duration', '3'])).toMatchObject({ duration: 3, slices: 1 });
+    expect(parseBenchArgs(['--quick', '--duration', '3'])).toMatchObject({ duration: 3, slices: 3 });
     expect(parseBenchArgs(['--duration', '5', '--slices', '5'])).toMatchObject({ duration: 5, slices: 5 });
   });
 

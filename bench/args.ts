@@ -13,7 +13,9 @@ export interface BenchOptions {
   /**
    * A scenario's time is cut into this many slices, and the servers take turns slice by slice, so a
    * ratio compares figures taken seconds apart rather than a whole scenario apart. Default: one
-   * slice per 2.5 s of `duration`, at least one.
+   * slice per second of `duration`, at least one (four slices of 2.5 s read the same build against
+   * itself to about three times the spread of sixteen of 1 s on a busy host: its stalls average out
+   * over more turns).
    */
   readonly slices: number;
   /**
@@ -41,7 +43,7 @@ export const HELP = `npm run bench -- [options]
   --duration S        seconds per scenario (default 10)
   --quick             1 s per scenario and a 0.5 s warm-up, to try the bench out
   --warmup S          seconds of warm-up per server (default 2)
-  --slices N          servers take turns N times per scenario, each for duration/N s (default duration/2.5)
+  --slices N          servers take turns N times per scenario, each for duration/N s (default one a second)
   --connections N     concurrent connections (default 50)
   --servers a,b       among ${SERVERS.map((s) => s.id).join(', ')}
                       (default all but petkit-shared*)
@@ -100,7 +102,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
   const connections = positive('connections', values.connections, 50);
   if (!Number.isInteger(connections)) throw new BenchArgsError('--connections must be a whole number');
   const duration = positive('duration', values.duration, quick ? 1 : 10);
-  const slices = positive('slices', values.slices, Math.max(1, Math.round(duration / 2.5)));
+  const slices = positive('slices', values.slices, Math.max(1, Math.round(duration)));
   if (!Number.isInteger(slices)) throw new BenchArgsError('--slices must be a whole number');
   return {
     connections,
