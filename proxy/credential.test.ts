@@ -1,6 +1,14 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { createKeyBook, replayAuthorization, STAND_IN } from './credential.js';
+import {
+  CREDENTIAL_HIDDEN,
+  createKeyBook,
+  exchangeHider,
+  replayAuthorization,
+  replayOf,
+  STAND_IN,
+  sentCredentials,
+} from './credential.js';
 
 const KEY = 'sk_live_Abc123xyz';
 
@@ -73,5 +81,56 @@ describe('replayAuthorization', () => {
 
   it('shows a refused scheme without a token as sent, since there is nothing secret in it', () => {
     expect(replayAuthorization('Bearer', 401, createKeyBook(undefined)).word).toBe(`'Authorization: Bearer'`);
+  });
+});
+
+describe('sentCredentials', () => {
+  it('takes the token of every Authorization line, and a Basic password decoded', () => {
+    const basic = Buffer.from('ada:hunter2-Kv8n').toString('base64');
+    expect(
+      sentCredentials([
+        'Authorization',
+        'Bearer first-token',
+        'accept',
+        'x',
+        'authorization',
+        'second-token',
+        'Proxy-Authorization',
+        `Basic ${basic}`,
+        'Authorization',
+        'Bearer',
+      ]),
+    ).toEqual(['first-token', 'second-token', basic, 'ada:hunter2-Kv8n', 'hunter2-Kv8n']);
+  });
+});
+
+describe('exchangeHider', () => {
+  it('hides each run of a credential sent, in any case, as one stand-in, and a known key as $API_KEY', () => {
+    const book = createKeyBook(KEY);
+    const hide = exchangeHider(book, ['sk_prod_0123456789']);
+    expect(hide('key sk_prod_0123456789 (SK_PROD_0123...) sk_PROD_0123456789 is not valid')).toBe(
+      `key ${CREDENTIAL_HIDDEN} (${CREDENTIAL_HIDDEN}...) ${CREDENTIAL_HIDDEN} is not valid`,
+    );
+    expect(hide(`told ${KEY}`)).toBe('told $API_KEY');
+  });
+
+  it('hides a short credential only where it stands whole, and writes a key learnt since as $API_KEY', () => {
+    const book = createKeyBook(undefined);
+    const hide = exchangeHider(book, ['x1', 'learnt-key-42']);
+    expect(hide('/v1/pets?k=x1 "X1" x12')).toBe(`/v1/pets?k=${CREDENTIAL_HIDDEN} "${CREDENTIAL_HIDDEN}" x12`);
+    expect(hide('learnt-key-42')).toBe(CREDENTIAL_HIDDEN);
+    book.learn('Bearer learnt-key-42', 200);
+    expect(hide('learnt-key-42')).toBe('$API_KEY');
+  });
+});
+
+describe('replayOf', () => {
+  it('writes the credential sent the same way in the URL as in the Authorization word', () => {
+    const url = 'http://x/v1/pets?token=sk_prod_0123456789';
+    const refused = replayOf('Bearer sk_prod_0123456789', 401, createKeyBook(undefined));
+    expect(refused.text(url)).toBe(`http://x/v1/pets?token=${STAND_IN}`);
+    const other = replayOf('Bearer sk_prod_0123456789', 500, createKeyBook(undefined));
+    expect(other.keys.keys()).toContain('sk_prod_0123456789');
+    expect(replayOf('Bearer sk_prod_0123456789', 401, told()).text(url)).toBe(url);
   });
 });

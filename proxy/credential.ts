@@ -6,6 +6,9 @@
 // credential with no known key in it is shown as sent only when the upstream refused it (401, 403) and the
 // proxy was told the key (so it could tell it is not derived from it); refused and not told, a
 // stand-in the upstream refuses the same way is written in its place; otherwise `$API_KEY`.
+// Every other text of an exchange (its target, a finding's expected and received, an excerpt of a
+// body, what is said of an upstream that failed) goes through exchangeHider: there no credential the
+// app sent is shown, whatever the upstream did with it and whether or not the proxy was told the key.
 
 /** The fewest characters of a key, in a row, that are written from `$API_KEY` rather than shown. */
 export const MIN_KEY_RUN = 4;
@@ -52,21 +55,73 @@ function partsOf(value: string): { scheme: string; token: string } {
 }
 
 export function replayAuthorization(value: string, status: number, book: KeyBook): ReplayWord {
+  return replayed(value, status, book).word;
+}
+
+/** How the replay line writes a credential: made from known keys, as sent, a stand-in, or `$API_KEY` whole. */
+type Written = 'derived' | 'as-sent' | 'stand-in' | 'key';
+
+function replayed(value: string, status: number, book: KeyBook): { word: ReplayWord; written: Written } {
   const pieces = piecesOf(value, book.keys());
   if (pieces.some((piece) => typeof piece !== 'string'))
-    return { word: doubleQuoted(['Authorization: ', ...pieces]) };
+    return { word: { word: doubleQuoted(['Authorization: ', ...pieces]) }, written: 'derived' };
   const { scheme, token } = partsOf(value);
   if (status === 401 || status === 403) {
     if (book.told || token === '' || (scheme === '' && /^(bearer|basic)$/i.test(token))) {
-      return { word: singleQuoted(`Authorization: ${value}`) };
+      return { word: { word: singleQuoted(`Authorization: ${value}`) }, written: 'as-sent' };
     }
     return {
-      word: singleQuoted(`Authorization: ${scheme === '' ? STAND_IN : `${scheme} ${STAND_IN}`}`),
-      note: 'the refused credential is not shown: give petkit proxy your key (PETKIT_API_KEY) to see it as sent',
+      word: {
+        word: singleQuoted(`Authorization: ${scheme === '' ? STAND_IN : `${scheme} ${STAND_IN}`}`),
+        note: 'the refused credential is not shown: give petkit proxy your key (PETKIT_API_KEY) to see it as sent',
+      },
+      written: 'stand-in',
     };
   }
   const prefix = scheme === '' ? '' : `${scheme} `;
-  return { word: doubleQuoted(['Authorization: ', prefix, { key: '', from: 0, to: 0, mode: 'whole' }]) };
+  return {
+    word: { word: doubleQuoted(['Authorization: ', prefix, { key: '', from: 0, to: 0, mode: 'whole' }]) },
+    written: 'key',
+  };
+}
+
+/** A replay line's credential, and what its other words (the URL, a body) write of it. */
+export interface Replay {
+  readonly authorization: ReplayWord | undefined;
+  /** The keys its words are made from `$API_KEY` with (curl.ts's shellWord). */
+  readonly keys: KeyBook;
+  /** A URL or body with the credential sent written as the Authorization word writes it, before quoting. */
+  readonly text: (text: string) => string;
+}
+
+/**
+ * The replay of a request with this Authorization (or none): the credential sent stands the same way
+ * wherever the line has it. Written `$API_KEY`, a run of it in the URL or a body is made from
+ * `$API_KEY` too; written as a stand-in, each run of it there is the stand-in (the upstream refuses
+ * that as well); shown as sent, it is shown there as sent. A token shorter than MIN_KEY_RUN is left.
+ */
+export function replayOf(value: string | undefined, status: number, book: KeyBook): Replay {
+  const same = (text: string) => text;
+  if (value === undefined) return { authorization: undefined, keys: book, text: same };
+  const { word, written } = replayed(value, status, book);
+  const { token } = partsOf(value);
+  if (token.length < MIN_KEY_RUN || written === 'derived' || written === 'as-sent')
+    return { authorization: word, keys: book, text: same };
+  if (written === 'key') {
+    const keys = [...book.keys(), token];
+    return { authorization: word, keys: { ...book, keys: () => keys }, text: same };
+  }
+  const standIn = (text: string) => {
+    let shown = '';
+    let previous: Piece | undefined;
+    for (const piece of piecesOf(text, [token])) {
+      if (typeof piece === 'string') shown += piece;
+      else if (typeof previous === 'string' || previous === undefined) shown += STAND_IN;
+      previous = piece;
+    }
+    return shown;
+  };
+  return { authorization: word, keys: book, text: standIn };
 }
 
 type Mode = 'exact' | 'upper' | 'lower' | 'whole';
@@ -188,16 +243,77 @@ function doubleQuoted(pieces: readonly Piece[]): string {
 /** Single quotes for a POSIX shell: each inner one closed, escaped and reopened. */
 export const singleQuoted = (text: string): string => `'${text.replaceAll("'", `'\\''`)}'`;
 
+/** What a run of a credential the app sent, and the proxy knows as no key, is written as in a text. */
+export const CREDENTIAL_HIDDEN = '<credential sent>';
+/** The request headers whose values are credentials: never shown, whatever the upstream said of them. */
+const CREDENTIAL_HEADERS = new Set(['authorization', 'proxy-authorization']);
+
 /**
- * Text for a line or the journal with every run of a known key in it (any case, MIN_KEY_RUN or more
- * characters) written as the shell expression that makes it from `$API_KEY`: a request target with
- * `?token=…`, or a checker's message quoting what an upstream echoed.
+ * The credentials the app sent in one request: the token of each Authorization line (every line of
+ * `rawHeaders`, not only the one Node keeps), and a Basic one's `user:password` and password as
+ * decoded, since an upstream may echo either. The empty ones and a bare scheme name are not secrets.
  */
-export function hideKeys(text: string, book: KeyBook): string {
-  const keys = book.keys();
-  if (keys.length === 0 || text === '') return text;
-  const pieces = piecesOf(text, keys);
-  return pieces.map((piece) => (typeof piece === 'string' ? piece : sliceOf(piece).text)).join('');
+export function sentCredentials(rawHeaders: readonly string[]): string[] {
+  const sent = new Set<string>();
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
+    if (!CREDENTIAL_HEADERS.has((rawHeaders[i] as string).toLowerCase())) continue;
+    const { scheme, token } = partsOf(rawHeaders[i + 1] as string);
+    if (token === '' || (scheme === '' && /^(bearer|basic)$/i.test(token))) continue;
+    sent.add(token);
+    if (/^basic$/i.test(scheme)) {
+      const pair = Buffer.from(token, 'base64').toString('utf8');
+      const password = pair.slice(pair.indexOf(':') + 1);
+      if (pair.includes(':') && password !== '') sent.add(pair).add(password);
+    }
+  }
+  return [...sent];
+}
+
+/**
+ * Characters a token is made of (RFC 6750's b64token: `=` only at its end, so `?k=x1` has x1 whole): a
+ * short credential is hidden only where none stands before it or after it.
+ */
+const TOKEN_BEFORE = '[A-Za-z0-9._~+/\\-]';
+const TOKEN_AFTER = '[A-Za-z0-9._~+/=\\-]';
+
+/**
+ * What the proxy may print or keep of one exchange, as `text` with every credential the app sent in it
+ * hidden (`sent`, from sentCredentials), whether or not the upstream accepted it and whether or not
+ * the proxy was told the key: each run of MIN_KEY_RUN or more of a known key's characters is written
+ * as the shell expression that makes it from `$API_KEY`, each run of a credential sent that is no key it knows as
+ * CREDENTIAL_HIDDEN (it may be a key of another environment, or one the proxy has not seen), in any
+ * case. A credential shorter than MIN_KEY_RUN is hidden where it stands whole, so `Bearer 1` does not
+ * hide the 1 of `/v1`. The keys are read at each call, so a key the upstream accepts since is written
+ * `$API_KEY`. Made once for each exchange (proxy.ts): every text of it goes through it.
+ */
+export function exchangeHider(book: KeyBook, sent: readonly string[]): (text: string) => string {
+  const short = sent.filter((token) => token.length < MIN_KEY_RUN);
+  const long = sent.filter((token) => token.length >= MIN_KEY_RUN);
+  const shortPattern =
+    short.length === 0
+      ? undefined
+      : new RegExp(
+          `(?<!${TOKEN_BEFORE})(?:${short.map((token) => token.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})(?!${TOKEN_AFTER})`,
+          'gi',
+        );
+  return (text) => {
+    const known = book.keys();
+    const secrets = [...known, ...long.filter((token) => !known.includes(token))];
+    let shown = text;
+    if (secrets.length > 0 && shown !== '') {
+      // A run whose case changes comes in several pieces: one CREDENTIAL_HIDDEN stands for them all.
+      let previous: Piece | undefined;
+      shown = '';
+      for (const piece of piecesOf(text, secrets)) {
+        if (typeof piece === 'string') shown += piece;
+        else if (known.includes(piece.key)) shown += sliceOf(piece).text;
+        else if (typeof previous === 'string' || previous === undefined || known.includes(previous.key))
+          shown += CREDENTIAL_HIDDEN;
+        previous = piece;
+      }
+    }
+    return shortPattern === undefined ? shown : shown.replace(shortPattern, CREDENTIAL_HIDDEN);
+  };
 }
 
 /** `text` as one POSIX sh word: single-quoted, or double-quoted with known keys made from `$API_KEY`. */

@@ -5,7 +5,7 @@
 // the proxy did not keep (over the bound, an encoding it does not decode) is not checked, and says so.
 import { checkResponse, type OperationSpec, type Spec } from '../openapi/index.js';
 import type { Captured } from './body-capture.js';
-import { hideKeys, type KeyBook, replayAuthorization } from './credential.js';
+import { type KeyBook, replayOf } from './credential.js';
 import { curlLine } from './curl.js';
 
 type NodeHeaders = Readonly<Record<string, string | string[] | undefined>>;
@@ -67,11 +67,17 @@ const header = (headers: NodeHeaders, name: string): string | undefined => {
 /** Why the request's body was not validated: a departure of the client's, or a body not kept. */
 type BodyRefusal = { readonly departs: string } | { readonly unchecked: string };
 
+/**
+ * The exchange's departures and bodies not checked, in the texts as they came: the caller hides the
+ * credentials in them (proxy.ts, the exchange's hider). `hide` is that hider, which a finding's excerpt
+ * of a body is cut from, so that no piece of a credential is left at its edge.
+ */
 export async function inspect(
   spec: Spec,
   exchange: Exchange,
   nowMs: number,
   keys: KeyBook,
+  hide: (text: string) => string,
 ): Promise<Inspection> {
   const { method, target, status, requestBody, responseBody } = exchange;
   // Origin-form, checked by target.ts: a path, never a scheme-relative `//host`.
@@ -80,15 +86,19 @@ export async function inspect(
   const authorization = header(exchange.requestHeaders, 'authorization');
   // Written once, and only for an exchange that departs: most do not.
   let curl: string | undefined;
-  const replay = () =>
-    (curl ??= curlLine(
+  const replay = () => {
+    if (curl !== undefined) return curl;
+    const credential = replayOf(authorization, status, keys);
+    curl = curlLine(
       method,
-      exchange.upstreamUrl,
+      credential.text(exchange.upstreamUrl),
       exchange.requestHeaders,
-      requestText,
-      authorization === undefined ? undefined : replayAuthorization(authorization, status, keys),
-      keys,
-    ));
+      credential.text(requestText),
+      credential.authorization,
+      credential.keys,
+    );
+    return curl;
+  };
   const departures: Departure[] = [];
   const unchecked: Unchecked[] = [];
   if ('unchecked' in requestBody) unchecked.push({ side: 'request', reason: requestBody.unchecked });
@@ -105,10 +115,10 @@ export async function inspect(
       check,
       operationId: operation?.id ?? null,
       method,
-      target: hideKeys(target, keys),
+      target,
       status,
-      expected: hideKeys(expected, keys),
-      received: hideKeys(received, keys),
+      expected,
+      received,
       curl: replay(),
     });
 
@@ -177,7 +187,7 @@ export async function inspect(
     spec,
     operation,
     { status, headers, body },
-    // A body that is not JSON is shown where it breaks from the body with every key it knows hidden.
+    // A body that is not JSON is shown where it breaks from the body with every credential hidden.
     {
       nowMs,
       head: method === 'HEAD',
@@ -186,7 +196,7 @@ export async function inspect(
         (method === 'GET' || method === 'HEAD') &&
         (header(exchange.requestHeaders, 'if-none-match') !== undefined ||
           header(exchange.requestHeaders, 'if-modified-since') !== undefined),
-      hide: (text) => hideKeys(text, keys),
+      hide,
       ...(exchange.upstreamBase === undefined ? {} : { baseUrl: exchange.upstreamBase }),
     },
   );

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { loadSpec, withoutScheme } from '../openapi/index.js';
 import { answerClientError, answerConnect } from './client-error.js';
 import { controlRefusal } from './control-guard.js';
-import { createKeyBook, hideKeys } from './credential.js';
+import { createKeyBook, exchangeHider, sentCredentials } from './credential.js';
 import { sendError } from './errors.js';
 import { type Forwarded, forward } from './forward.js';
 import { type Departure, type Inspection, inspect, type Unchecked } from './inspect.js';
@@ -43,6 +43,23 @@ export interface ProxyOptions {
   readonly onUpstreamError?: (message: string) => void;
   /** The time, ms since the epoch. Default `Date.now`. */
   readonly clock?: () => number;
+}
+
+/**
+ * An exchange's findings as they may be printed or kept: every text hidden by the exchange's `hide`
+ * (its curl line is credential.ts's own: the key from `$API_KEY`, a refused credential as that
+ * table says).
+ */
+function hidden({ departures, unchecked }: Inspection, hide: (text: string) => string): Inspection {
+  return {
+    departures: departures.map((d) => ({
+      ...d,
+      target: hide(d.target),
+      expected: hide(d.expected),
+      received: hide(d.received),
+    })),
+    unchecked: unchecked.map(({ side, reason }) => ({ side, reason: hide(reason) })),
+  };
 }
 
 export interface ExchangeLine {
@@ -94,7 +111,6 @@ export function createProxy(options: ProxyOptions & { readonly host?: string }):
     timeoutMs: options.upstreamTimeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS,
     maxCaptureBytes: MAX_CAPTURE_BYTES,
     onUpstreamError: (message: string) => options.onUpstreamError?.(message),
-    hide: (text: string) => hideKeys(text, keys),
   };
 
   function control(req: IncomingMessage, res: ServerResponse, path: string): void {
@@ -117,8 +133,14 @@ export function createProxy(options: ProxyOptions & { readonly host?: string }):
     }
   }
 
-  /** Checks an exchange that ended whole, then journals and reports it. */
-  async function check(req: IncomingMessage, path: string, started: number, forwarded: Forwarded) {
+  /** Checks an exchange that ended whole, then journals and reports it, its credentials hidden by `hide`. */
+  async function check(
+    req: IncomingMessage,
+    path: string,
+    started: number,
+    forwarded: Forwarded,
+    hide: (text: string) => string,
+  ) {
     const method = req.method ?? 'GET';
     const target = req.url ?? '/';
     const { status } = forwarded;
@@ -134,7 +156,7 @@ export function createProxy(options: ProxyOptions & { readonly host?: string }):
     };
     let found: Inspection;
     try {
-      found = await inspect(spec, exchange, clock(), keys);
+      found = await inspect(spec, exchange, clock(), keys, hide);
     } catch (error) {
       // A fault of the checks, not of the traffic: the exchange went through; it is said unchecked.
       found = {
@@ -142,16 +164,16 @@ export function createProxy(options: ProxyOptions & { readonly host?: string }):
         unchecked: [{ side: 'response', reason: `the check failed (${String(error)})` }],
       };
     }
-    const shown = hideKeys(target, keys);
-    journal.record({ time: clock(), method, target: shown, status }, found);
-    for (const departure of found.departures) options.onDeparture?.(departure);
+    const shown = hidden(found, hide);
+    journal.record({ time: clock(), method, target: hide(target), status }, shown);
+    for (const departure of shown.departures) options.onDeparture?.(departure);
     options.onExchange?.({
       method,
-      target: shown,
+      target: hide(target),
       status,
       durationMs: clock() - started,
-      departures: found.departures.length,
-      unchecked: found.unchecked,
+      departures: shown.departures.length,
+      unchecked: shown.unchecked,
     });
   }
 
@@ -168,9 +190,13 @@ export function createProxy(options: ProxyOptions & { readonly host?: string }):
       sendError(res, 'invalid_target', placed.refusal, { connection: 'close' });
       return;
     }
-    forward(req, res, placed.path, context, (forwarded) => {
-      check(req, placed.originForm, started, forwarded).catch((error: unknown) =>
-        context.onUpstreamError(`petkit proxy could not report an exchange (${String(error)})`),
+    // Every text of this exchange, printed, journaled or answered, goes through it: the key the proxy
+    // knows and whatever credential the app sent are never shown, whatever the upstream echoes.
+    const hide = exchangeHider(keys, sentCredentials(req.rawHeaders));
+    const onUpstreamError = (message: string) => context.onUpstreamError(hide(message));
+    forward(req, res, placed.path, { ...context, onUpstreamError, hide }, (forwarded) => {
+      check(req, placed.originForm, started, forwarded, hide).catch((error: unknown) =>
+        onUpstreamError(`petkit proxy could not report an exchange (${String(error)})`),
       );
     });
   }

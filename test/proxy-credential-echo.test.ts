@@ -1,0 +1,138 @@
+// petkit proxy before an upstream that refuses the app's credential and echoes it back: in its body,
+// in a header the checks quote, cut short, upper-cased, as a Basic password decoded, or in an answer
+// it stops halfway. The built CLI, as a user runs it, with and without --api-key: the credential the
+// app sent shows in nothing it prints (stdout, stderr) or keeps (the journal at /__petkit/departures).
+import { type AddressInfo, createServer as createTcpServer, type Socket } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type CliProxy, startCliProxy } from './hostile-proxy/cli-proxy.js';
+
+const closers: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const close of closers.splice(0).reverse()) await close();
+});
+
+/** The app's credential: no key the proxy is told, refused by the upstream. */
+const SENT = 'sk_live_Q7wErTy9UiOp2Zx';
+/** A Basic credential's password, which the upstream echoes decoded. */
+const PASSWORD = 'hunter2-Kv8nPq';
+/** The key the user tells the proxy in the second run: not the one the app sends. */
+const TOLD = 'sk_test_told_Mm3Jk8';
+
+/** Every run of six characters of `secret`, lower-cased: none may appear in what the proxy says. */
+const runsOf = (secret: string) =>
+  Array.from({ length: secret.length - 5 }, (_, i) => secret.slice(i, i + 6).toLowerCase());
+
+/**
+ * An upstream on a raw socket that refuses every request and echoes the token it was sent: where
+ * depends on the path, so each of the proxy's texts gets a turn.
+ */
+async function echoingUpstream(): Promise<string> {
+  const sockets = new Set<Socket>();
+  const server = createTcpServer((socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    socket.on('error', () => {});
+    socket.once('data', (data: Buffer) => {
+      const head = data.toString('latin1').split('\r\n\r\n')[0] ?? '';
+      const [, path = ''] = /^\S+ (\S+)/.exec(head) ?? [];
+      const authorization = /^authorization: *(.*)$/im.exec(head)?.[1]?.trim() ?? '';
+      const [scheme = '', token = ''] = authorization.split(/ +/);
+      const echoed = /^basic$/i.test(scheme)
+        ? (Buffer.from(token, 'base64').toString('utf8').split(':')[1] ?? '')
+        : token;
+      const status = path.includes('/pets/3') ? 500 : path.includes('/pets/4') ? 403 : 401;
+      const body = path.includes('/pets/1')
+        ? `key ${echoed} is not valid` // not JSON: the departure quotes where it breaks
+        : path.includes('/pets/3')
+          ? `${echoed.toUpperCase()} failed`
+          : path.includes('/pets/4')
+            ? `{"code":"invalid_api_key","message":"key ${echoed.slice(0, 12)}... is not valid" "status":403}`
+            : JSON.stringify({ code: 'invalid_api_key', message: `key ${echoed} is not valid`, status });
+      const headers = [
+        `HTTP/1.1 ${status} Refused`,
+        'Content-Type: application/json',
+        `WWW-Authenticate: Bearer realm="pets", error="invalid_token", error_description="${echoed} is not valid"`,
+        // A header the checks quote when it is not what the document says.
+        `X-RateLimit-Limit: ${echoed}`,
+        `X-Rejected-Key: ${echoed}`,
+        'Connection: close',
+      ];
+      if (path.includes('/pets/5')) {
+        // Stops short of the Content-Length it announced: stderr says so, naming the target.
+        socket.end(`${[...headers, 'Content-Length: 1000'].join('\r\n')}\r\n\r\n${body}`);
+        return;
+      }
+      socket.end(`${[...headers, `Content-Length: ${Buffer.byteLength(body)}`].join('\r\n')}\r\n\r\n${body}`);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  closers.push(
+    () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  );
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+}
+
+async function send(proxy: CliProxy, path: string, authorization: string): Promise<void> {
+  try {
+    await (await fetch(`${proxy.origin}${path}`, { headers: { authorization } })).text();
+  } catch {
+    // /v1/pets/5's answer is cut: the app sees it so, and the proxy says it on stderr.
+  }
+}
+
+/** Waits until the proxy has printed `pattern`, or fails the test after a while. */
+async function printed(proxy: CliProxy, pattern: RegExp): Promise<void> {
+  for (let tries = 0; tries < 500 && !pattern.test(proxy.output()); tries += 1)
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  expect(proxy.output()).toMatch(pattern);
+}
+
+describe('petkit proxy, before an upstream that echoes the credential it refused', () => {
+  /** Sends the app's credential where the upstream echoes it back each way: what the proxy said and kept. */
+  async function echoed(flags: readonly string[]) {
+    const upstream = await echoingUpstream();
+    const proxy = await startCliProxy(['--upstream', upstream, ...flags]);
+    closers.push(() => proxy.stop());
+    const bearer = `Bearer ${SENT}`;
+    await send(proxy, '/v1/pets/1', bearer);
+    await send(proxy, `/v1/pets/2?api_key=${SENT}`, bearer);
+    await send(proxy, '/v1/pets/3', bearer);
+    await send(proxy, '/v1/pets/4', bearer);
+    await send(proxy, `/v1/pets/5?api_key=${SENT}`, bearer);
+    await send(proxy, '/v1/pets/1', `Basic ${Buffer.from(`ada:${PASSWORD}`).toString('base64')}`);
+    await printed(proxy, /stopped short of the end of its answer to GET \/v1\/pets\/5/);
+    await printed(proxy, /(GET \/v1\/pets\/1 401 .*\n[\s\S]*){2}/);
+    const journal = await (await fetch(`${proxy.origin}/__petkit/departures`)).text();
+    const said = `${proxy.output()}\n${journal}`;
+    // Each echo reached a text: the departures quote the body and the header where the credential was.
+    expect(said).toContain('received: X-RateLimit-Limit: "<credential sent>" must be integer');
+    expect(said).toContain('where a JSON value was due: "key <credential sent> is…"');
+    expect(said).toContain('where a JSON value was due: \\"<credential sent> failed\\"');
+    expect(said).toMatch(/^GET \/v1\/pets\/2\?api_key=<credential sent> 401 \d+ms/m);
+    expect(said).toMatch(
+      /stopped short of the end of its answer to GET \/v1\/pets\/5\?api_key=<credential sent>$/m,
+    );
+    expect(said).toContain('"target":"/v1/pets/2?api_key=<credential sent>"');
+    return said;
+  }
+
+  it('not told the key: shows the credential sent in nothing it prints or keeps', async () => {
+    const said = await echoed([]);
+    expect(said).toContain(`curl -i -H 'Authorization: Bearer not-the-key-sent'`);
+    for (const run of [...runsOf(SENT), ...runsOf(PASSWORD)]) expect(said.toLowerCase()).not.toContain(run);
+  });
+
+  it('told another key: shows it in the replay line alone, as docs/proxy.md says, in no other text', async () => {
+    const said = await echoed(['--api-key', TOLD]);
+    // The replay line shows a refused credential that is not the key told as sent: docs/proxy.md's table.
+    expect(said).toContain(`replay:   curl -i -H 'Authorization: Bearer ${SENT}'`);
+    const besides = said.replace(/^ {2}replay: .*$/gm, '').replace(/"curl":"(?:[^"\\]|\\.)*"/g, '');
+    for (const run of [...runsOf(SENT), ...runsOf(PASSWORD)])
+      expect(besides.toLowerCase()).not.toContain(run);
+    expect(said.toLowerCase()).not.toContain(TOLD.toLowerCase());
+  });
+});
