@@ -215,3 +215,51 @@ describe('petkit proxy against a compression bomb', () => {
     expect(running.proxy.journal.departures.map((d) => d.check)).toContain('response_schema_conformance');
   });
 });
+
+describe('petkit proxy against a large answer that is not JSON', () => {
+  it('says where a 1 MiB body that is not JSON breaks, with the key hidden, blocking nobody', async () => {
+    const key = 'sk_live_Q7wErTy9UiOp2Zx';
+    // An HTML error page just under the bound that names the key it was sent at its end.
+    const page = `<html>${'<p>Unauthorized, try again later.</p>'.repeat(27_000)}${key}</html>`;
+    expect(Buffer.byteLength(page)).toBeLessThan(MAX_CAPTURE_BYTES);
+    const server = createServer((req, res) => {
+      if (req.url === '/v1/pets/2') {
+        res.writeHead(401, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(page) });
+        res.end(page);
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{"id":1,"name":"Rex","categoryId":1}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    closers.push(
+      () =>
+        new Promise((resolve) => {
+          server.close(() => resolve());
+          server.closeAllConnections();
+        }),
+    );
+    const lines: ExchangeLine[] = [];
+    const running = await startProxy({
+      upstream: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+      apiKey: key,
+      onExchange: (line) => lines.push(line),
+    });
+    closers.push(() => running.close());
+    // The page's checks begin once its answer has gone to the app: unrelated requests follow it.
+    const reported = (async () => {
+      const answer = await send(running, 'GET', '/pets/2', { authorization: `Bearer ${key}x` });
+      expect(answer.status).toBe(401);
+      while (!lines.some((line) => line.target === '/v1/pets/2'))
+        await new Promise((resolve) => setTimeout(resolve, 5));
+    })();
+    const slowest = await slowestWhile(running, reported);
+    await reported;
+    // It took 6 s (every request meanwhile held) before the key was sought in the page in one pass.
+    expect(slowest).toBeLessThan(2_000);
+    const said = JSON.stringify(running.proxy.journal);
+    expect(said).toContain('the body is not JSON (Content-Type: application/json): it breaks at byte 0');
+    expect(said.toLowerCase()).not.toContain(key.toLowerCase());
+    figures.push(`  1 MiB answer not JSON: slowest unrelated request ${slowest.toFixed(0)} ms`);
+  });
+});
