@@ -1,7 +1,7 @@
 // The proxy (`petkit proxy`): forwards traffic to a real backend and checks it against openapi.yaml.
 // Its engine stands on the contract module and node:http only: never the mock, never the suite.
-// Internal on purpose: target.ts, forward.ts, body-capture.ts, credential.ts, control-guard.ts (reached
-// through these).
+// Internal on purpose: target.ts, forward.ts, body-capture.ts, credential.ts, control-guard.ts,
+// terminal-json.ts (reached through these).
 
 export { curlLine } from './curl.js';
 export { PROXY_ERRORS, type ProxyErrorCode } from './errors.js';

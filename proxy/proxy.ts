@@ -15,6 +15,7 @@ import { type Forwarded, forward } from './forward.js';
 import { type Departure, type Inspection, inspect, type Unchecked } from './inspect.js';
 import { createJournal, type ProxyJournal } from './journal.js';
 import { placeTarget } from './target.js';
+import { terminalJson } from './terminal-json.js';
 
 export const CONTROL_PATH = '/__petkit/departures';
 /** The most of a body kept for checking, decoded; a larger one is forwarded whole, not checked. */
@@ -120,7 +121,7 @@ export function createProxy(options: ProxyOptions & { readonly host?: string }):
     } else if (path !== CONTROL_PATH) {
       sendError(res, 'route_not_found', `The proxy's control API is ${CONTROL_PATH}.`);
     } else if (req.method === 'GET') {
-      const text = JSON.stringify(journal.read());
+      const text = terminalJson(journal.read());
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
       res.end(text);
     } else if (req.method === 'DELETE') {
