@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { ajvSource } from './ajv.js';
+import { document } from './document.gen.js';
 import { describeFault, loadSpec } from './index.js';
+import { validators } from './validators.gen.js';
 
 const spec = loadSpec();
 const pet = spec.schema('Pet');
@@ -139,4 +142,32 @@ describe('operations and routes', () => {
     expect(() => spec.operation('deletePet')).toThrow('No operation "deletePet"');
     expect(() => spec.schema('Order')).toThrow('No schema "Order"');
   });
+});
+
+describe('a long list with faults in every item', () => {
+  const pointer = '/paths/~1pets/get/responses/200/content/application~1json/schema';
+  const items = (n: number) =>
+    Array.from({ length: n }, (_, i) => (i % 3 === 0 ? {} : { id: `x${i}`, name: i, status: 'zz' }));
+
+  it('gathers the same errors, in the same order, as ajv compiling the schema itself', () => {
+    const precompiled = validators[pointer];
+    const compiled = ajvSource(document).get(pointer);
+    if (precompiled === undefined) throw new Error(`no validator for ${pointer}`);
+    const list = items(30);
+    expect(precompiled(list)).toBe(false);
+    expect(compiled(list)).toBe(false);
+    expect(precompiled.errors).toEqual(compiled.errors);
+    expect(precompiled.errors?.length).toBe(110);
+    // A valid list after: nothing of the last list's errors is left.
+    expect(precompiled([{ id: 1, name: 'Rex', categoryId: 2 }])).toBe(true);
+    expect(precompiled.errors).toBeNull();
+  });
+
+  it('is checked in one pass, each error kept once, not copied again for each wrong pet', () => {
+    // ajv's concatenation copied every error so far for each failing pet: 6 s for 20,000 of them,
+    // 13 s for these 30,000 (here about 0.1 s), while the suite and the proxy stood still.
+    const list = items(30_000);
+    const faults = spec.operation('listPets')?.response(200)?.content.get('application/json')?.validate(list);
+    expect(faults?.length).toBe(110_000);
+  }, 3_000);
 });
