@@ -2,9 +2,9 @@
 // in a header the checks quote, cut short, upper-cased, as a Basic password decoded, or in an answer
 // it stops halfway. The built CLI, as a user runs it, with and without --api-key: the credential the
 // app sent shows in nothing it prints (stdout, stderr) or keeps (the journal at /__petkit/departures).
-import { type AddressInfo, createServer as createTcpServer, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type CliProxy, startCliProxy } from './hostile-proxy/cli-proxy.js';
+import { rawUpstream } from './hostile-proxy/servers.js';
 
 const closers: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -27,53 +27,38 @@ const runsOf = (secret: string) =>
  * depends on the path, so each of the proxy's texts gets a turn.
  */
 async function echoingUpstream(): Promise<string> {
-  const sockets = new Set<Socket>();
-  const server = createTcpServer((socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-    socket.on('error', () => {});
-    socket.once('data', (data: Buffer) => {
-      const head = data.toString('latin1').split('\r\n\r\n')[0] ?? '';
-      const [, path = ''] = /^\S+ (\S+)/.exec(head) ?? [];
-      const authorization = /^authorization: *(.*)$/im.exec(head)?.[1]?.trim() ?? '';
-      const [scheme = '', token = ''] = authorization.split(/ +/);
-      const echoed = /^basic$/i.test(scheme)
-        ? (Buffer.from(token, 'base64').toString('utf8').split(':')[1] ?? '')
-        : token;
-      const status = path.includes('/pets/3') ? 500 : path.includes('/pets/4') ? 403 : 401;
-      const body = path.includes('/pets/1')
-        ? `key ${echoed} is not valid` // not JSON: the departure quotes where it breaks
-        : path.includes('/pets/3')
-          ? `${echoed.toUpperCase()} failed`
-          : path.includes('/pets/4')
-            ? `{"code":"invalid_api_key","message":"key ${echoed.slice(0, 12)}... is not valid" "status":403}`
-            : JSON.stringify({ code: 'invalid_api_key', message: `key ${echoed} is not valid`, status });
-      const headers = [
-        `HTTP/1.1 ${status} Refused`,
-        'Content-Type: application/json',
-        `WWW-Authenticate: Bearer realm="pets", error="invalid_token", error_description="${echoed} is not valid"`,
-        // A header the checks quote when it is not what the document says.
-        `X-RateLimit-Limit: ${echoed}`,
-        `X-Rejected-Key: ${echoed}`,
-        'Connection: close',
-      ];
-      if (path.includes('/pets/5')) {
-        // Stops short of the Content-Length it announced: stderr says so, naming the target.
-        socket.end(`${[...headers, 'Content-Length: 1000'].join('\r\n')}\r\n\r\n${body}`);
-        return;
-      }
-      socket.end(`${[...headers, `Content-Length: ${Buffer.byteLength(body)}`].join('\r\n')}\r\n\r\n${body}`);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  closers.push(
-    () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
-  );
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  const { upstream } = await rawUpstream((socket, head) => {
+    const [, path = ''] = /^\S+ (\S+)/.exec(head) ?? [];
+    const authorization = /^authorization: *(.*)$/im.exec(head)?.[1]?.trim() ?? '';
+    const [scheme = '', token = ''] = authorization.split(/ +/);
+    const echoed = /^basic$/i.test(scheme)
+      ? (Buffer.from(token, 'base64').toString('utf8').split(':')[1] ?? '')
+      : token;
+    const status = path.includes('/pets/3') ? 500 : path.includes('/pets/4') ? 403 : 401;
+    const body = path.includes('/pets/1')
+      ? `key ${echoed} is not valid` // not JSON: the departure quotes where it breaks
+      : path.includes('/pets/3')
+        ? `${echoed.toUpperCase()} failed`
+        : path.includes('/pets/4')
+          ? `{"code":"invalid_api_key","message":"key ${echoed.slice(0, 12)}... is not valid" "status":403}`
+          : JSON.stringify({ code: 'invalid_api_key', message: `key ${echoed} is not valid`, status });
+    const headers = [
+      `HTTP/1.1 ${status} Refused`,
+      'Content-Type: application/json',
+      `WWW-Authenticate: Bearer realm="pets", error="invalid_token", error_description="${echoed} is not valid"`,
+      // A header the checks quote when it is not what the document says.
+      `X-RateLimit-Limit: ${echoed}`,
+      `X-Rejected-Key: ${echoed}`,
+      'Connection: close',
+    ];
+    if (path.includes('/pets/5')) {
+      // Stops short of the Content-Length it announced: stderr says so, naming the target.
+      socket.end(`${[...headers, 'Content-Length: 1000'].join('\r\n')}\r\n\r\n${body}`);
+      return;
+    }
+    socket.end(`${[...headers, `Content-Length: ${Buffer.byteLength(body)}`].join('\r\n')}\r\n\r\n${body}`);
+  }, closers);
+  return upstream;
 }
 
 async function send(proxy: CliProxy, path: string, authorization: string): Promise<void> {

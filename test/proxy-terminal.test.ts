@@ -2,9 +2,9 @@
 // controls (U+009B is a CSI) and bidirectional overrides, in a header the checks quote and in a body
 // that is not JSON. The built CLI, as a user runs it: neither its output nor its journal, read with
 // curl in the same terminal, carries one of them as it is; the journal still holds them, escaped.
-import { type AddressInfo, createServer as createTcpServer, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startCliProxy } from './hostile-proxy/cli-proxy.js';
+import { rawUpstream } from './hostile-proxy/servers.js';
 
 const closers: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -19,35 +19,21 @@ const BIDI = '\u202e\u2066evil\u2069';
 
 /** An upstream on a raw socket: listPets answered 200 with these characters where the checks quote them. */
 async function hostileUpstream(): Promise<string> {
-  const sockets = new Set<Socket>();
-  const server = createTcpServer((socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-    socket.on('error', () => {});
-    socket.once('data', () => {
-      const body = Buffer.from(`${BIDI} \x1b]0;pwned\x07\x1b[2J \u009b31m not json`, 'utf8');
-      socket.end(
-        Buffer.concat([
-          Buffer.from('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-RateLimit-Limit: '),
-          // A C1 CSI and the override as obs-text bytes, which Node reads as latin1.
-          Buffer.from([0x9b]),
-          Buffer.from('2J', 'latin1'),
-          Buffer.from(BIDI, 'utf8'),
-          Buffer.from(`\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`),
-          body,
-        ]),
-      );
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  closers.push(
-    () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
-  );
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  const { upstream } = await rawUpstream((socket) => {
+    const body = Buffer.from(`${BIDI} \x1b]0;pwned\x07\x1b[2J \u009b31m not json`, 'utf8');
+    socket.end(
+      Buffer.concat([
+        Buffer.from('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-RateLimit-Limit: '),
+        // A C1 CSI and the override as obs-text bytes, which Node reads as latin1.
+        Buffer.from([0x9b]),
+        Buffer.from('2J', 'latin1'),
+        Buffer.from(BIDI, 'utf8'),
+        Buffer.from(`\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`),
+        body,
+      ]),
+    );
+  }, closers);
+  return upstream;
 }
 
 describe('petkit proxy, before an upstream that sends terminal controls', () => {

@@ -1,7 +1,7 @@
 // The servers a hostile-proxy test stands up on 127.0.0.1: an upstream or a bystander that records
 // every connection and request it gets, and answers as the test says. Test code only.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, createServer as createTcpServer, type Socket } from 'node:net';
 
 export interface Received {
   readonly method: string;
@@ -51,4 +51,36 @@ export async function recording(
         server.closeAllConnections();
       }),
   };
+}
+
+/**
+ * An upstream on a raw socket: `answer` is given each connection's first request head as it came (the
+ * proxy's own headers, before any parser reads them) and writes what it likes. Closed, its sockets
+ * destroyed, by the function it pushes on `closers`.
+ */
+export async function rawUpstream(
+  answer: (socket: Socket, head: string, rest: string) => void,
+  closers: (() => Promise<void> | void)[],
+): Promise<{ upstream: string; heads: string[] }> {
+  const heads: string[] = [];
+  const sockets = new Set<Socket>();
+  const raw = createTcpServer((socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    socket.on('error', () => {});
+    socket.once('data', (data: Buffer) => {
+      const [head = '', ...rest] = data.toString('latin1').split('\r\n\r\n');
+      heads.push(head);
+      answer(socket, head, rest.join('\r\n\r\n'));
+    });
+  });
+  await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', resolve));
+  closers.push(
+    () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        raw.close(() => resolve());
+      }),
+  );
+  return { upstream: `http://127.0.0.1:${(raw.address() as AddressInfo).port}/v1`, heads };
 }

@@ -6,7 +6,7 @@ import { createServer, type IncomingMessage, request, type Server, type ServerRe
 import { type AddressInfo, createServer as createTcpServer, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type RunningProxy, startProxy } from '../../proxy/index.js';
-import { recording } from './servers.js';
+import { rawUpstream as rawSocketUpstream, recording } from './servers.js';
 
 const TIMEOUT_MS = 150;
 /** How long a test waits for the proxy to settle an exchange before calling it a hang. */
@@ -65,33 +65,8 @@ type Outcome =
   | { kind: 'answered'; status: number; body: string; ms: number }
   | { kind: 'cut'; status: number; received: number; ms: number };
 
-/**
- * An upstream on a raw socket: `answer` is given each request's head as it came (the proxy's own
- * headers, before any parser reads them) and writes what it likes.
- */
-async function rawUpstream(answer: (socket: Socket, head: string, rest: string) => void) {
-  const heads: string[] = [];
-  const sockets = new Set<Socket>();
-  const raw = createTcpServer((socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-    socket.on('error', () => {});
-    socket.once('data', (data: Buffer) => {
-      const [head = '', ...rest] = data.toString('latin1').split('\r\n\r\n');
-      heads.push(head);
-      answer(socket, head, rest.join('\r\n\r\n'));
-    });
-  });
-  await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', resolve));
-  closers.push(
-    () =>
-      new Promise((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        raw.close(() => resolve());
-      }),
-  );
-  return { upstream: `http://127.0.0.1:${(raw.address() as AddressInfo).port}/v1`, heads };
-}
+/** An upstream on a raw socket (servers.ts), closed after the test. */
+const rawUpstream = (answer: Parameters<typeof rawSocketUpstream>[0]) => rawSocketUpstream(answer, closers);
 
 /** Writes `line` on the socket every `everyMs` until it closes. */
 function repeat(socket: Socket, line: string, everyMs: number) {
