@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { type ExchangeLine, MAX_CAPTURE_BYTES, type RunningProxy, startProxy } from '../../proxy/index.js';
+import { listening } from './servers.js';
 
 /** Gzip members of 1 MiB of zeros each, concatenated (one gzip stream): ~1 MB that decodes to ~1 GB. */
 function gzipBomb(): Buffer {
@@ -57,15 +58,7 @@ async function bombUpstream() {
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end('{"id":1,"name":"Rex","categoryId":1}');
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  closers.push(
-    () =>
-      new Promise((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  );
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, posted };
+  return { url: await listening(server, closers), posted };
 }
 
 async function proxyTo(upstream: string) {
@@ -231,17 +224,10 @@ describe('petkit proxy against a large answer that is not JSON', () => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end('{"id":1,"name":"Rex","categoryId":1}');
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    closers.push(
-      () =>
-        new Promise((resolve) => {
-          server.close(() => resolve());
-          server.closeAllConnections();
-        }),
-    );
+    const upstream = await listening(server, closers);
     const lines: ExchangeLine[] = [];
     const running = await startProxy({
-      upstream: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+      upstream,
       apiKey: key,
       onExchange: (line) => lines.push(line),
     });

@@ -1,6 +1,6 @@
 // The servers a hostile-proxy test stands up on 127.0.0.1: an upstream or a bystander that records
 // every connection and request it gets, and answers as the test says. Test code only.
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { type AddressInfo, createServer as createTcpServer, type Socket } from 'node:net';
 
 export interface Received {
@@ -83,4 +83,17 @@ export async function rawUpstream(
       }),
   );
   return { upstream: `http://127.0.0.1:${(raw.address() as AddressInfo).port}/v1`, heads };
+}
+
+/** `server` listening on a free port of 127.0.0.1, closed by the function it pushes on `closers`: its base URL. */
+export async function listening(server: Server, closers: (() => Promise<void> | void)[]): Promise<string> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  closers.push(
+    () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  );
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
 }

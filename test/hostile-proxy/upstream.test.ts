@@ -6,7 +6,7 @@ import { createServer, type IncomingMessage, request, type Server, type ServerRe
 import { type AddressInfo, createServer as createTcpServer, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type RunningProxy, startProxy } from '../../proxy/index.js';
-import { rawUpstream as rawSocketUpstream, recording } from './servers.js';
+import { listening as listeningOn, rawUpstream as rawSocketUpstream, recording } from './servers.js';
 
 const TIMEOUT_MS = 150;
 /** How long a test waits for the proxy to settle an exchange before calling it a hang. */
@@ -17,18 +17,8 @@ afterEach(async () => {
   for (const close of closers.splice(0).reverse()) await close();
 });
 
-/** `server` listening on a free port of 127.0.0.1, closed after the test: its base URL. */
-async function listening(server: Server): Promise<string> {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  closers.push(
-    () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  );
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
-}
+/** `server` listening on a free port of 127.0.0.1 (servers.ts), closed after the test: its base URL. */
+const listening = (server: Server) => listeningOn(server, closers);
 
 async function upstreamThat(answer: (req: IncomingMessage, res: ServerResponse) => void) {
   const sockets = new Set<Socket>();
