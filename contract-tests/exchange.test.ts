@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it, test } from 'vitest';
 import { excerpt, toCurl } from './exchange.js';
 import { BRACED_KEY } from './redaction.js';
@@ -37,5 +38,24 @@ describe('excerpt', () => {
 
   it('never cuts a surrogate pair in two (half of one is no character: JSON shows it as \\ud83d)', () => {
     expect(excerpt('🐶'.repeat(200), 5)).toBe('🐶🐶… (400 characters)');
+  });
+
+  // A long body is folded a head at a time: what it shows is what folding the whole body shows.
+  it('shows of a long body what folding all of it would', () => {
+    const whole = (body: string, max: number) => {
+      const line = body.replace(/[^\S\uFEFF]+/g, ' ').replace(/^ | $/g, '');
+      if (line.length <= max) return line;
+      const end = /[\ud800-\udbff]/.test(line.charAt(max - 1)) ? max - 1 : max;
+      return `${line.slice(0, end)}… (${body.length} characters)`;
+    };
+    const unit = fc.constantFrom(' ', '\t\n', '\u00a0', '\u3000', '\uFEFF', 'a', '🐶', '\ud800');
+    const run = fc.tuple(unit, fc.integer({ min: 1, max: 200 })).map(([text, times]) => text.repeat(times));
+    fc.assert(
+      fc.property(fc.array(run, { maxLength: 40 }), fc.integer({ min: 1, max: 100 }), (units, max) => {
+        const body = units.join('');
+        expect(excerpt(body, max)).toBe(whole(body, max));
+      }),
+      { numRuns: 2000 },
+    );
   });
 });

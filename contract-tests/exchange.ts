@@ -130,10 +130,26 @@ export function toCurl(request: RequestRecord, encoded = false): string {
  * show the ones a terminal would act on as escapes (reporters/printable.ts).
  */
 export function excerpt(body: string, max = 300): string {
-  // White space, but not U+FEFF (JavaScript's \s and trim() take it for one): a byte-order mark before
-  // a JSON body is why it is not JSON, and stays for the reader to see.
-  const line = body.replace(/[^\S\uFEFF]+/g, ' ').replace(/^ | $/g, '');
+  const line = foldedHead(body, max);
   if (line.length <= max) return line;
   const end = /[\ud800-\udbff]/.test(line.charAt(max - 1)) ? max - 1 : max;
   return `${line.slice(0, end)}… (${body.length} characters)`;
+}
+
+/** Runs of white space folded to one space: not U+FEFF, which JavaScript's \s and trim() take for one. */
+const WHITE_SPACE = /[^\S\uFEFF]+/g;
+
+/**
+ * The body on one line, runs of white space folded and none at either end; or, when the body is long,
+ * a head of it at least `max` + 2 characters long whose first `max` + 1 are those of the whole body's
+ * line (only its last character can change, white space the rest continues or ends): a 2 MB body is not
+ * folded whole for an excerpt of 300 characters. A byte-order mark before a JSON body is why it is not
+ * JSON, and stays for the reader to see.
+ */
+function foldedHead(body: string, max: number): string {
+  for (let size = 4 * (max + 2); size < body.length; size *= 4) {
+    const head = body.slice(0, size).replace(WHITE_SPACE, ' ').replace(/^ /, '');
+    if (head.length >= max + 2) return head;
+  }
+  return body.replace(WHITE_SPACE, ' ').replace(/^ | $/g, '');
 }

@@ -16,7 +16,7 @@
 // form is a marker: `$API_KEY` for the key as it is, `[API_KEY, upper-cased]`, `[part of API_KEY]`…
 // Markers hold no quote or backslash, so a JSON body stays JSON.
 import { MAX_API_KEY_LENGTH } from './api-key.js';
-import { automatonOf, decodedView, stretches } from './key-search.js';
+import { decodedView, stretchFinder } from './key-search.js';
 
 export interface Redactor {
   /** For a request the suite sent: each form of the key as a sh expansion of $API_KEY (toCurl expands them). */
@@ -120,15 +120,15 @@ export function createRedactor(key: string): Redactor {
     return { request: hide, response: hide };
   }
   const lowerKey = lowerAscii(key);
-  const automaton = automatonOf(lowerKey);
   const shortest = shortestPart(key.length);
+  const stretches = stretchFinder(lowerKey, shortest);
   const cores = base64Cores(key);
   const hexes = hexForms(key);
 
   const find = (text: string): Found[] => {
     const view = decodedView(text);
     const found: Found[] = [];
-    for (const [start, end] of stretches(view.text, automaton, shortest)) {
+    for (const [start, end] of stretches(view.text)) {
       // A short key is hidden where it stands alone: inside a longer word (`k` in `petkit`) it says nothing.
       if (
         key.length < 8 &&
