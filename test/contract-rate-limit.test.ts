@@ -172,3 +172,26 @@ test('--probe-rate-limit with response_headers_conformance: an operation the pro
     ['getPet', 'skipped', 'no request of getPet was sent by the checks selected'],
   ]);
 });
+
+test('--probe-rate-limit on a 429 whose Retry-After is in milliseconds: a finding that says when the window ends, not a skip for a wait too long', async () => {
+  const clock = fakeClock();
+  const reference = createReference({ perMinute: 10, now: clock.now });
+  const handler: Handler = (request) => {
+    const response = reference(request);
+    if (response.status === 429)
+      response.headers['retry-after'] = String(Number(response.headers['retry-after']) * 1000);
+    return response;
+  };
+  const { report } = await runAgainst(handler, clock, {
+    checks: ['rate_limit_behaviour'],
+    probeRateLimit: true,
+  });
+  expect(report.exitCode).toBe(1);
+  expect(report.findings.map((finding) => [finding.check, finding.status])).toEqual([
+    ['rate_limit_behaviour', 429],
+  ]);
+  expect(report.findings[0]?.message).toMatch(
+    /^Retry-After: 30000 asks to wait 30000 s, but the window ends in 30 s \(X-RateLimit-Reset \d+, after the 429's Date\): Retry-After in milliseconds\?$/,
+  );
+  expect(report.findings[0]?.curl).toMatch(/^curl -i '.*\/v1\/pets\?limit=1'/);
+});

@@ -116,6 +116,21 @@ export async function rateLimitScenario(context: Context): Promise<void> {
     });
     return;
   }
+  const endsIn = windowEndsIn(headers, context.now());
+  if (endsIn !== undefined && wait > endsIn.seconds + endsIn.slack) {
+    record(context, 'rate_limit_behaviour', operation.id, {
+      kind: 'fail',
+      exchange: limited,
+      message:
+        `Retry-After: ${retryAfter} asks to wait ${wait} s, but the window ends in ${endsIn.seconds} s ` +
+        `(X-RateLimit-Reset ${headers['x-ratelimit-reset']}, ${endsIn.from})` +
+        (Math.abs(wait - endsIn.seconds * 1000) <= 1000 ? ': Retry-After in milliseconds?' : ''),
+      expected: `Retry-After: the seconds until the window ends, ${endsIn.seconds} (at most ${endsIn.seconds + endsIn.slack})`,
+      instancePath: '/headers/Retry-After',
+      cause: 'Retry-After past the end of the window',
+    });
+    return;
+  }
   if (wait > PROBE_MAX_WAIT_S) {
     context.note(
       'rate_limit_behaviour',
@@ -137,6 +152,33 @@ export async function rateLimitScenario(context: Context): Promise<void> {
     return;
   }
   record(context, 'rate_limit_behaviour', operation.id, { kind: 'pass' });
+}
+
+/** A clock allowance between the target's clock and ours, when the 429 has no Date to read. */
+const CLOCK_SKEW_S = 300;
+/** The longest window the API has: a day. */
+const LONGEST_WINDOW_S = 86_400;
+
+/**
+ * In how many seconds the window a 429 describes (X-RateLimit-Remaining 0) ends, by its
+ * X-RateLimit-Reset: from the 429's own Date (the target's clock; Retry-After is rounded up to whole
+ * seconds, so 1 s of slack), else from ours (give or take CLOCK_SKEW_S). A Retry-After past that keeps a
+ * client waiting after the window has reset, as one in milliseconds would. Undefined when the Reset is no
+ * current window's end (in the past, or past a day: response_headers_conformance's finding).
+ */
+function windowEndsIn(
+  headers: Readonly<Record<string, string>>,
+  nowMs: number,
+): { seconds: number; slack: number; from: string } | undefined {
+  const reset = headerInteger(headers['x-ratelimit-reset']);
+  if (reset === undefined) return undefined;
+  const dateMs = Date.parse(headers.date ?? '');
+  const dated = !Number.isNaN(dateMs);
+  const seconds = reset - Math.floor((dated ? dateMs : nowMs) / 1000);
+  if (seconds < 0 || seconds > LONGEST_WINDOW_S) return undefined;
+  return dated
+    ? { seconds, slack: 1, from: "after the 429's Date" }
+    : { seconds, slack: CLOCK_SKEW_S, from: `by our clock, give or take ${CLOCK_SKEW_S} s` };
 }
 
 /**

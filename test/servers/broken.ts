@@ -487,6 +487,22 @@ export const BROKEN_SERVERS: readonly BrokenServer[] = [
     fails: ['content_type_conformance', 'rate_limit_behaviour'],
   },
   {
+    name: 'retry-after-in-milliseconds',
+    breaks:
+      'the 429 (rate_limited) gives Retry-After in milliseconds: 30000 where its X-RateLimit-Reset ends the window in 30 s',
+    ...probing({}),
+    handler: (clock = fakeClock()) => {
+      const reference = createReference({ perMinute: 10, now: clock.now });
+      return (request: RawRequest) => {
+        const response = reference(request);
+        if (response.status === 429)
+          response.headers['retry-after'] = String(Number(response.headers['retry-after']) * 1000);
+        return response;
+      };
+    },
+    fails: ['rate_limit_behaviour'],
+  },
+  {
     name: 'ban-retry-after-of-window',
     breaks: "the ban's 429 (api_key_banned) says Retry-After until the minute window's end, not the ban's",
     handler: (clock = fakeClock()) => {
