@@ -137,3 +137,16 @@ test('a getPet that makes up a pet for an unknown id fails not_found, naming the
   });
   expect([...new Set(readOnly.findings.map((finding) => finding.check))]).toEqual(['not_found']);
 });
+
+test('a list that repeats a pet is not the measure of the others: every finding is on an answer that repeats one, none on a list that is right', async () => {
+  const server = BROKEN_SERVERS.find((candidate) => candidate.name === 'repeats-first-pet');
+  if (server === undefined) throw new Error('repeats-first-pet missing');
+  served = await serve(server.handler());
+  const report = await runContract({ baseUrl: served.url, apiKey: REFERENCE_KEY, seed: 7, examples: 3 });
+  expect(report.findings.length).toBeGreaterThan(0);
+  for (const finding of report.findings) {
+    // Full pages (limit 1, limit 2) come back right: [1], [1, 2]. Only a short page repeats its first pet.
+    expect(finding.response?.bodyExcerpt).toMatch(/^\[(\{"id":\d+,[^}]*\}),\1/);
+    expect(finding.message).not.toMatch(/where the list/);
+  }
+});

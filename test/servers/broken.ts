@@ -133,6 +133,17 @@ export const BROKEN_SERVERS: readonly BrokenServer[] = [
     fails: ['list_semantics'],
   },
   {
+    name: 'repeats-first-pet',
+    breaks: 'listPets repeats its first pet when fewer pets match than limit allows: ids [1, 1, 2, …]',
+    handler: wrapped((response, request) => {
+      if (request.method !== 'GET' || request.pathname !== '/v1/pets' || response.status !== 200) return;
+      const pets = JSON.parse(response.body) as unknown[];
+      const limit = Number(request.query.get('limit') ?? 20);
+      if (pets.length > 0 && pets.length < limit) response.body = JSON.stringify([pets[0], ...pets]);
+    }),
+    fails: ['list_semantics'],
+  },
+  {
     name: 'forgets-created',
     breaks: 'a created pet is not stored',
     handler: quirk({ forgetCreated: true }),
