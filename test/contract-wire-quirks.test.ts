@@ -176,3 +176,23 @@ test('a Basic challenge offered before the Bearer one (RFC 9110 §11.6.1: severa
   expect(report.findings.map((finding) => `${finding.check}: ${finding.message}`)).toEqual([]);
   expect(exit).toBe(0);
 });
+
+test('br where the request accepted gzip and deflate: the run reads it, and warns, with a curl line that asks as the suite asked', async () => {
+  const { exit, output } = await contractAgainst(WIRE_QUIRKS.brotliUnasked, ['--reporter', 'json']);
+  const report = JSON.parse(output) as Report;
+  // A SHOULD of RFC 9110 §12.5.3: warnings, nothing else.
+  expect(exit).toBe(0);
+  expect(report.findings.length).toBeGreaterThan(0);
+  for (const finding of report.findings) {
+    expect(finding).toMatchObject({
+      check: 'http_advisories',
+      severity: 'warning',
+      cause: 'a content coding the request did not accept',
+      instancePath: '/headers/Content-Encoding',
+    });
+    expect(finding.message).toMatch(
+      /^the \d{3} has Content-Encoding: br; the request accepted gzip, deflate$/,
+    );
+    expect(finding.curl).toMatch(/ -H 'accept-encoding: gzip, deflate'.* --compressed$/);
+  }
+});

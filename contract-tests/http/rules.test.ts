@@ -111,6 +111,20 @@ describe('judgeHttp', () => {
     expect(causes(view({ status: 201, method: 'POST' }, { location: '/v1/pets/1' }))).toEqual([]);
   });
 
+  it('a content coding the request did not accept (it accepts gzip and deflate) is advisory', () => {
+    expect(causes(view({ bodyBytes: undefined }, { 'content-encoding': 'br' }))).toEqual([
+      'http_advisories: a content coding the request did not accept',
+    ]);
+    const [finding] = judgeHttp(view({ bodyBytes: undefined }, { 'content-encoding': 'gzip, zstd' })).filter(
+      (j) => j.cause !== undefined,
+    );
+    expect(finding?.message).toBe(
+      'the 200 has Content-Encoding: gzip, zstd; the request accepted gzip, deflate',
+    );
+    for (const coding of ['gzip', 'x-gzip', 'GZIP', 'deflate', 'identity', 'gzip, deflate'])
+      expect(causes(view({ bodyBytes: undefined }, { 'content-encoding': coding }))).toEqual([]);
+  });
+
   it('Retry-After outside 429/503 and content without Content-Type are advisories', () => {
     expect(causes(view({}, { 'retry-after': '5' }))).toEqual([
       'http_advisories: Retry-After outside 429, 503 and 3xx',

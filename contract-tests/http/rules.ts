@@ -3,6 +3,7 @@
 // their SHOULDs. And every header the document ties to one operation or status, checked both ways:
 // present where it is required, absent where it would say something false (a deprecation on an
 // operation the document does not deprecate, a Location on anything but a 201).
+import { ACCEPT_ENCODING } from '../exchange.js';
 import { hasBearerChallenge, parseImfFixdate, parseLinks, parseSfDate } from './grammar.js';
 
 /** One response as these rules read it. */
@@ -105,6 +106,19 @@ const CONTENT_TYPE = rfc(
   'RFC 9110 §8.3',
   'A sender that generates a message containing content SHOULD generate a Content-Type header field in that message.',
 );
+const CODING = rfc(
+  'RFC 9110 §12.5.3',
+  'If a non-empty Accept-Encoding header field is present in a request and none of the available content codings for the representation are listed as acceptable, the origin server SHOULD send a response without any content coding unless the identity coding is indicated as unacceptable.',
+);
+/**
+ * The content codings every request of the suite accepts (ACCEPT_ENCODING), with x-gzip, which a
+ * recipient takes for gzip (RFC 9110 §8.4.1.3), and identity, which is no coding.
+ */
+const ACCEPTED_CODINGS = new Set([
+  ...ACCEPT_ENCODING.split(',').map((coding) => coding.trim()),
+  'x-gzip',
+  'identity',
+]);
 const GET_PET_DEPRECATED: HttpBecause = {
   kind: 'document',
   pointer: '/paths/~1pets~1{petId}/get',
@@ -294,6 +308,22 @@ function advisories(view: HttpView): Finding[] {
       expected: 'Retry-After only where a client is asked to wait',
       instancePath: '/headers/Retry-After',
       because: [RETRY_AFTER],
+    });
+  }
+  // Node's fetch decodes br and zstd too, so the suite reads such a body; a client that sent the same
+  // Accept-Encoding and decodes only what it listed does not.
+  const coding = headers['content-encoding'];
+  const unasked = coding
+    ?.split(',')
+    .map((name) => name.trim().toLowerCase())
+    .filter((name) => name !== '' && !ACCEPTED_CODINGS.has(name));
+  if (coding !== undefined && unasked !== undefined && unasked.length > 0) {
+    found.push({
+      cause: 'a content coding the request did not accept',
+      message: `the ${status} has Content-Encoding: ${coding}; the request accepted ${ACCEPT_ENCODING}`,
+      expected: `Content-Encoding: one of ${ACCEPT_ENCODING}, or none`,
+      instancePath: '/headers/Content-Encoding',
+      because: [CODING],
     });
   }
   if ((view.bodyBytes ?? 0) > 0 && headers['content-type'] === undefined && view.method !== 'HEAD') {

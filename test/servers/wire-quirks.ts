@@ -1,7 +1,7 @@
 // Targets that depart from the contract on the wire in ways the hostile ones (hostile.ts) do not: each
 // is the reference server with one habit, served through serveHostile. Test code only.
 import type { ServerResponse } from 'node:http';
-import { gzipSync } from 'node:zlib';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import type { HostileServer } from './hostile.js';
 import type { RawRequest, RawResponse } from './reference.js';
 
@@ -134,6 +134,15 @@ export const WIRE_QUIRKS = {
       );
       res.writeHead(response.status, { ...headers, 'content-encoding': 'gzip' });
       res.end(gzipSync(response.body));
+    },
+  },
+  /** Brotli on every answer, though every request accepts gzip and deflate alone (Node's fetch decodes it all the same). */
+  brotliUnasked: {
+    name: 'brotli-unasked',
+    does: 'compresses every answer in br, which the request (Accept-Encoding: gzip, deflate) did not accept',
+    answer: (_request, response, res) => {
+      res.writeHead(response.status, { ...response.headers, 'content-encoding': 'br' });
+      res.end(brotliCompressSync(response.body));
     },
   },
 } satisfies Record<string, HostileServer>;
