@@ -150,3 +150,19 @@ test('a list that repeats a pet is not the measure of the others: every finding 
     expect(finding.message).not.toMatch(/where the list/);
   }
 });
+
+test('a Location that echoes the key is judged on what the target sent: it carries a query, not "a space" of the marker that hides the key', async () => {
+  const server = BROKEN_SERVERS.find((candidate) => candidate.name === 'location-echoes-key');
+  if (server === undefined) throw new Error('location-echoes-key missing');
+  served = await serve(server.handler());
+  const report = await runContract({ baseUrl: served.url, apiKey: REFERENCE_KEY, seed: 7, examples: 3 });
+  const findings = report.findings.filter((finding) => finding.check === 'response_headers_conformance');
+  expect(findings.length).toBeGreaterThan(0);
+  for (const finding of findings) {
+    expect(finding.message).toMatch(
+      /^Location: \/v1\/pets\/\d+\?key=\[API_KEY, upper-cased\] carries a query: the created pet's path is \/v1\/pets\/\d+$/,
+    );
+    expect(finding.curl).toMatch(/^curl -i -X POST '[^']*\/v1\/pets' /);
+  }
+  expect(JSON.stringify(report)).not.toContain(REFERENCE_KEY);
+});

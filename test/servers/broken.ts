@@ -437,6 +437,17 @@ export const BROKEN_SERVERS: readonly BrokenServer[] = [
     fails: ['response_headers_conformance'],
   },
   {
+    name: 'location-echoes-key',
+    breaks:
+      "the 201's Location carries the bearer token it was sent, upper-cased, in a query: /v1/pets/{id}?key=…",
+    handler: wrapped((response, request) => {
+      if (!isCreate(request) || response.status !== 201) return;
+      const token = /^\S+ +(\S+)$/.exec(request.headers.authorization ?? '')?.[1] ?? '';
+      response.headers.location = `${response.headers.location ?? ''}?key=${encodeURIComponent(token.toUpperCase())}`;
+    }),
+    fails: ['response_headers_conformance'],
+  },
+  {
     name: 'racy-ids',
     breaks:
       'creates that overlap get the same id (the id is read when a request arrives, stored when it ends)',
