@@ -12,7 +12,7 @@ import type { FindingInput } from '../finding.js';
 import type { WindowReading } from './types.js';
 
 /** Allowance for the server's clock against ours, as in the per-response check. */
-const CLOCK_SKEW_S = 300;
+export const CLOCK_SKEW_S = 300;
 
 interface WindowState {
   readonly limit: number;

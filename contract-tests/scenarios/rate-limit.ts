@@ -6,6 +6,7 @@ import { headerInteger, mediaTypeOf, type OperationSpec } from '../../openapi/in
 import type { CheckId } from '../checks.js';
 import { type Context, INCONCLUSIVE, type Verdict } from '../context.js';
 import type { Exchange } from '../exchange.js';
+import { CLOCK_SKEW_S } from '../model/window.js';
 import { record } from '../requests.js';
 
 /** The probe exhausts at most this many requests; a larger window is not probed. */
@@ -154,8 +155,6 @@ export async function rateLimitScenario(context: Context): Promise<void> {
   record(context, 'rate_limit_behaviour', operation.id, { kind: 'pass' });
 }
 
-/** A clock allowance between the target's clock and ours, when the 429 has no Date to read. */
-const CLOCK_SKEW_S = 300;
 /** The longest window the API has: a day. */
 const LONGEST_WINDOW_S = 86_400;
 
