@@ -3,7 +3,7 @@
 // test. A rule's network fault reaches MSW as the core's Response.error(), which MSW answers as a
 // network error (HttpResponse.error()): the app's fetch rejects. Browser-safe: imports nothing from Node. (One file, so that its CommonJS declarations,
 // msw.d.cts, made by scripts/cjs-types.mjs, name msw through `require` throughout.)
-import { http, type RequestHandler } from 'msw';
+import { HttpHandler, type RequestHandler, type RequestHandlerOptions, type ResponseResolver } from 'msw';
 import { loadSpec, type OperationId, type operations } from '../openapi/index.js';
 import { CONTROL_PREFIX } from './control.js';
 import { errorBody } from './errors.js';
@@ -98,15 +98,45 @@ function handlersFor(mockOf: () => Mock, baseUrl = DEFAULT_BASE_URL): RequestHan
 
   // The control API first: for an API at its origin's root, `/__petkit/*` is under the API's pattern too.
   return [
-    http.all(`${base.origin}${base.controlPath}/*`, ({ request }) =>
+    new UnderBasePath(ANY_METHOD, `${base.origin}${base.controlPath}/*`, base.controlPath, ({ request }) =>
       answer(request, base.controlPath, controlPath),
     ),
-    http.all(`${base.origin}${base.path}/*`, ({ request }) =>
+    new UnderBasePath(ANY_METHOD, `${base.origin}${base.path}/*`, base.path, ({ request }) =>
       base.path === apiPath
         ? answer(request, base.path, apiPath)
         : atBase(answer(request, base.path, apiPath)),
     ),
   ];
+}
+
+/** What `http.all` matches: any method. */
+const ANY_METHOD = /.+/;
+
+/**
+ * MSW's handler for a pattern, that matches a request only when its path starts with the base path.
+ * MSW's `*` in the origin spans slashes, so `*\/v1/*` matched `/api/v1/pets` too; the handler then
+ * answered nothing, and MSW, which counts a matching handler as handling the request, let it through
+ * to the network, even under `onUnhandledRequest: 'error'`. Not matched here, it is unhandled, as
+ * the app's test expects: MSW's warning or error, or the handlers after this one.
+ */
+class UnderBasePath extends HttpHandler {
+  readonly #basePath: string;
+  constructor(
+    method: string | RegExp,
+    pattern: string,
+    basePath: string,
+    resolver: ResponseResolver<{ params: Record<string, string | readonly string[] | undefined> }>,
+    options?: RequestHandlerOptions,
+  ) {
+    super(method, pattern, resolver as ConstructorParameters<typeof HttpHandler>[2], options);
+    this.#basePath = basePath;
+  }
+  override predicate(args: Parameters<HttpHandler['predicate']>[0]): ReturnType<HttpHandler['predicate']> {
+    // A plain false, not a promise of one: a promise is truthy to an MSW that does not await this.
+    if (pathUnder(this.#basePath, args.request) === undefined)
+      return false as unknown as ReturnType<HttpHandler['predicate']>;
+    return super.predicate(args);
+  }
 }
 
 /**
@@ -172,8 +202,6 @@ export class OverrideError extends TypeError {
   override readonly name = 'OverrideError';
 }
 
-const HTTP = { GET: http.get, POST: http.post, PUT: http.put, PATCH: http.patch, DELETE: http.delete };
-
 /**
  * A request handler that answers one operation as given, for `server.use(...)` or `worker.use(...)`
  * in front of petkit's handlers: a fixed answer (checked now against openapi.yaml), or a function of
@@ -205,11 +233,11 @@ export function override<Id extends OperationId>(
     fixed = checked;
   }
   const path = `${base.origin}${base.path}${operation.path.replace(/\{([^}]+)\}/g, ':$1')}`;
-  const method = HTTP[operation.method as keyof typeof HTTP];
-  return method(
+  return new UnderBasePath(
+    operation.method,
     path,
+    base.path,
     async ({ request, params }) => {
-      if (pathUnder(base.path, request) === undefined) return undefined; // `*` took part of the path
       const head = request.method === 'HEAD';
       let given = fixed;
       if (given === undefined) {
