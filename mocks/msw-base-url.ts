@@ -7,8 +7,16 @@
 import { CONTROL_PREFIX } from './control.js';
 
 export interface BaseUrl {
-  /** What MSW matches the origin with: `https://api.example.test`, `*`, `http://localhost:*`. */
+  /** The origin as given: `https://api.example.test`, `*`, `http://localhost:*`. */
   readonly origin: string;
+  /**
+   * What MSW matches the origin with: the origin, or `*` when it has a wildcard, which `onOrigin`
+   * then decides. MSW read `http://127.0.0.1:*` (a `*` port after a digit) as a parameter with no
+   * name, and threw on every request, the app's own included: a 500 with path-to-regexp's stack.
+   */
+  readonly pattern: string;
+  /** Whether a request is on this origin, its `*` spanning no `/` but a leading one's `scheme://`. */
+  onOrigin(request: Request): boolean;
   /** The base path, literal, without a trailing slash; `''` for an API at its origin's root. */
   readonly path: string;
   /** The control API's path beside it: `/__petkit`, `/api/__petkit`. */
@@ -45,7 +53,31 @@ export function parseBaseUrl(
     );
   }
   const parent = path.slice(0, Math.max(0, path.lastIndexOf('/')));
-  return { origin, path, controlPath: `${parent}${CONTROL_PREFIX.slice(0, -1)}` };
+  const wild = origin.includes('*');
+  const test = wild ? originPattern(origin) : undefined;
+  return {
+    origin,
+    pattern: wild ? '*' : origin,
+    onOrigin: (request) => test === undefined || test.test(new URL(request.url).origin),
+    path,
+    controlPath: `${parent}${CONTROL_PREFIX.slice(0, -1)}`,
+  };
+}
+
+/**
+ * An origin with wildcards as a RegExp over a URL's origin: each `*` any run of characters but `/`
+ * (`http://localhost:*`, `https://*.example.test`), and a leading `*` with no `://` after it the
+ * scheme and host too (`*`, `*.example.test`), as MSW reads them. Case-insensitive, as MSW matches.
+ */
+function originPattern(origin: string): RegExp {
+  const schemeGiven = origin.includes('://');
+  const parts = origin.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'));
+  const source = parts.reduce((joined, part, index) =>
+    index === 1 && !schemeGiven && parts[0] === ''
+      ? `${joined}[a-z][a-z0-9+.-]*://[^/]*${part}`
+      : `${joined}[^/]*${part}`,
+  );
+  return new RegExp(`^${source}$`, 'i');
 }
 
 /** createHandlers' refusal of a base URL (override throws its OverrideError). */

@@ -8,7 +8,7 @@ import { loadSpec, type OperationId, type operations } from '../openapi/index.js
 import { CONTROL_PREFIX } from './control.js';
 import { errorBody } from './errors.js';
 import { createMock, type Mock } from './mock.js';
-import { parseBaseUrl, pathUnder } from './msw-base-url.js';
+import { type BaseUrl, parseBaseUrl, pathUnder } from './msw-base-url.js';
 import { kindOf, type MockOptions, normalizeOptions } from './options.js';
 import { type CheckedAnswer, checkAnswer, operationFault } from './override-answer.js';
 import { completeHeaders, documentedHeaders, type OverrideHeaders } from './override-headers.js';
@@ -98,10 +98,14 @@ function handlersFor(mockOf: () => Mock, baseUrl = DEFAULT_BASE_URL): RequestHan
 
   // The control API first: for an API at its origin's root, `/__petkit/*` is under the API's pattern too.
   return [
-    new UnderBasePath(ANY_METHOD, `${base.origin}${base.controlPath}/*`, base.controlPath, ({ request }) =>
-      answer(request, base.controlPath, controlPath),
+    new UnderBasePath(
+      ANY_METHOD,
+      `${base.pattern}${base.controlPath}/*`,
+      base,
+      base.controlPath,
+      ({ request }) => answer(request, base.controlPath, controlPath),
     ),
-    new UnderBasePath(ANY_METHOD, `${base.origin}${base.path}/*`, base.path, ({ request }) =>
+    new UnderBasePath(ANY_METHOD, `${base.pattern}${base.path}/*`, base, base.path, ({ request }) =>
       base.path === apiPath
         ? answer(request, base.path, apiPath)
         : atBase(answer(request, base.path, apiPath)),
@@ -113,27 +117,31 @@ function handlersFor(mockOf: () => Mock, baseUrl = DEFAULT_BASE_URL): RequestHan
 const ANY_METHOD = /.+/;
 
 /**
- * MSW's handler for a pattern, that matches a request only when its path starts with the base path.
+ * MSW's handler for a pattern, that matches a request only when its path starts with the base path
+ * and its origin is the base URL's (`BaseUrl.onOrigin`: MSW is given `*` for an origin with a wildcard).
  * MSW's `*` in the origin spans slashes, so `*\/v1/*` matched `/api/v1/pets` too; the handler then
  * answered nothing, and MSW, which counts a matching handler as handling the request, let it through
  * to the network, even under `onUnhandledRequest: 'error'`. Not matched here, it is unhandled, as
  * the app's test expects: MSW's warning or error, or the handlers after this one.
  */
 class UnderBasePath extends HttpHandler {
+  readonly #base: BaseUrl;
   readonly #basePath: string;
   constructor(
     method: string | RegExp,
     pattern: string,
+    base: BaseUrl,
     basePath: string,
     resolver: ResponseResolver<{ params: Record<string, string | readonly string[] | undefined> }>,
     options?: RequestHandlerOptions,
   ) {
     super(method, pattern, resolver as ConstructorParameters<typeof HttpHandler>[2], options);
+    this.#base = base;
     this.#basePath = basePath;
   }
   override predicate(args: Parameters<HttpHandler['predicate']>[0]): ReturnType<HttpHandler['predicate']> {
     // A plain false, not a promise of one: a promise is truthy to an MSW that does not await this.
-    if (pathUnder(this.#basePath, args.request) === undefined)
+    if (pathUnder(this.#basePath, args.request) === undefined || !this.#base.onOrigin(args.request))
       return false as unknown as ReturnType<HttpHandler['predicate']>;
     return super.predicate(args);
   }
@@ -232,10 +240,11 @@ export function override<Id extends OperationId>(
     if (typeof checked === 'string') throw refuse(checked);
     fixed = checked;
   }
-  const path = `${base.origin}${base.path}${operation.path.replace(/\{([^}]+)\}/g, ':$1')}`;
+  const path = `${base.pattern}${base.path}${operation.path.replace(/\{([^}]+)\}/g, ':$1')}`;
   return new UnderBasePath(
     operation.method,
     path,
+    base,
     base.path,
     async ({ request, params }) => {
       const head = request.method === 'HEAD';

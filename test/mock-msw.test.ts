@@ -160,6 +160,10 @@ describe('createHandlers at every shape of base URL', () => {
       'https://api.example.test/api/__petkit',
     ],
     ['http://localhost:*/api', 'http://localhost:3000/api/pets', 'http://localhost:3000/__petkit'],
+    // MSW read the port's * after a digit as a parameter with no name, and threw on every request.
+    ['http://127.0.0.1:*/v1', 'http://127.0.0.1:5173/v1/pets', 'http://127.0.0.1:5173/__petkit'],
+    ['http://[::1]:*/v1', 'http://[::1]:5173/v1/pets', 'http://[::1]:5173/__petkit'],
+    ['https://*.example.test/v1', 'https://api.example.test/v1/pets', 'https://api.example.test/__petkit'],
     ['*/v1', 'http://any.test/v1/pets', 'http://any.test/__petkit'],
     ['*/v1/', 'http://any.test/v1/pets', 'http://any.test/__petkit'],
     ['*', 'http://any.test/pets', 'http://any.test/__petkit'],

@@ -4,6 +4,7 @@
 // in for the network, so that a request let through is seen, not sent to a name that may resolve.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
 import { createHandlers, override } from 'petkit/msw';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -47,6 +48,30 @@ describe('petkit/msw outside its base path', () => {
     });
     const control = `${origin}/api/__petkit/health`;
     expect((await through(createHandlers({ baseUrl: '*/v1' }), control)).unhandled).toEqual([control]);
+  });
+
+  it("answers on any port of 127.0.0.1 and leaves the app's own requests to its handlers", async () => {
+    const own = http.get(`${origin}/own`, () => HttpResponse.json({ own: true }));
+    const list = [own, ...createHandlers({ baseUrl: 'http://127.0.0.1:*/v1' })];
+    // MSW read `127.0.0.1:*` as a parameter with no name, and answered every request 500, the stack its body.
+    expect(await through(list, `${origin}/own`)).toEqual({ unhandled: [], status: 200, reached: [] });
+    expect(await through(list, `${origin}/v1/pets?limit=1`)).toEqual({
+      unhandled: [],
+      status: 200,
+      reached: [],
+    });
+    const elsewhere = `${origin}/x/v1/pets`;
+    expect(await through(list, elsewhere)).toEqual({
+      unhandled: [elsewhere],
+      status: 200,
+      reached: ['/x/v1/pets'],
+    });
+    const override127 = override('listPets', { status: 200, body: [] }, { baseUrl: 'http://127.0.0.1:*/v1' });
+    expect(await through([override127], `${origin}/v1/pets`)).toEqual({
+      unhandled: [],
+      status: 200,
+      reached: [],
+    });
   });
 
   it('does so for an override, alone or in front of the handlers', async () => {
