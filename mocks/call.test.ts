@@ -1,5 +1,9 @@
+import { setupServer } from 'msw/node';
 import { describe, expect, it } from 'vitest';
 import { targetOf, targetText } from './call.js';
+import type { JournalEntry } from './journal.js';
+import { createMock } from './mock.js';
+import { createHandlers } from './msw.js';
 
 describe('targetOf', () => {
   it('splits an origin-form target into path, query string and parsed query', () => {
@@ -23,6 +27,62 @@ describe('targetText', () => {
       const url = new URL(`http://x${sent}`);
       expect(targetText(targetOf(sent))).toBe(url.pathname + url.search);
       expect(targetText(url)).toBe(url.pathname + url.search);
+    }
+  });
+});
+
+describe('a request body that stops without ending, then the request aborted', () => {
+  const headers = { authorization: 'Bearer demo-free', 'content-type': 'application/json' };
+  /** A body that sends nothing, and aborts the request when the mock first asks it for bytes. */
+  function stalled(abort: () => void) {
+    return new ReadableStream<Uint8Array>(
+      {
+        pull() {
+          abort();
+          return new Promise<void>(() => undefined);
+        },
+      },
+      { highWaterMark: 0 },
+    );
+  }
+
+  it("rejects mock.request with the signal's reason, and the mock lets the request go", async () => {
+    const mock = createMock({ seed: 1 });
+    const recorded = new Promise<JournalEntry>((resolve) => mock.observe(resolve));
+    const controller = new AbortController();
+    const sent = mock.request('/v1/pets', {
+      method: 'POST',
+      headers,
+      body: stalled(() => controller.abort()),
+      duplex: 'half',
+      signal: controller.signal,
+    } as RequestInit);
+    // It waited for the body for ever: mock.request never settled.
+    await expect(sent).rejects.toMatchObject({ name: 'AbortError' });
+    expect((await recorded).status).toBe(400);
+    expect(mock.inFlight).toBe(0);
+  });
+
+  it("under MSW, ends the mock's request when the app's fetch is aborted", async () => {
+    const mock = createMock({ seed: 1 });
+    const recorded = new Promise<JournalEntry>((resolve) => mock.observe(resolve));
+    const msw = setupServer(...createHandlers({ mock, baseUrl: 'https://api.example.test/v1' }));
+    msw.listen({ onUnhandledRequest: 'error' });
+    try {
+      const controller = new AbortController();
+      const sent = fetch('https://api.example.test/v1/pets', {
+        method: 'POST',
+        headers,
+        body: stalled(() => controller.abort()),
+        duplex: 'half',
+        signal: controller.signal,
+      } as RequestInit);
+      await expect(sent).rejects.toMatchObject({ name: 'AbortError' });
+      // The app's fetch rejected, but the mock kept the request in flight, unjournaled, for good.
+      expect((await recorded).status).toBe(400);
+      expect(mock.inFlight).toBe(0);
+    } finally {
+      msw.close();
     }
   });
 });

@@ -129,17 +129,36 @@ export function callFromRequest(request: Request, clientAddress?: string): MockC
     },
     body: {
       present: request.body !== null,
-      read: async (limit) => {
-        if (request.body === null) return new Uint8Array(0);
-        // A declared length within the cap is read whole (cheaper than a reader); anything else
-        // through a reader that stops at the cap.
-        const declared = Number(request.headers.get('content-length') ?? Number.NaN);
-        if (Number.isInteger(declared) && declared <= limit) {
-          const bytes = new Uint8Array(await request.arrayBuffer());
-          return bytes.byteLength > limit ? undefined : bytes;
-        }
-        return readStreamCapped(request.body, limit);
-      },
+      read: (limit) => untilAborted(request.signal, readBody(request, limit)),
     },
   };
+}
+
+async function readBody(request: Request, limit: number): Promise<Uint8Array | undefined> {
+  if (request.body === null) return new Uint8Array(0);
+  // A declared length within the cap is read whole (cheaper than a reader); anything else
+  // through a reader that stops at the cap.
+  const declared = Number(request.headers.get('content-length') ?? Number.NaN);
+  if (Number.isInteger(declared) && declared <= limit) {
+    const bytes = new Uint8Array(await request.arrayBuffer());
+    return bytes.byteLength > limit ? undefined : bytes;
+  }
+  return readStreamCapped(request.body, limit);
+}
+
+/**
+ * The body's read, ended by the request's abort: a body stream that stopped sending without ending
+ * held the answer for ever after the app gave up on it (mock.request never settled; under MSW the
+ * app's fetch rejected, and the mock kept the request in flight, unjournaled, for good).
+ */
+function untilAborted<T>(signal: AbortSignal, reading: Promise<T>): Promise<T> {
+  if (signal.aborted) {
+    reading.catch(() => undefined);
+    return Promise.reject(new BodyAbortedError('The request was aborted before its body ended.'));
+  }
+  return new Promise<T>((resolve, reject) => {
+    const aborted = () => reject(new BodyAbortedError('The request was aborted before its body ended.'));
+    signal.addEventListener('abort', aborted, { once: true });
+    reading.then(resolve, reject).finally(() => signal.removeEventListener('abort', aborted));
+  });
 }
