@@ -21,7 +21,11 @@ import { reply, toResponse } from './responses.js';
  * (`/api/v1`). The control API answers beside it: `…/__petkit/*` in place of the path's last segment
  * (at the origin's root, `/__petkit/*`).
  */
-export type HandlersOptions = (MockOptions | { mock: Mock }) & { baseUrl?: string };
+export type HandlersOptions = (
+  | (MockOptions & { mock?: never })
+  // The mock's options beside a mock were taken and ignored, the mock's own standing: never both.
+  | ({ mock: Mock } & { [Option in keyof MockOptions]?: never })
+) & { baseUrl?: string };
 
 export const DEFAULT_BASE_URL = '*/v1';
 
@@ -38,6 +42,12 @@ export function createHandlers(options: HandlersOptions = {}): RequestHandler[] 
     const given = mock as Partial<Mock> | null | undefined;
     if (typeof given !== 'object' || given === null || typeof given.handle !== 'function')
       throw new TypeError(`petkit/msw: mock must be a mock made by createMock(), got ${kindOf(given)}.`);
+    // `{ mock, seed: 7 }` answered with the mock's own seed, the 7 dropped unsaid.
+    const beside = Object.keys(rest).filter((name) => name !== 'mock');
+    if (beside.length > 0)
+      throw new TypeError(
+        `petkit/msw: createHandlers takes { mock, baseUrl? } or the mock's options, not both: ${beside.slice(0, 5).join(', ')} would be ignored beside a mock, which has its own (give them to createMock).`,
+      );
   } else if (Object.keys(rest).length > 0) normalizeOptions(rest as MockOptions);
   // Created on the first request, so importing `handlers` costs nothing until it is used.
   const mockOf = () => {

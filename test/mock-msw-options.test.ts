@@ -25,8 +25,19 @@ describe('createHandlers with arguments of the wrong shape', () => {
     expect(() => createHandlers({ mock: undefined as never })).toThrow(/got undefined\.$/);
   });
 
+  it("refuses a mock's options beside a mock, which answered with its own and dropped them unsaid", () => {
+    const mock = createMock({ seed: 42 });
+    // @ts-expect-error: a mock, or the options of a mock of its own; not both.
+    expect(() => createHandlers({ mock, seed: 7, pets: 3, baseUrl: 'https://api.example.test/v1' })).toThrow(
+      new TypeError(
+        "petkit/msw: createHandlers takes { mock, baseUrl? } or the mock's options, not both: seed, pets would be ignored beside a mock, which has its own (give them to createMock).",
+      ),
+    );
+  });
+
   it('still takes a mock, options, or nothing', () => {
     expect(createHandlers({ mock: createMock() })).toHaveLength(2);
+    expect(createHandlers({ mock: createMock(), baseUrl: '*/api/v1' })).toHaveLength(2);
     expect(createHandlers({ seed: 7, baseUrl: '*/api/v1' })).toHaveLength(2);
     expect(createHandlers()).toHaveLength(2);
   });
