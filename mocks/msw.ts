@@ -125,6 +125,7 @@ function handlersFor(mockOf: () => Mock, baseUrl = DEFAULT_BASE_URL): RequestHan
 
 /** What `http.all` matches: any method. */
 const ANY_METHOD = /.+/;
+const GET_OR_HEAD = /^(?:GET|HEAD)$/;
 
 /**
  * MSW's handler for a pattern, that matches a request only when its path starts with the base path
@@ -252,7 +253,9 @@ export function override<Id extends OperationId>(
   }
   const path = `${base.pattern}${base.path}${operation.path.replace(/\{([^}]+)\}/g, ':$1')}`;
   return new UnderBasePath(
-    operation.method,
+    // A HEAD of a GET operation is its answer without the body, as the mock answers it: MSW's GET
+    // alone left HEAD to the handlers after it, so HEAD got the mock's 200 where GET got the override.
+    operation.method === 'GET' ? GET_OR_HEAD : operation.method,
     path,
     base,
     base.path,

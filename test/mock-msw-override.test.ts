@@ -53,6 +53,18 @@ describe('override', () => {
     const res = await fetch(`${BASE}/pets/7`, { headers: { ...KEY, 'x-name': 'Mochi' } });
     expect(await res.json()).toEqual({ id: 7, name: 'Mochi', categoryId: 1 });
   });
+  it("answers a HEAD of the operation as its GET, without the body, not with the mock's 200", async () => {
+    const body = { code: 'rate_limited', message: 'Slow down.', status: 429 };
+    server.use(override('listPets', { status: 429, body }, { baseUrl: BASE }));
+    const head = await fetch(`${BASE}/pets`, { method: 'HEAD', headers: KEY });
+    expect(head.status).toBe(429);
+    expect(head.headers.get('x-ratelimit-remaining')).toBe('0');
+    expect(await head.text()).toBe('');
+    // The mock counted nothing: the override answered it.
+    expect(mock.journal).toEqual([]);
+    // getPet's HEAD is still the mock's.
+    expect((await fetch(`${BASE}/pets/1`, { method: 'HEAD', headers: KEY })).status).toBe(200);
+  });
   it('answers once with once: true, then the mock answers again', async () => {
     server.use(override('listPets', { status: 200, body: [] }, { baseUrl: BASE, once: true }));
     expect(await (await fetch(`${BASE}/pets`, { headers: KEY })).json()).toEqual([]);
