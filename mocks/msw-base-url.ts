@@ -39,21 +39,20 @@ export function parseBaseUrl(
   const scheme = absolute.indexOf('://');
   const authorityEnd = scheme === -1 ? 1 : absolute.indexOf('/', scheme + 3);
   const cut = authorityEnd === -1 ? absolute.length : authorityEnd;
-  const origin = absolute.slice(0, cut);
-  const path = absolute
-    .slice(cut)
-    .replace(/[?#].*$/, '')
-    .replace(/\/+$/, '');
-  if (path !== '' && !path.startsWith('/')) {
+  const given = absolute.slice(0, cut);
+  const wild = given.includes('*');
+  const origin = wild ? given : originAsSent(given);
+  const written = absolute.slice(cut).replace(/[?#].*$/, '');
+  if (written !== '' && !written.startsWith('/')) {
     throw refuse(`baseUrl '${baseUrl}': its path must begin with '/', as in '*/v1'.`);
   }
-  if (path.includes('*')) {
+  if (written.includes('*')) {
     throw refuse(
       `baseUrl '${baseUrl}' has a wildcard in its path; only its origin may have one ('*/v1', 'http://localhost:*/v1'): the path is the API's base path, as the app calls it.`,
     );
   }
+  const path = pathAsSent(written);
   const parent = path.slice(0, Math.max(0, path.lastIndexOf('/')));
-  const wild = origin.includes('*');
   const test = wild ? originPattern(origin) : undefined;
   return {
     origin,
@@ -62,6 +61,30 @@ export function parseBaseUrl(
     path,
     controlPath: `${parent}${CONTROL_PREFIX.slice(0, -1)}`,
   };
+}
+
+/**
+ * An origin as a request's URL has it, which is what MSW matches: the scheme's default port dropped
+ * and the host in lower case (`https://api.example.test:443` matched no request at all). As given
+ * when it is no URL's origin.
+ */
+function originAsSent(origin: string): string {
+  try {
+    const parsed = new URL(origin).origin;
+    return parsed === 'null' ? origin : parsed;
+  } catch {
+    return origin;
+  }
+}
+
+/**
+ * A base path as a request's URL has it, which is what MSW and `pathUnder` match: percent-encoded
+ * (`/café`, `/v 1` matched no request at all, the request's path being `/caf%C3%A9`, `/v%201`),
+ * without the trailing `/`.
+ */
+function pathAsSent(path: string): string {
+  if (path === '') return '';
+  return new URL(`http://x${path}`).pathname.replace(/\/+$/, '');
 }
 
 /**

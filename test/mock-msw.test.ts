@@ -164,6 +164,18 @@ describe('createHandlers at every shape of base URL', () => {
     ['http://127.0.0.1:*/v1', 'http://127.0.0.1:5173/v1/pets', 'http://127.0.0.1:5173/__petkit'],
     ['http://[::1]:*/v1', 'http://[::1]:5173/v1/pets', 'http://[::1]:5173/__petkit'],
     ['https://*.example.test/v1', 'https://api.example.test/v1/pets', 'https://api.example.test/__petkit'],
+    // As the request's URL has them: its default port dropped, its path percent-encoded (they matched nothing).
+    [
+      'https://api.example.test:443/v1',
+      'https://api.example.test/v1/pets',
+      'https://api.example.test/__petkit',
+    ],
+    ['https://API.example.test/v1', 'https://api.example.test/v1/pets', 'https://api.example.test/__petkit'],
+    [
+      'https://api.example.test/café/v1',
+      'https://api.example.test/caf%C3%A9/v1/pets',
+      'https://api.example.test/caf%C3%A9/__petkit',
+    ],
     ['*/v1', 'http://any.test/v1/pets', 'http://any.test/__petkit'],
     ['*/v1/', 'http://any.test/v1/pets', 'http://any.test/__petkit'],
     ['*', 'http://any.test/pets', 'http://any.test/__petkit'],
