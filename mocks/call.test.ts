@@ -86,3 +86,21 @@ describe('a request body that stops without ending, then the request aborted', (
     }
   });
 });
+
+describe('a Request whose body was read already', () => {
+  it('is refused as fetch refuses it, not answered 400 as a body that broke off', async () => {
+    const mock = createMock({ seed: 1 });
+    const request = new Request('http://localhost/v1/pets', {
+      method: 'POST',
+      headers: { authorization: 'Bearer demo-free', 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Rex', categoryId: 1 }),
+    });
+    expect((await mock.handle(request)).status).toBe(201);
+    const refusal = new TypeError(
+      'The Request to POST /v1/pets has had its body read already; a body is read once: send a new Request, or read a clone (request.clone()).',
+    );
+    await expect(mock.handle(request)).rejects.toThrow(refusal);
+    await expect(mock.request(request)).rejects.toThrow(refusal);
+    expect(mock.journal).toHaveLength(1);
+  });
+});

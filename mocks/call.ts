@@ -112,6 +112,12 @@ export function concat(chunks: readonly Uint8Array[], total: number): Uint8Array
 
 /** A call over a Web Request (MSW's handlers, mock.handle, mock.request). */
 export function callFromRequest(request: Request, clientAddress?: string): MockCall {
+  // As fetch refuses it: its body read already was answered 400 malformed_json, "its stream failed",
+  // which blamed the mock or the body for what the test had done to the Request.
+  if (request.bodyUsed)
+    throw new TypeError(
+      `The Request to ${request.method} ${new URL(request.url).pathname} has had its body read already; a body is read once: send a new Request, or read a clone (request.clone()).`,
+    );
   return {
     method: request.method,
     url: new URL(request.url),
