@@ -24,8 +24,8 @@ import { reply, toResponse } from './responses.js';
 export type HandlersOptions = (
   | (MockOptions & { mock?: never })
   // The mock's options beside a mock were taken and ignored, the mock's own standing: never both.
-  | ({ mock: Mock } & { [Option in keyof MockOptions]?: never })
-) & { baseUrl?: string };
+  | ({ mock: Mock } & { [Option in keyof MockOptions]?: undefined })
+) & { baseUrl?: string | undefined };
 
 export const DEFAULT_BASE_URL = '*/v1';
 
@@ -43,7 +43,9 @@ export function createHandlers(options: HandlersOptions = {}): RequestHandler[] 
     if (typeof given !== 'object' || given === null || typeof given.handle !== 'function')
       throw new TypeError(`petkit/msw: mock must be a mock made by createMock(), got ${kindOf(given)}.`);
     // `{ mock, seed: 7 }` answered with the mock's own seed, the 7 dropped unsaid.
-    const beside = Object.keys(rest).filter((name) => name !== 'mock');
+    const beside = Object.entries(rest)
+      .filter(([name, value]) => name !== 'mock' && value !== undefined)
+      .map(([name]) => name);
     if (beside.length > 0)
       throw new TypeError(
         `petkit/msw: createHandlers takes { mock, baseUrl? } or the mock's options, not both: ${beside.slice(0, 5).join(', ')} would be ignored beside a mock, which has its own (give them to createMock).`,
@@ -205,11 +207,11 @@ export type OverrideResolver<Id extends OperationId> = (
 
 export interface OverrideOptions {
   /** The API's base URL as your code calls it, as for createHandlers. Default `*\/v1`. */
-  baseUrl?: string;
+  baseUrl?: string | undefined;
   /** Answer only the first matching request, then let the handlers after it answer (MSW's `once`). */
-  once?: boolean;
+  once?: boolean | undefined;
   /** The clock of the default rate-limit headers, in ms since the epoch. Default `Date.now`. */
-  now?: () => number;
+  now?: (() => number) | undefined;
 }
 
 /**

@@ -19,40 +19,40 @@ export type Latency = number | { readonly min: number; readonly max: number };
 
 export interface MockOptions {
   /** Seed of the faker that makes the pets. Default 42. */
-  seed?: number;
+  seed?: number | undefined;
   /**
    * How many pets are seeded (generated from `seed`), or the pets themselves: NewPets of
    * openapi.yaml (a Pet's `id`, if given, must be its place, from 1). Default 50.
    */
-  pets?: number | readonly NewPet[];
+  pets?: number | readonly NewPet[] | undefined;
   /** The keys file (format in docs/mock.md), already parsed. Default: the demo keys of fixtures/api-keys.json. */
-  keys?: KeysFile;
+  keys?: KeysFile | undefined;
   /** The time in ms since the epoch; rate-limit windows and the journal read it. Default `Date.now`. */
-  clock?: () => number;
+  clock?: (() => number) | undefined;
   /** Added before every answer. Default 0. `Prefer: delay=MS` replaces it for one request. */
-  latency?: Latency;
+  latency?: Latency | undefined;
   /** A number in [0, 1) each call: where a latency range is drawn from. Default `Math.random`. */
-  random?: () => number;
+  random?: (() => number) | undefined;
   /** Default: silent. */
-  logger?: Logger;
+  logger?: Logger | undefined;
   /** Most pets the store holds; createPet answers 507 `store_full` beyond. Default 100,000. */
-  maxPets?: number;
+  maxPets?: number | undefined;
   /**
    * Most requests the journal keeps (it also keeps no more than 2 MiB of them). Default 1,000; 0
    * keeps none, for a load test (the log line and `observe` still see every request).
    */
-  journalLimit?: number;
+  journalLimit?: number | undefined;
   /**
    * Where the pets and the rate-limit buckets live. Default: this mock's memory. A state shared by
    * replicas (`await connectState(url)` from `petkit/postgres`) makes every mock on it one mock; the
    * caller closes it. See docs/mock.md.
    */
-  state?: MockState;
+  state?: MockState | undefined;
   /**
    * Rules armed at start (as `POST /__petkit/rules` arms them; `--rules FILE`). With a shared state,
    * only the replica that seeds it arms them. Default none.
    */
-  rules?: readonly RuleInput[];
+  rules?: readonly RuleInput[] | undefined;
 }
 
 export interface NormalizedMockOptions {
@@ -291,9 +291,9 @@ export function petsOption(value: unknown): NewPet[] {
 /** What a reset starts from; unset fields are the mock's options. */
 export interface ResetOptions {
   /** Seed of the generated pets. */
-  seed?: number;
+  seed?: number | undefined;
   /** How many pets are generated, or the pets themselves (as the `pets` option). */
-  pets?: number | readonly NewPet[];
+  pets?: number | readonly NewPet[] | undefined;
 }
 
 /** The pets a reset starts from: the mock's own (`seeded`) unless the options say otherwise. */

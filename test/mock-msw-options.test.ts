@@ -1,7 +1,7 @@
 // petkit/msw's createHandlers, and mock.reset, given arguments of the wrong shape by a caller without
 // types: refused when called, with an error that names the argument, never later inside MSW.
 import { createMock, MockOptionsError } from 'petkit';
-import { createHandlers } from 'petkit/msw';
+import { createHandlers, override } from 'petkit/msw';
 import { describe, expect, it } from 'vitest';
 
 describe('createHandlers with arguments of the wrong shape', () => {
@@ -33,6 +33,22 @@ describe('createHandlers with arguments of the wrong shape', () => {
         "petkit/msw: createHandlers takes { mock, baseUrl? } or the mock's options, not both: seed, pets would be ignored beside a mock, which has its own (give them to createMock).",
       ),
     );
+  });
+
+  it('takes an option given as undefined as its default, as its types now say (exactOptionalPropertyTypes)', async () => {
+    // What an app passes from its environment: a string or undefined. The types refused it while
+    // createMock and createHandlers took it; under exactOptionalPropertyTypes it was a type error.
+    const apiUrl = process.env.PETKIT_TEST_NO_SUCH_VARIABLE;
+    const seed = apiUrl === undefined ? undefined : 7;
+    const mock = createMock({ seed, pets: undefined, clock: undefined, latency: undefined });
+    expect(createHandlers({ mock, baseUrl: apiUrl })).toHaveLength(2);
+    expect(createHandlers({ mock, seed: undefined })).toHaveLength(2);
+    expect(createHandlers({ seed, baseUrl: apiUrl })).toHaveLength(2);
+    expect(
+      override('listPets', { status: 200, body: [] }, { baseUrl: apiUrl, once: undefined, now: undefined }),
+    ).toBeDefined();
+    await mock.reset({ seed, pets: undefined });
+    expect(mock.options.seed).toBe(42);
   });
 
   it('still takes a mock, options, or nothing', () => {
