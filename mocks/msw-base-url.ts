@@ -123,6 +123,15 @@ function fromPage(baseUrl: string, refuse: (fault: string) => Error): string {
 }
 
 /**
+ * A base path as MSW's pattern matches it literally: the characters its path syntax reads
+ * (path-to-regexp's `(`, `)`, `:`, `+`, `!`) escaped. `/(v1)` was read as a group and matched no
+ * request. (`*` is refused in a base path; `{`, `}` and `?` never reach here, encoded or cut.)
+ */
+export function literal(path: string): string {
+  return path.replace(/[()+:!]/g, '\\$&');
+}
+
+/**
  * The rest of a request's path after the base path, from its `/`; undefined when the request's path
  * does not start with the base path (the origin's `*` took part of the path: `*\/v1` does not answer
  * `/api/v1/pets`).

@@ -8,7 +8,7 @@ import { loadSpec, type OperationId, type operations } from '../openapi/index.js
 import { CONTROL_PREFIX } from './control.js';
 import { errorBody } from './errors.js';
 import { createMock, type Mock } from './mock.js';
-import { type BaseUrl, parseBaseUrl, pathUnder } from './msw-base-url.js';
+import { type BaseUrl, literal, parseBaseUrl, pathUnder } from './msw-base-url.js';
 import { kindOf, type MockOptions, normalizeOptions } from './options.js';
 import { type CheckedAnswer, checkAnswer, operationFault } from './override-answer.js';
 import { completeHeaders, documentedHeaders, type OverrideHeaders } from './override-headers.js';
@@ -112,12 +112,12 @@ function handlersFor(mockOf: () => Mock, baseUrl = DEFAULT_BASE_URL): RequestHan
   return [
     new UnderBasePath(
       ANY_METHOD,
-      `${base.pattern}${base.controlPath}/*`,
+      `${base.pattern}${literal(base.controlPath)}/*`,
       base,
       base.controlPath,
       ({ request }) => answer(request, base.controlPath, controlPath),
     ),
-    new UnderBasePath(ANY_METHOD, `${base.pattern}${base.path}/*`, base, base.path, ({ request }) =>
+    new UnderBasePath(ANY_METHOD, `${base.pattern}${literal(base.path)}/*`, base, base.path, ({ request }) =>
       base.path === apiPath
         ? answer(request, base.path, apiPath)
         : atBase(answer(request, base.path, apiPath)),
@@ -253,7 +253,7 @@ export function override<Id extends OperationId>(
     if (typeof checked === 'string') throw refuse(checked);
     fixed = checked;
   }
-  const path = `${base.pattern}${base.path}${operation.path.replace(/\{([^}]+)\}/g, ':$1')}`;
+  const path = `${base.pattern}${literal(base.path)}${operation.path.replace(/\{([^}]+)\}/g, ':$1')}`;
   return new UnderBasePath(
     // A HEAD of a GET operation is its answer without the body, as the mock answers it: MSW's GET
     // alone left HEAD to the handlers after it, so HEAD got the mock's 200 where GET got the override.

@@ -171,6 +171,17 @@ describe('createHandlers at every shape of base URL', () => {
       'https://api.example.test/__petkit',
     ],
     ['https://API.example.test/v1', 'https://api.example.test/v1/pets', 'https://api.example.test/__petkit'],
+    // Characters MSW's pattern syntax reads: matched literally (`/(v1)` was a group, and matched nothing).
+    [
+      'https://api.example.test/(v1)',
+      'https://api.example.test/(v1)/pets',
+      'https://api.example.test/__petkit',
+    ],
+    [
+      'https://api.example.test/v1+beta',
+      'https://api.example.test/v1+beta/pets',
+      'https://api.example.test/__petkit',
+    ],
     [
       'https://api.example.test/café/v1',
       'https://api.example.test/caf%C3%A9/v1/pets',
@@ -223,6 +234,19 @@ describe('createHandlers at every shape of base URL', () => {
     expect(() => createHandlers({ baseUrl: 'https://api.example.test/*/v1' })).toThrow(
       /wildcard in its path/,
     );
+  });
+  it("overrides an operation under a base path with characters of MSW's pattern syntax", async () => {
+    const baseUrl = 'https://api.example.test/(v1)';
+    const pet = override(
+      'getPet',
+      ({ params }) => ({ status: 200, body: { id: Number(params.petId), name: 'Rex', categoryId: 1 } }),
+      { baseUrl },
+    );
+    const res = await getResponse(
+      [pet],
+      new Request('https://api.example.test/(v1)/pets/3', { headers: KEY }),
+    );
+    expect(await res?.json()).toEqual({ id: 3, name: 'Rex', categoryId: 1 });
   });
   it("overrides an operation of an API at its origin's root", async () => {
     const list = [
