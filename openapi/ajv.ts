@@ -32,14 +32,33 @@ const OPENAPI_ROOT_FIELDS = [
 /** The id the whole document is registered under: every validator is a `$ref` into it. */
 export const DOCUMENT_ID = 'petkit-openapi';
 
-/** One ajv for one document: JSON Schema 2020-12, every error collected, formats on and strict. */
+/**
+ * ajv gathers a referenced schema's errors with `vErrors = vErrors.concat(validateN.errors)`, a copy of
+ * every error so far for each failing item: a list of 20,000 pets each wrong took the suite and the
+ * proxy 6 s to check (60,000 errors copied 20,000 times), 10,000 more items four times that. Each is
+ * appended where it is instead, the errors the same and in the same order; the first list is copied,
+ * not kept, so no validator's own `errors` grows after it returned. Applied to the code ajv compiles
+ * (`code.process`) and to the precompiled validators' (standalone.ts).
+ */
+export function linearErrors(code: string): string {
+  return code.replace(
+    /vErrors = vErrors === null \? (validate\w+)\.errors : vErrors\.concat\(\1\.errors\);/g,
+    (_match, validator: string) =>
+      `if (vErrors === null) vErrors = ${validator}.errors.slice(); else for (const e of ${validator}.errors) vErrors.push(e);`,
+  );
+}
+
+/**
+ * One ajv for one document: JSON Schema 2020-12, every error collected (in one pass: linearErrors),
+ * formats on and strict.
+ */
 export function createAjv(code?: CodeOptions): Ajv2020 {
   const ajv = new Ajv2020({
     allErrors: true,
     strict: true,
     strictTypes: false,
     validateFormats: true,
-    ...(code === undefined ? {} : { code }),
+    code: { process: linearErrors, ...code },
   });
   addFormats(ajv);
   for (const [name, format] of Object.entries(FORMATS)) ajv.addFormat(name, format);

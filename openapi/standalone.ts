@@ -4,7 +4,7 @@
 // Loading them costs no ajv and no compilation: the mock starts faster and lighter.
 import { _, Ajv2020, type Options } from 'ajv/dist/2020.js';
 import standaloneCodeModule from 'ajv/dist/standalone/index.js';
-import { addDocument, createAjv, DOCUMENT_ID } from './ajv.js';
+import { addDocument, createAjv, DOCUMENT_ID, linearErrors } from './ajv.js';
 import { validatorPointers } from './build.js';
 import { FORMATS } from './formats.js';
 import type { OpenApiDocument } from './openapi-types.js';
@@ -98,24 +98,8 @@ function esm(standalone: string): { code: string; imports: string[] } {
     return name;
   });
   if (code.includes('require(')) throw new Error('The standalone validators still call require().');
-  return { code: linearErrors(code), imports: [...imports] };
-}
-
-/**
- * ajv gathers a referenced schema's errors with `vErrors = vErrors.concat(validateN.errors)`, a copy of
- * every error so far for each failing item: a list of 20,000 pets each wrong took the suite and the
- * proxy 6 s to check (60,000 errors copied 20,000 times), 10,000 more items four times that. Each is
- * appended where it is instead, the errors the same and in the same order; the first list is copied,
- * not kept, so no validator's own `errors` grows after it returned.
- */
-function linearErrors(code: string): string {
-  const concat = /vErrors = vErrors === null \? (validate\w+)\.errors : vErrors\.concat\(\1\.errors\);/g;
-  const linear = code.replace(
-    concat,
-    (_match, validator: string) =>
-      `if (vErrors === null) vErrors = ${validator}.errors.slice(); else for (const e of ${validator}.errors) vErrors.push(e);`,
-  );
+  const linear = linearErrors(code);
   if (linear.includes('.concat('))
     throw new Error('The standalone validators still concatenate their errors.');
-  return linear;
+  return { code: linear, imports: [...imports] };
 }
