@@ -128,9 +128,14 @@ describe('/__petkit/rules', () => {
     expect(refused.status).toBe(409);
     expect(refused.json).toEqual({
       code: 'too_many_rules',
-      message: '100 rules are armed, the most the mock keeps; DELETE /__petkit/rules or one of them first.',
+      message:
+        '100 rules are armed, the most the mock keeps; disarm one or all first (DELETE /__petkit/rules/ID or /__petkit/rules; in process, mock.rules.disarm(id) or mock.rules.disarm()).',
       status: 409,
     });
+    // In process, the same refusal names what a test calls.
+    await expect(mock.rules.arm({ respond: { delayMs: 1 } })).rejects.toThrow(
+      /in process, mock\.rules\.disarm\(id\) or mock\.rules\.disarm\(\)/,
+    );
   });
 
   it('fires a rule written with a path beyond ASCII for the requests that carry it (percent-encoded)', async () => {

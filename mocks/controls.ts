@@ -84,7 +84,7 @@ export function createControls(c: {
       if (armed === undefined)
         throw new ControlError(
           'too_many_rules',
-          `${MAX_RULES} rules are armed, the most the mock keeps; DELETE /__petkit/rules or one of them first.`,
+          `${MAX_RULES} rules are armed, the most the mock keeps; disarm one or all first (DELETE /__petkit/rules/ID or /__petkit/rules; in process, mock.rules.disarm(id) or mock.rules.disarm()).`,
         );
       return shownRule(armed);
     },

@@ -108,4 +108,19 @@ describe('mock.handle', () => {
       ),
     );
   });
+
+  it('refuses a clientAddress that is not text, where it counted the caller under a key no client has', async () => {
+    const mock = createMock();
+    const request = new Request('http://localhost/v1/pets');
+    await expect(mock.handle(request, { clientAddress: 5 as never })).rejects.toThrow(
+      new MockOptionsError(
+        "mock.handle's context.clientAddress is the client's address as text ('203.0.113.7'); got a number.",
+      ),
+    );
+    // Text, or none, is served: the anonymous window of that address.
+    const answered = await mock.handle(request, { clientAddress: '203.0.113.7' });
+    expect(answered.status).toBe(401);
+    expect(answered.headers.get('x-ratelimit-remaining')).toBe('59');
+    expect(mock.journal).toHaveLength(1);
+  });
 });

@@ -584,10 +584,13 @@ export function createMock(options: MockOptions = {}): Mock {
       typeof (given as Partial<Request> | null)?.url === 'string'
         ? (given as Request)
         : handled(given, context);
-    return toResponse(
-      await answer(callFromRequest(request, context?.clientAddress)),
-      request.method === 'HEAD',
-    );
+    const address: unknown = context?.clientAddress;
+    // The anonymous bucket's key: another type would count the caller under a key no client has.
+    if (address !== undefined && typeof address !== 'string')
+      throw new MockOptionsError(
+        `mock.handle's context.clientAddress is the client's address as text ('203.0.113.7'); got ${kindOf(address)}.`,
+      );
+    return toResponse(await answer(callFromRequest(request, address)), request.method === 'HEAD');
   };
 
   const mock: Mock = {

@@ -1190,7 +1190,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": "too_many_rules",
-                     *       "message": "100 rules are armed, the most the mock keeps; DELETE /__petkit/rules or one of them first.",
+                     *       "message": "100 rules are armed, the most the mock keeps; disarm one or all first (DELETE /__petkit/rules/ID or /__petkit/rules; in process, mock.rules.disarm(id) or mock.rules.disarm()).",
                      *       "status": 409
                      *     }
                      */
