@@ -122,6 +122,15 @@ describe('exchangeHider', () => {
     book.learn('Bearer learnt-key-42', 200);
     expect(hide('learnt-key-42')).toBe('$API_KEY');
   });
+
+  it("leaves the API's own words that a credential sent holds: pets stays in /v1/pets", () => {
+    // Runs of four hid the `pets` of every path while the app sent this refused credential.
+    const hide = exchangeHider(createKeyBook(undefined), ['wrong-pets-key']);
+    expect(hide('GET /v1/pets/1 401')).toBe('GET /v1/pets/1 401');
+    expect(hide('key wrong-pets-key (WRONG-PE...) is not valid')).toBe(
+      `key ${CREDENTIAL_HIDDEN} (${CREDENTIAL_HIDDEN}...) is not valid`,
+    );
+  });
 });
 
 describe('replayOf', () => {
@@ -132,5 +141,10 @@ describe('replayOf', () => {
     const other = replayOf('Bearer sk_prod_0123456789', 500, createKeyBook(undefined));
     expect(other.keys.keys()).toContain('sk_prod_0123456789');
     expect(replayOf('Bearer sk_prod_0123456789', 401, told()).text(url)).toBe(url);
+  });
+
+  it('replays the path as sent beside a refused credential that holds a word of it', () => {
+    const refused = replayOf('Bearer wrong-pets-key', 401, createKeyBook(undefined));
+    expect(refused.text('http://x/v1/pets?k=wrong-pets-key')).toBe(`http://x/v1/pets?k=${STAND_IN}`);
   });
 });

@@ -12,6 +12,14 @@
 
 /** The fewest characters of a key, in a row, that are written from `$API_KEY` rather than shown. */
 export const MIN_KEY_RUN = 4;
+/**
+ * The fewest characters in a row of a credential sent that the proxy knows as no key (refused, or not
+ * yet accepted) that are hidden: such a credential may be anything the app has (`wrong-pets-key`), and
+ * with runs of four the `pets` of `/v1/pets` went too, in the exchange's line and in the curl line
+ * meant to replay it. Eight still hides an echo cut short or case-changed; a shorter credential is
+ * hidden where it stands whole.
+ */
+export const MIN_SENT_RUN = 8;
 /** The most keys learnt from the upstream's 2xx answers; past it no more are learnt. */
 export const MAX_LEARNT_KEYS = 64;
 /** What a refused credential becomes when the proxy cannot tell whether it is derived from a key. */
@@ -114,7 +122,7 @@ export function replayOf(value: string | undefined, status: number, book: KeyBoo
   const standIn = (text: string) => {
     let shown = '';
     let previous: Piece | undefined;
-    for (const piece of piecesOf(text, [token])) {
+    for (const piece of piecesOf(text, [token], sentRun)) {
       if (typeof piece === 'string') shown += piece;
       else if (typeof previous === 'string' || previous === undefined) shown += STAND_IN;
       previous = piece;
@@ -150,7 +158,11 @@ const fold = (text: string) => text.replace(/[A-Z]/g, (c) => c.toLowerCase());
  * of a megabyte is cut in about 100 ms (it took 6 to 18 s, a run sought at every character, while the
  * proxy answered nobody).
  */
-function piecesOf(value: string, keys: readonly string[]): Piece[] {
+function piecesOf(
+  value: string,
+  keys: readonly string[],
+  leastOf: (key: string) => number = (key) => Math.min(MIN_KEY_RUN, key.length),
+): Piece[] {
   const text = fold(value);
   const indexed = keys
     .filter((key) => key !== '')
@@ -162,7 +174,7 @@ function piecesOf(value: string, keys: readonly string[]): Piece[] {
         const at = folded[i] as string;
         starts.set(at, [...(starts.get(at) ?? []), i]);
       }
-      return { key, folded, least: Math.min(MIN_KEY_RUN, key.length), starts };
+      return { key, folded, least: leastOf(key), starts };
     });
   const pieces: Piece[] = [];
   let shown = 0; // where the text not yet in a piece starts
@@ -296,6 +308,9 @@ export function sentCredentials(rawHeaders: readonly string[]): string[] {
   return [...sent];
 }
 
+/** How many characters in a row of a credential sent, known as no key, are hidden: MIN_SENT_RUN, or all of a shorter one. */
+const sentRun = (token: string): number => Math.min(MIN_SENT_RUN, token.length);
+
 /**
  * Characters a token is made of (RFC 6750's b64token: `=` only at its end, so `?k=x1` has x1 whole): a
  * short credential is hidden only where none stands before it or after it.
@@ -307,7 +322,7 @@ const TOKEN_AFTER = '[A-Za-z0-9._~+/=\\-]';
  * What the proxy may print or keep of one exchange, as `text` with every credential the app sent in it
  * hidden (`sent`, from sentCredentials), whether or not the upstream accepted it and whether or not
  * the proxy was told the key: each run of MIN_KEY_RUN or more of a known key's characters is written
- * as the shell expression that makes it from `$API_KEY`, each run of a credential sent that is no key it knows as
+ * as the shell expression that makes it from `$API_KEY`, each run of MIN_SENT_RUN (or all) of a credential sent that is no key it knows as
  * CREDENTIAL_HIDDEN (it may be a key of another environment, or one the proxy has not seen), in any
  * case. A credential shorter than MIN_KEY_RUN is hidden where it stands whole, so `Bearer 1` does not
  * hide the 1 of `/v1`. The keys are read at each call, so a key the upstream accepts since is written
@@ -331,7 +346,9 @@ export function exchangeHider(book: KeyBook, sent: readonly string[]): (text: st
       // A run whose case changes comes in several pieces: one CREDENTIAL_HIDDEN stands for them all.
       let previous: Piece | undefined;
       shown = '';
-      for (const piece of piecesOf(text, secrets)) {
+      for (const piece of piecesOf(text, secrets, (key) =>
+        known.includes(key) ? Math.min(MIN_KEY_RUN, key.length) : sentRun(key),
+      )) {
         if (typeof piece === 'string') shown += piece;
         else if (known.includes(piece.key)) shown += sliceOf(piece).text;
         else if (typeof previous === 'string' || previous === undefined || known.includes(previous.key))
