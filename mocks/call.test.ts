@@ -46,17 +46,22 @@ describe('a request body that stops without ending, then the request aborted', (
     );
   }
 
-  it("rejects mock.request with the signal's reason, and the mock lets the request go", async () => {
-    const mock = createMock({ seed: 1 });
-    const recorded = new Promise<JournalEntry>((resolve) => mock.observe(resolve));
+  /** A POST whose body stalls after its first bytes, aborted by its signal once it has. */
+  function abortedWhileStalled(): RequestInit {
     const controller = new AbortController();
-    const sent = mock.request('/v1/pets', {
+    return {
       method: 'POST',
       headers,
       body: stalled(() => controller.abort()),
       duplex: 'half',
       signal: controller.signal,
-    } as RequestInit);
+    } as RequestInit;
+  }
+
+  it("rejects mock.request with the signal's reason, and the mock lets the request go", async () => {
+    const mock = createMock({ seed: 1 });
+    const recorded = new Promise<JournalEntry>((resolve) => mock.observe(resolve));
+    const sent = mock.request('/v1/pets', abortedWhileStalled());
     // It waited for the body for ever: mock.request never settled.
     await expect(sent).rejects.toMatchObject({ name: 'AbortError' });
     expect((await recorded).status).toBe(400);
@@ -69,14 +74,7 @@ describe('a request body that stops without ending, then the request aborted', (
     const msw = setupServer(...createHandlers({ mock, baseUrl: 'https://api.example.test/v1' }));
     msw.listen({ onUnhandledRequest: 'error' });
     try {
-      const controller = new AbortController();
-      const sent = fetch('https://api.example.test/v1/pets', {
-        method: 'POST',
-        headers,
-        body: stalled(() => controller.abort()),
-        duplex: 'half',
-        signal: controller.signal,
-      } as RequestInit);
+      const sent = fetch('https://api.example.test/v1/pets', abortedWhileStalled());
       await expect(sent).rejects.toMatchObject({ name: 'AbortError' });
       // The app's fetch rejected, but the mock kept the request in flight, unjournaled, for good.
       expect((await recorded).status).toBe(400);
