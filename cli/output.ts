@@ -4,6 +4,8 @@
 // left behind and its --har never written. Written through this, a stream whose reader is gone is
 // written no more, said once on the other stream, and the command serves on.
 
+import { terminalText } from '../openapi/terminal-text.js';
+
 export interface GuardedStream {
   /** Writes `chunk` unless the stream's reader is gone (then drops it). */
   write(chunk: Uint8Array | string): void;
@@ -78,9 +80,5 @@ export function processOutput(
  * path "/v1/pets\u001b[2J" cleared the screen the message was printed on.
  */
 export function printable(text: string): string {
-  return text.replace(
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what it finds
-    /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g,
-    (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
+  return terminalText(text);
 }

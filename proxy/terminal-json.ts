@@ -3,15 +3,12 @@
 // escapes C0 controls but writes DEL, the C1 controls (U+009B is a CSI, as ESC [ is) and the
 // characters that reorder what follows (bidirectional overrides and isolates, line and paragraph
 // separators) as they are; here each is written as its `\uXXXX` escape, which JSON reads back as the
-// same character, so the data is unchanged and a terminal shows it as text. The set is cli/output.ts's
-// printable's, past what JSON escapes already.
+// same character, so the data is unchanged and a terminal shows it as text. The set is openapi/terminal-text.ts's,
+// which cli/output.ts's printable uses too.
 
-const UNSAFE = /[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+import { terminalText } from '../openapi/terminal-text.js';
 
-/** `value` as JSON text with no character a terminal would act on or reorder by. */
+/** `value` as JSON text with no character a terminal would act on or reorder by (JSON has escaped its C0 already). */
 export function terminalJson(value: unknown): string {
-  return JSON.stringify(value).replace(
-    UNSAFE,
-    (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
+  return terminalText(JSON.stringify(value));
 }
