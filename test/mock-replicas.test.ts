@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, inject, it, onTestFinished } fro
 import { type Report, renderPretty, runContract } from '../contract-tests/index.js';
 import { type Cluster, startCluster } from './support/postgres/cluster.js';
 import { createTestDatabase, type TestDatabase } from './support/postgres/database.js';
+import { startRelay } from './support/postgres/relay.js';
 import { startTraffic, type Traffic, type TrafficAnswer } from './support/postgres/traffic.js';
 
 const MAIN = fileURLToPath(new URL('../dist/bin/petkit.js', import.meta.url));
@@ -268,6 +269,24 @@ describe('petkit mock --state at start', () => {
     expect(result.stderr).toBe(
       'petkit mock: The state URL must start with postgres:// (got redis://…): petkit keeps shared state in PostgreSQL.\n',
     );
+  });
+});
+
+describe('petkit mock --state when its database stops answering', () => {
+  it('stops on SIGTERM, and exits 0, though the database never answers its goodbye', async () => {
+    // A frozen server, or a network that drops its packets: the replica's connections stay open and
+    // nothing answers on them. Its stop waited for the server's answer to each connection's goodbye,
+    // for as long as the database stayed frozen.
+    const relay = await startRelay(await database.schema());
+    onTestFinished(() => relay.close());
+    const replica = await startReplica(relay.url);
+    const answer = await fetch(`${replica.url}/pets/1`, { headers: { authorization: 'Bearer demo-free' } });
+    expect(answer.status).toBe(200);
+
+    relay.freeze();
+    const exited = new Promise<number | null>((resolve) => replica.child.once('exit', resolve));
+    replica.child.kill('SIGTERM');
+    expect(await exited).toBe(0);
   });
 });
 

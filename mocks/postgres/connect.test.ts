@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, inject, it, onTestFinished } fro
 import { freePort } from '../../bench/free-port.js';
 import { startCluster } from '../../test/support/postgres/cluster.js';
 import { createTestDatabase, type TestDatabase } from '../../test/support/postgres/database.js';
+import { startRelay } from '../../test/support/postgres/relay.js';
 import { connectState, type SharedState } from './connect.js';
 import { StateConfigError, StateUnavailableError } from './errors.js';
 import type { ResetEvent } from './reset-channel.js';
@@ -403,6 +404,24 @@ describe('losing the database', () => {
     await one.reset(PETS);
     expect(await heard).toEqual({ kind: 'reset', local: false });
     expect(await two.store.get(1)).toBe('{"id":1,"name":"Biscuit","categoryId":3,"status":"available"}');
+  });
+
+  it('fails every operation within its timeouts while the database stops answering, and closes all the same', async () => {
+    // A frozen server, or a network that drops its packets: nothing refused, nothing ended. Each
+    // operation waited for ever on a pooled connection's statement, and close() for the server's
+    // goodbye (a SIGTERM left the replica running).
+    const replicas = await freshReplicas();
+    const relay = await startRelay(replicas.url);
+    onTestFinished(() => relay.close());
+    const one = await connectState(relay.url, { connectTimeoutMs: 300, queryTimeoutMs: 300 });
+    await one.seed(PETS);
+    await one.store.get(1);
+
+    relay.freeze();
+    for (const operation of everyOperation(one)) {
+      await expect(operation()).rejects.toThrow(StateUnavailableError);
+    }
+    await one.close();
   });
 
   it('drops the connections the database ended and serves on new ones, with no restart', async () => {

@@ -33,6 +33,13 @@ export interface StateOptions {
    * database counts as unavailable. Default 5,000 ms.
    */
   connectTimeoutMs?: number;
+  /**
+   * How long one statement may wait for the database's answer before the database counts as
+   * unavailable (a server that stopped answering: frozen, or a network that drops its packets, where no
+   * connection ends and a request would wait for ever). Its connection is then closed, not reused.
+   * Default 10,000 ms: a reset reseeding 100,000 pets takes well under it.
+   */
+  queryTimeoutMs?: number;
   /** Where lost and recovered connections are reported. Default: silent. */
   logger?: Logger;
 }
@@ -43,11 +50,13 @@ interface NormalizedStateOptions {
   readonly maxPets: number;
   readonly poolSize: number;
   readonly connectTimeoutMs: number;
+  readonly queryTimeoutMs: number;
   readonly logger: Logger;
 }
 
 export const DEFAULT_POOL_SIZE = 10;
 export const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
+export const DEFAULT_QUERY_TIMEOUT_MS = 10_000;
 
 /** The MockState of a replica whose state lives in PostgreSQL, shared with every other replica on it. */
 export interface SharedState extends MockState {
@@ -178,6 +187,7 @@ function normalize(
       'connectTimeoutMs',
       options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
     ),
+    queryTimeoutMs: positiveInteger('queryTimeoutMs', options.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS),
     logger: options.logger ?? silentLogger,
   };
 }

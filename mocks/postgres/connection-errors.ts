@@ -14,9 +14,13 @@ import { StateUnavailableError } from './errors.js';
 const UNAVAILABLE_CLASSES = new Set(['08', '53', '58']);
 const UNAVAILABLE_CODES = new Set(['57P01', '57P02', '57P03', '57P04', '57P05', '57014', '25006', '55000']);
 
-/** pg's and pg-pool's own messages when a connection ends, fails or cannot be had in time. */
+/**
+ * pg's and pg-pool's own messages when a connection ends, fails or cannot be had in time, or a
+ * statement got no answer in time (query_timeout: the server stopped answering on a connection that
+ * never ended; the connection, its statement still in flight, is destroyed, never reused).
+ */
 const CLIENT_MESSAGES =
-  /^Connection terminated|not queryable|timeout exceeded when trying to connect|Connection timed out/;
+  /^Connection terminated|not queryable|timeout exceeded when trying to connect|Connection timed out|^Query read timeout$/;
 
 /** True when `error` says the database cannot be reached or the connection was lost. */
 export function isConnectionError(error: unknown): boolean {
@@ -38,6 +42,9 @@ export function isConnectionError(error: unknown): boolean {
 export function describeError(error: unknown): string {
   if (error instanceof AggregateError && error.errors.length > 0 && error.message === '') {
     return describeError(error.errors[0]);
+  }
+  if (error instanceof Error && error.message === 'Query read timeout') {
+    return 'it did not answer a statement in time (a frozen server, or a network that drops its packets)';
   }
   return error instanceof Error ? error.message : String(error);
 }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, it, onTestFinished } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../test/support/postgres/database.js';
+import { startRelay } from '../../test/support/postgres/relay.js';
 import { silentLogger } from '../options.js';
 import { createDatabase } from './database.js';
 import { StateUnavailableError } from './errors.js';
@@ -24,6 +25,7 @@ it('answers StateUnavailableError, and the process goes on, when the server ends
     url: database.url,
     poolSize: 2,
     connectTimeoutMs: 5_000,
+    queryTimeoutMs: 10_000,
     logger: silentLogger,
   });
   onTestFinished(() => pool.end());
@@ -37,4 +39,41 @@ it('answers StateUnavailableError, and the process goes on, when the server ends
   await expect(work).rejects.toThrow(StateUnavailableError);
   // The broken connection was dropped: the next request gets a new one.
   expect((await pool.query<{ one: number }>({ text: 'SELECT 1 AS one' })).rows).toEqual([{ one: 1 }]);
+});
+
+it('answers StateUnavailableError when the database stops answering, and serves again on new connections once it answers', async () => {
+  // A frozen server or a network that drops its packets: no connection ends, no answer comes. A
+  // request waited for ever on the statement of a pooled connection.
+  const relay = await startRelay(database.url);
+  onTestFinished(() => relay.close());
+  const pool = createDatabase({
+    url: relay.url,
+    poolSize: 2,
+    connectTimeoutMs: 300,
+    queryTimeoutMs: 300,
+    logger: silentLogger,
+  });
+  onTestFinished(() => pool.end());
+  // Both connections of the pool made and idle: the next statements go on connections that stay open.
+  await Promise.all([pool.query({ text: 'SELECT pg_sleep(0.05)' }), pool.query({ text: 'SELECT 1' })]);
+
+  relay.freeze();
+  const expected = {
+    code: 'state_unavailable',
+    message:
+      'The state database is unavailable: it did not answer a statement in time (a frozen server, or a network that drops its packets)',
+  };
+  await expect(pool.query({ text: 'SELECT 1 AS one' })).rejects.toMatchObject(expected);
+  await expect(pool.transaction((client) => client.query({ text: 'SELECT 1 AS one' }))).rejects.toMatchObject(
+    expected,
+  );
+  // The connections whose statements went unanswered are gone, not back in the pool: a new one is
+  // opened, and finds no server in time either.
+  await expect(pool.query({ text: 'SELECT 1 AS one' })).rejects.toThrow(StateUnavailableError);
+
+  relay.thaw();
+  expect((await pool.query<{ one: number }>({ text: 'SELECT 1 AS one' })).rows).toEqual([{ one: 1 }]);
+  expect(
+    (await pool.transaction((client) => client.query<{ one: number }>({ text: 'SELECT 1 AS one' }))).rows,
+  ).toEqual([{ one: 1 }]);
 });

@@ -9,15 +9,76 @@
 // (pool.on('error')); every connection also gets a listener of its own when it is made, so that one
 // checked out is covered too. The request using it learns of the loss from its next statement, which
 // fails (and answers 503); the broken connection is then destroyed, not returned to the pool.
+import { Socket } from 'node:net';
 import pg from 'pg';
 import type { Logger } from '../options.js';
 import { describeError, isConnectionError } from './connection-errors.js';
 import { StateUnavailableError } from './errors.js';
 
+/**
+ * When an idle connection's first TCP keepalive probe goes: a connection sits idle between requests
+ * (the reset channel between resets), and a database gone with no word (a failover that leaves the old
+ * address black-holed) is then found in minutes, where the system's default (two hours) left the reset
+ * channel deaf to every reset meanwhile.
+ */
+export const KEEPALIVE_DELAY_MS = 10_000;
+
+/**
+ * The sockets of some pg connections, made here (pg's `stream` option; TLS, when asked, runs over them)
+ * so that closing can end them: a polite end sends the server a goodbye and waits for it to close the
+ * connection, which a frozen server, or a network that drops its packets, never does (a SIGTERM left
+ * the replica running for as long as the database stayed frozen).
+ */
+/** How long closing waits for the server's answer to its goodbye (a live one answers in milliseconds). */
+export const CLOSE_GRACE_MS = 1_000;
+
+export interface Sockets {
+  readonly stream: () => Socket;
+  /**
+   * Resolves once `ending` has, destroying every socket still open after `ms` so that it does; then
+   * destroys any left (a connection dropped as broken, its goodbye still unanswered).
+   */
+  endWithin(ending: Promise<void>, ms: number): Promise<void>;
+}
+
+export function trackSockets(): Sockets {
+  const open = new Set<Socket>();
+  const destroyAll = () => {
+    for (const socket of open) socket.destroy();
+  };
+  return {
+    stream() {
+      const socket = new Socket();
+      open.add(socket);
+      socket.once('close', () => open.delete(socket));
+      return socket;
+    },
+    async endWithin(ending, ms) {
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<'late'>((resolve) => {
+        timer = setTimeout(() => resolve('late'), ms);
+      });
+      const settled = ending.then(
+        () => 'ended' as const,
+        () => 'ended' as const,
+      );
+      if ((await Promise.race([settled, late])) === 'late') destroyAll();
+      clearTimeout(timer);
+      try {
+        await ending;
+      } finally {
+        destroyAll();
+      }
+    },
+  };
+}
+
 export interface DatabaseOptions {
   readonly url: string;
   readonly poolSize: number;
   readonly connectTimeoutMs: number;
+  /** pg's query_timeout: a statement unanswered this long fails, and its connection is destroyed. */
+  readonly queryTimeoutMs: number;
   readonly logger: Logger;
 }
 
@@ -61,11 +122,15 @@ export function urlProblem(url: string): string | undefined {
 }
 
 export function createDatabase(options: DatabaseOptions): Database {
+  const sockets = trackSockets();
   const pool = new pg.Pool({
+    stream: sockets.stream,
     connectionString: options.url,
     max: options.poolSize,
     connectionTimeoutMillis: options.connectTimeoutMs,
+    query_timeout: options.queryTimeoutMs,
     keepAlive: true,
+    keepAliveInitialDelayMillis: KEEPALIVE_DELAY_MS,
     application_name: 'petkit',
   });
   // Reported once per outage: a restart ends every connection of the pool at once.
@@ -128,7 +193,7 @@ export function createDatabase(options: DatabaseOptions): Database {
       }),
     end: () => {
       ending = true;
-      return pool.end();
+      return sockets.endWithin(pool.end(), CLOSE_GRACE_MS);
     },
   };
 }

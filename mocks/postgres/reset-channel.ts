@@ -16,7 +16,7 @@ import pg from 'pg';
 import type { Logger } from '../options.js';
 import type { ResetEvent } from '../state.js';
 import { describeError } from './connection-errors.js';
-import { unavailable } from './database.js';
+import { CLOSE_GRACE_MS, KEEPALIVE_DELAY_MS, type Sockets, trackSockets, unavailable } from './database.js';
 
 export const RESET_CHANNEL = 'petkit_reset';
 const FIRST_RETRY_MS = 50;
@@ -60,6 +60,8 @@ export interface ResetChannel {
 export interface ResetChannelOptions {
   readonly url: string;
   readonly connectTimeoutMs: number;
+  /** How long subscribing's statements may go unanswered before the channel counts as lost. */
+  readonly queryTimeoutMs: number;
   readonly logger: Logger;
   /** This replica's id, as its resets carry it. */
   readonly replicaId: string;
@@ -70,6 +72,21 @@ export async function openResetChannel(options: ResetChannelOptions): Promise<Re
   const { logger, replicaId } = options;
   const listeners = new Set<ResetListener>();
   let client: pg.Client | undefined;
+  /** Each connection's socket (see trackSockets), so that ending one can end it for good. */
+  const socketsOf = new WeakMap<pg.Client, Sockets>();
+  /** The ends under way: close() waits for them, so that no socket outlives it. */
+  const ends = new Set<Promise<void>>();
+  /** Ends a connection: politely, and for good once CLOSE_GRACE_MS has passed without its server's word. */
+  const end = (which: pg.Client): Promise<void> => {
+    const sockets = socketsOf.get(which);
+    const polite = which.end();
+    const ending = (sockets === undefined ? polite : sockets.endWithin(polite, CLOSE_GRACE_MS)).catch(
+      () => undefined,
+    );
+    ends.add(ending);
+    void ending.finally(() => ends.delete(ending));
+    return ending;
+  };
   let retry: NodeJS.Timeout | undefined;
   let failures = 0;
   let closed = false;
@@ -98,19 +115,24 @@ export async function openResetChannel(options: ResetChannelOptions): Promise<Re
   const lost = (which: pg.Client, error: unknown): void => {
     if (which !== client || closed) return;
     client = undefined;
-    which.end().catch(() => undefined);
+    void end(which);
     logger.error(`petkit state: lost the reset channel (${describeError(error)}); reconnecting`);
     scheduleRetry();
   };
 
   /** A connection LISTENing, and the reset generation as it stood once it did. */
   const subscribe = async (): Promise<{ client: pg.Client; generation: number }> => {
+    const sockets = trackSockets();
     const next = new pg.Client({
+      stream: sockets.stream,
       connectionString: options.url,
       connectionTimeoutMillis: options.connectTimeoutMs,
+      query_timeout: options.queryTimeoutMs,
       keepAlive: true,
+      keepAliveInitialDelayMillis: KEEPALIVE_DELAY_MS,
       application_name: 'petkit-reset-channel',
     });
+    socketsOf.set(next, sockets);
     let failure: unknown;
     const onFailure = (error: unknown) => {
       failure ??= error;
@@ -138,7 +160,7 @@ export async function openResetChannel(options: ResetChannelOptions): Promise<Re
       if (failure !== undefined) throw failure;
       return { client: next, generation: Number(counted.rows[0]?.generation ?? 0) };
     } catch (error) {
-      next.end().catch(() => undefined);
+      void end(next);
       throw error;
     }
   };
@@ -150,7 +172,7 @@ export async function openResetChannel(options: ResetChannelOptions): Promise<Re
       try {
         const next = await subscribe();
         if (closed) {
-          await next.client.end();
+          await end(next.client);
           return;
         }
         client = next.client;
@@ -189,7 +211,8 @@ export async function openResetChannel(options: ResetChannelOptions): Promise<Re
       clearTimeout(retry);
       const last = client;
       client = undefined;
-      await last?.end();
+      if (last !== undefined) void end(last);
+      await Promise.all(ends);
     },
   };
 }
