@@ -424,6 +424,30 @@ describe('losing the database', () => {
     await one.close();
   });
 
+  it('gives a reset longer than a statement’s timeout: a millisecond a pet, to write them or wait for another’s', async () => {
+    const replicas = await freshReplicas();
+    const one = await replicas.connect({ queryTimeoutMs: 300 });
+    await one.seed(PETS);
+    // Another replica's reset (here, a client of the test's) holds the pets' table for 600 ms.
+    const other = new pg.Client({ connectionString: replicas.url });
+    await other.connect();
+    onTestFinished(() => other.end());
+    await other.query('BEGIN');
+    await other.query('LOCK TABLE petkit_pets IN ACCESS EXCLUSIVE MODE');
+    const released = new Promise<void>((resolve) =>
+      setTimeout(() => void other.query('COMMIT').then(() => resolve()), 600),
+    );
+    const many = Array.from({ length: 1_000 }, (_, index) => ({ name: `Pet ${index}`, categoryId: 1 }));
+    // 300 ms and 1,000 pets: 1.3 s to wait and write, where 300 ms failed it as the database gone.
+    await one.reset(many);
+    await released;
+    expect(await one.store.count()).toBe(1_000);
+    // An ordinary statement waiting as long is given up: the database counts as unavailable.
+    await other.query('BEGIN');
+    await other.query('LOCK TABLE petkit_pets IN ACCESS EXCLUSIVE MODE');
+    await expect(one.store.get(1)).rejects.toThrow(StateUnavailableError);
+  });
+
   it('drops the connections the database ended and serves on new ones, with no restart', async () => {
     const replicas = await freshReplicas();
     const one = await replicas.connect();

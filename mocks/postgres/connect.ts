@@ -232,7 +232,7 @@ export async function connectState(url: string, options: StateOptions = {}): Pro
   const resetOnce = async (pets: readonly NewPet[]): Promise<void> => {
     const { generation, view } = await database.transaction(async (client) => {
       // petkit_pets first (see the lock order in shared-store.ts), then the control row.
-      await replacePets(client, pets, maxPets);
+      await replacePets(client, pets, maxPets, database.bulkTimeoutMs(Math.min(pets.length, maxPets)));
       await client.query({ text: 'TRUNCATE petkit_rate_buckets' });
       const view = await clearControl(client);
       const { rows } = await client.query<{ generation: string }>({
@@ -298,12 +298,17 @@ async function seed(
   const seeded = await database.transaction(async (client) => {
     // Taken before the store's row, as every writer of pets does; a second replica waits here and
     // then finds the state seeded.
-    await client.query({ text: 'LOCK TABLE petkit_pets IN ACCESS EXCLUSIVE MODE' });
+    // As long as that replica's seed takes (of as many pets, most likely): a statement's time and a
+    // millisecond a pet.
+    await client.query({
+      text: 'LOCK TABLE petkit_pets IN ACCESS EXCLUSIVE MODE',
+      query_timeout: database.bulkTimeoutMs(Math.min(pets.length, maxPets)),
+    });
     const { rows } = await client.query<{ seeded: boolean }>({
       text: 'SELECT seeded FROM petkit_store FOR UPDATE',
     });
     if (rows[0]?.seeded === true) return false;
-    await replacePets(client, pets, maxPets);
+    await replacePets(client, pets, maxPets, database.bulkTimeoutMs(Math.min(pets.length, maxPets)));
     await client.query({ text: 'UPDATE petkit_store SET seeded = true' });
     return { view: rules.length > 0 ? await armSeededRules(client, rules) : undefined };
   });

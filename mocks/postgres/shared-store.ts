@@ -57,17 +57,21 @@ FROM (SELECT id, json FROM petkit_pets WHERE status = $2 ORDER BY id LIMIT $1) A
 
 /**
  * Replaces every pet with `pets` (ids from 1), inside the caller's transaction. The first statement
- * locks petkit_pets (see the lock order above).
+ * locks petkit_pets (see the lock order above). `timeoutMs`: what its statements may take (the
+ * database's bulkTimeoutMs for the most pets in play).
  */
 export async function replacePets(
   client: TransactionClient,
   pets: readonly NewPet[],
   maxPets: number,
+  timeoutMs: number,
 ): Promise<void> {
-  await client.query({ text: 'TRUNCATE petkit_pets' });
+  // TRUNCATE waits for another replica's reset or seed as long as that takes.
+  await client.query({ text: 'TRUNCATE petkit_pets', query_timeout: timeoutMs });
   // As the in-memory store: pets beyond maxPets are not stored.
   const kept = pets.slice(0, maxPets);
   await client.query({
+    query_timeout: timeoutMs,
     text: `INSERT INTO petkit_pets (id, category_id, status, json)
            SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[])`,
     values: [
