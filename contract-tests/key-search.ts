@@ -1,5 +1,5 @@
 // Where a key appears in a text, for redaction.ts: the text decoded one level (percent-escapes, JSON
-// and HTML escapes), then read once along a suffix automaton of the key, case aside, for every stretch
+// and HTML escapes; NULs left out), then read once along a suffix automaton of the key, case aside, for every stretch
 // of it at least so long. Linear in the text, whatever the key: a 4 MiB body is read in milliseconds.
 // A text that holds none of a few short pieces of the key, which every such stretch contains, is not read
 // along the automaton at all (stretchFinder): so a large body without the key costs a few indexOf.
@@ -8,7 +8,7 @@ const lowerCode = (code: number) => (code >= 65 && code <= 90 ? code + 32 : code
 
 /**
  * The text with percent-escapes, JSON escapes (`\uXXXX`, `\/`, `\"`, `\\`) and HTML character
- * references decoded, one level, and where in the text each decoded character came from.
+ * references decoded, one level, NULs left out, and where in the text each decoded character came from.
  */
 export interface View {
   readonly text: string;
@@ -50,17 +50,27 @@ function decodeAt(text: string, i: number): [string, number] | undefined {
 }
 
 export function decodedView(text: string): View {
-  // Three indexOf, not /[%\\&]/: a character class is tried at each character, several times slower.
-  if (text.indexOf('%') === -1 && text.indexOf('\\') === -1 && text.indexOf('&') === -1)
+  // Four indexOf, not /[%\\&\0]/: a character class is tried at each character, several times slower.
+  if (
+    text.indexOf('%') === -1 &&
+    text.indexOf('\\') === -1 &&
+    text.indexOf('&') === -1 &&
+    text.indexOf('\0') === -1
+  )
     return { text, from: null, to: null };
   const chars: string[] = [];
   const from: number[] = [];
   const to: number[] = [];
   for (let i = 0; i < text.length; ) {
     const [char, length] = decodeAt(text, i) ?? [text[i] ?? '', 1];
-    chars.push(char);
-    from.push(i);
-    to.push(i + length);
+    // A NUL (raw, or decoded from an escape) is left out of the view: a key holds none (api-key.ts),
+    // and a body in UTF-16 or UTF-32, read as UTF-8, has one beside each ASCII character of the key.
+    // The stretch around such NULs is the key `encoded`, its NULs hidden with it.
+    if (char !== '\0') {
+      chars.push(char);
+      from.push(i);
+      to.push(i + length);
+    }
     i += length;
   }
   return { text: chars.join(''), from, to };

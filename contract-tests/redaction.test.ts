@@ -4,6 +4,12 @@ import { BRACED_KEY, createRedactor, shortestPart, swapCase } from './redaction.
 const KEY = 'sk-Live_9f8E/7d6C+5b4A=';
 const { request, response } = createRedactor(KEY);
 
+/** `text` in UTF-16 (little- or big-endian) as Node reads its bytes as UTF-8: what the suite records. */
+const utf16 = (text: string, order: 'le' | 'be') => {
+  const bytes = Buffer.from(text, 'utf16le');
+  return (order === 'le' ? bytes : bytes.swap16()).toString('utf8');
+};
+
 describe('what came back shows each form of the key as a marker', () => {
   test.each([
     ['the key', `Bearer ${KEY}`, 'Bearer $API_KEY'],
@@ -42,6 +48,20 @@ describe('what came back shows each form of the key as a marker', () => {
       'in hex, inside a longer hex string',
       `00ff${Buffer.from(`Bearer ${KEY}`).toString('hex')}`,
       `00ff${Buffer.from('Bearer ').toString('hex')}[API_KEY, hex]`,
+    ],
+    // A body in UTF-16 or UTF-32 (JSON's encodings before RFC 8259), read as UTF-8: a NUL beside each
+    // ASCII character; in the reports and the HAR, `s\u0000k\u0000-…`, the key for anyone to read.
+    ['in UTF-16LE', utf16(`Bearer ${KEY}`, 'le'), `${utf16('Bearer ', 'le')}[API_KEY, encoded]\u0000`],
+    ['in UTF-16BE', utf16(`${KEY}!`, 'be'), '\u0000[API_KEY, encoded]\u0000!'],
+    [
+      'in UTF-32LE',
+      [...KEY].map((c) => `${c}\u0000\u0000\u0000`).join(''),
+      '[API_KEY, encoded]\u0000\u0000\u0000',
+    ],
+    [
+      'JSON-escaped, a \\u0000 after each character',
+      [...KEY].map((c) => `${c}\\u0000`).join(''),
+      '[API_KEY, encoded]\\u0000',
     ],
     ['its first half', `key ${KEY.slice(0, 12)}...`, 'key [part of API_KEY]...'],
     ['its last half', `...${KEY.slice(-12)}`, '...[part of API_KEY]'],

@@ -43,7 +43,9 @@ async function contractAgainst(server: HostileServer, args: readonly string[]) {
   );
   const output = readFileSync(file, 'utf8');
   const har = args.includes('--har') ? readFileSync(harFile, 'utf8') : '';
-  for (const text of [out(), err(), output, har]) expect(text).not.toContain(REFERENCE_KEY);
+  // Nor with a NUL beside each character (a body in UTF-16 read as UTF-8), raw or JSON-escaped.
+  for (const text of [out(), err(), output, har])
+    expect(text.replace(/\0|\\u0000/g, '')).not.toContain(REFERENCE_KEY);
   return { exit, stdout: out(), stderr: err(), output, har };
 }
 
@@ -100,6 +102,25 @@ test('a JSON body in ISO-8859-1 (not UTF-8) fails http_semantics, on the operati
     expect(finding.response?.bodyExcerpt).toContain('(ung\uFFFDltig)');
     expect(finding.curl).toMatch(/^curl -i /);
   }
+});
+
+test('a server that echoes the key in UTF-16: a NUL beside each of its characters, it is hidden all the same', async () => {
+  const { exit, output, har } = await contractAgainst(WIRE_QUIRKS.utf16EchoesKey, [
+    '--reporter',
+    'json',
+    '--har',
+  ]);
+  const report = JSON.parse(output) as Report;
+  expect(exit).toBe(1);
+  // The 401 to the key with its case swapped echoes it: in the HAR, its NULs hidden with it.
+  const bodies = (
+    JSON.parse(har) as { log: { entries: { response: { content: { text?: string } } }[] } }
+  ).log.entries
+    .map((entry) => entry.response.content.text ?? '')
+    .filter((text) => text.includes('\0'));
+  expect(bodies.some((text) => text.includes('[API_KEY, encoded]'))).toBe(true);
+  // Not JSON as it came: content_type_conformance says so, the key hidden in what it shows.
+  expect(report.findings.some((finding) => finding.check === 'content_type_conformance')).toBe(true);
 });
 
 test('a server that echoes the key in a header name: the key is in no output, the HAR included', async () => {

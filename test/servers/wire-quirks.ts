@@ -136,6 +136,21 @@ export const WIRE_QUIRKS = {
       res.end(gzipSync(response.body));
     },
   },
+  /**
+   * Every 401 in UTF-16LE (JSON's encoding by RFC 4627, which RFC 8259 §8.1 ended), echoing the
+   * bearer token it was sent: read as UTF-8, a NUL beside each character of the key.
+   */
+  utf16EchoesKey: {
+    name: 'utf16-echoes-key',
+    does: 'answers every 401 in UTF-16LE (charset=utf-16le), its message echoing the bearer token it was sent',
+    answer: (request, response, res) => {
+      if (response.status !== 401) return send(res, response);
+      const token = /^\S+ +(\S+)$/.exec(request.headers.authorization ?? '')?.[1] ?? '(none)';
+      const error = { ...(JSON.parse(response.body) as object), message: `Not a key: ${token}` };
+      res.writeHead(401, { ...response.headers, 'content-type': 'application/json; charset=utf-16le' });
+      res.end(Buffer.from(JSON.stringify(error), 'utf16le'));
+    },
+  },
   /** Brotli on every answer, though every request accepts gzip and deflate alone (Node's fetch decodes it all the same). */
   brotliUnasked: {
     name: 'brotli-unasked',
