@@ -312,6 +312,13 @@ async function preflight(context: Context): Promise<Pet[]> {
       { request: exchange.request },
     );
   }
+  if (REDIRECTS.has(response.status)) {
+    // The run would be a finding on every request, each about a 3xx, while the API is likely elsewhere
+    // (http:// to a server that sends every client to https://). No redirect is followed, the key with it.
+    throw new ContractAbort('unreachable', redirected(exchange.request.url, response), {
+      request: exchange.request,
+    });
+  }
   if (response.status === 401) {
     const getPet = context.spec.operation('getPet');
     const again = await context.send(validRequest(context, getPet));
@@ -325,6 +332,32 @@ async function preflight(context: Context): Promise<Pet[]> {
   }
   const body = response.status === 200 ? conformingBody(context.spec, exchange) : undefined;
   return body === undefined ? [] : (body.value as Pet[]);
+}
+
+/** The statuses that send a client elsewhere with a Location (RFC 9110 §15.4; not 300, 304, 305, 306). */
+const REDIRECTS: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
+
+/**
+ * Where the first answer's redirect points, and the --base-url to try when it points to a listPets
+ * (`…/pets`, its query aside): the address the user meant, on https:// or another host.
+ */
+function redirected(url: string, response: { status: number; headers: Record<string, string> }): string {
+  const location = response.headers.location;
+  const said = `${url} answered ${response.status}`;
+  const follows = 'The suite follows no redirect (it would send the key wherever one points)';
+  if (location === undefined)
+    return `${said}, a redirect without a Location. ${follows}: is --base-url the API's address?`;
+  let target: URL | undefined;
+  try {
+    target = new URL(location, url);
+  } catch {
+    target = undefined;
+  }
+  const shown = target?.href ?? location;
+  const base = target !== undefined && /\/pets\/?$/.test(target.pathname) ? target : undefined;
+  return base === undefined
+    ? `${said}, redirecting to ${shown}. ${follows}: is --base-url the API's address?`
+    : `${said}, redirecting to ${shown}. ${follows}: if the API is there, run with --base-url ${base.origin}${base.pathname.replace(/\/pets\/?$/, '')}.`;
 }
 
 /** undici's words for a parse error, without its preamble: `no response: Response does not match the HTTP/1.1 protocol (Expected HTTP/)`. */

@@ -217,3 +217,38 @@ it('http:// to a TLS port: the connection closed, and try https://', async () =>
     `Cannot reach ${base}/pets: no response: other side closed. The server closed the connection without an answer, as a TLS server does to plain HTTP: if it serves TLS on that port, try https:// in --base-url; if not, is the server running, and is --base-url right?`,
   );
 });
+
+it.each([
+  [
+    'to https:// (a plain-HTTP port that sends every client to TLS)',
+    301,
+    'https://127.0.0.1:1/v1/pets',
+    'https://127.0.0.1:1/v1',
+  ],
+  ['to another host', 308, 'https://api.example/v2/pets?from=old', 'https://api.example/v2'],
+])(
+  'a first answer that redirects %s: exit 2, where it points and the --base-url to try, not a run of findings on a 3xx',
+  async (_what, status, location, base) => {
+    const target = await rawServer(
+      `HTTP/1.1 ${status} Moved\r\nlocation: ${location}\r\ncontent-length: 0\r\nconnection: close\r\n\r\n`,
+    );
+    const report = await runContract({ baseUrl: target, apiKey: 'k', sleep: async () => undefined });
+    expect(report.exitCode).toBe(2);
+    expect(report.aborted?.code).toBe('unreachable');
+    expect(report.aborted?.message).toBe(
+      `${target}/pets answered ${status}, redirecting to ${location}. The suite follows no redirect (it would send the key wherever one points): if the API is there, run with --base-url ${base}.`,
+    );
+    expect(report.requests).toBe(1);
+  },
+);
+
+it('a first answer that redirects elsewhere than a listPets: where it points, and no --base-url guessed', async () => {
+  const target = await rawServer(
+    'HTTP/1.1 302 Found\r\nlocation: /login?next=%2Fv1%2Fpets\r\ncontent-length: 0\r\nconnection: close\r\n\r\n',
+  );
+  const report = await runContract({ baseUrl: target, apiKey: 'k', sleep: async () => undefined });
+  expect(report.exitCode).toBe(2);
+  expect(report.aborted?.message).toBe(
+    `${target}/pets answered 302, redirecting to ${new URL('/login?next=%2Fv1%2Fpets', target).href}. The suite follows no redirect (it would send the key wherever one points): is --base-url the API's address?`,
+  );
+});
