@@ -181,6 +181,58 @@ describe('the client paces itself', () => {
   });
 });
 
+describe("a target whose clock is not this machine's (its Date says so)", () => {
+  const NOW = 1_800_000_000_000;
+  /** Remaining 0 in a window that ends 30 s after the target's own clock, which is `skewMs` off ours. */
+  const spent = (skewMs: number) => ({
+    status: 200,
+    headers: {
+      date: new Date(NOW + skewMs).toUTCString(),
+      'x-ratelimit-limit': '60',
+      'x-ratelimit-remaining': '0',
+      'x-ratelimit-reset': String(Math.floor((NOW + skewMs) / 1000) + 30),
+    },
+  });
+
+  test('10 minutes fast: waits the 30 s its window has left, not 10.5 minutes (a stop, exit 2)', async () => {
+    const { client, calls, elapsed } = harness([spent(600_000), { status: 200 }]);
+    await client.send(list);
+    await client.send(list);
+    // 30 s, and the jitter (250 ms).
+    expect(calls.map((call) => elapsed(call.at))).toEqual([0, 30_250]);
+  });
+
+  test('10 minutes slow: its spent window is not taken as over already (the next request a 429)', async () => {
+    const { client, calls, elapsed } = harness([spent(-600_000), { status: 200 }]);
+    await client.send(list);
+    await client.send(list);
+    expect(calls.map((call) => elapsed(call.at))).toEqual([0, 30_250]);
+  });
+
+  test('a clock within a few seconds of ours (Date has whole seconds) changes nothing', async () => {
+    const { client, calls, elapsed } = harness([spent(-900), { status: 200 }]);
+    await client.send(list);
+    await client.send(list);
+    // Its Reset read on our clock, as before: 29 s from now (the Date 0.9 s slow), and the jitter.
+    expect(calls.map((call) => elapsed(call.at))).toEqual([0, 29_250]);
+  });
+
+  test('a Retry-After HTTP-date is read on its clock: 7 s after its Date, not 10 minutes and 7 s (a stop)', async () => {
+    const { client, calls, elapsed } = harness([
+      {
+        status: 429,
+        headers: {
+          date: new Date(NOW + 600_000).toUTCString(),
+          'retry-after': new Date(NOW + 607_000).toUTCString(),
+        },
+      },
+      { status: 200 },
+    ]);
+    await client.send(list);
+    expect(calls.map((call) => elapsed(call.at))).toEqual([0, 7250]);
+  });
+});
+
 describe('the client on a 429', () => {
   test('never retries before Retry-After, and adds backoff and jitter', async () => {
     const { client, calls, elapsed } = harness([

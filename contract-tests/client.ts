@@ -128,6 +128,15 @@ const LIVENESS_PROBE: Outgoing = { operationId: 'listPets', method: 'GET', path:
 /** The longest window the API has is a day (and a few minutes of clock skew). */
 const LONGEST_WINDOW_MS = 24 * 3600_000 + 300_000;
 
+/**
+ * How far a target's clock may read from this machine's, by its Date (whole seconds), and still be
+ * taken as this machine's. Past it, and within a day (a Date further off is no clock, but a broken
+ * header), its X-RateLimit-Reset and a Retry-After HTTP-date are read on its clock: a target 10 minutes
+ * fast would otherwise seem to hold the key for 10 minutes more (a stop, exit 2), and one 10 minutes
+ * slow to have reset a window it still counts (a 429).
+ */
+const CLOCK_TOLERANCE_MS = 5_000;
+
 /** A wrong key that no server can have issued, yet shaped like one. */
 export const WRONG_KEY = 'petkit-contract-wrong-key-0000000000';
 
@@ -213,6 +222,12 @@ export function createClient(options: ClientOptions): Client {
   const strikesOf = new Map<string, { requests: number; timeouts: number; heads: number }>();
   /** Operations no longer sent, with why (OPERATION_SILENT_AFTER). */
   const mutedOf = new Map<string, string>();
+  /**
+   * How far the target's clock reads ahead of ours (CLOCK_TOLERANCE_MS), by its Date: 0 while it is
+   * within the tolerance. Kept until an answer says otherwise by more than the tolerance, so that the
+   * answers of one window, their Dates a second apart, still name one reset.
+   */
+  let skewMs = 0;
   /** One timeline of sends and answers: an answer below a request's sentSeq came before it left. */
   let tick = 0;
   const { redactor } = options;
@@ -335,14 +350,23 @@ export function createClient(options: ClientOptions): Client {
       if (bucket === 'key' && options.maxRpm === undefined && limit !== undefined && limit > 0) {
         maxRpm = Math.min(maxRpm ?? limit, limit);
       }
+      const dateMs = responseHeaders.date === undefined ? Number.NaN : Date.parse(responseHeaders.date);
+      if (Number.isFinite(dateMs)) {
+        const measured = dateMs - options.now();
+        if (Math.abs(measured - skewMs) > CLOCK_TOLERANCE_MS)
+          skewMs =
+            Math.abs(measured) > CLOCK_TOLERANCE_MS && Math.abs(measured) <= LONGEST_WINDOW_MS ? measured : 0;
+      }
+      // The Reset on our clock: a time on the target's.
+      const resetMs = reset === undefined ? undefined : reset * 1000 - skewMs;
       // A Reset more than a day away is no window this API has (a finding of its own, in milliseconds
       // perhaps): it is not waited for; a 429's Retry-After still is.
-      const plausible = reset !== undefined && reset * 1000 - options.now() <= LONGEST_WINDOW_MS;
+      const plausible = resetMs !== undefined && resetMs - options.now() <= LONGEST_WINDOW_MS;
       const windowLimit = limit !== undefined && limit > 0 ? limit : remaining;
       windows.learn(
         bucket,
-        remaining !== undefined && reset !== undefined && plausible && windowLimit !== undefined
-          ? { limit: windowLimit, remaining, resetMs: reset * 1000 }
+        remaining !== undefined && resetMs !== undefined && plausible && windowLimit !== undefined
+          ? { limit: windowLimit, remaining, resetMs }
           : undefined,
         reserved,
       );
@@ -537,11 +561,11 @@ export function createClient(options: ClientOptions): Client {
         }
         const retryAfter = exchange.response.headers['retry-after'];
         const backoff = options.backoffBaseMs * 2 ** attempt;
-        const wait =
-          Math.max(retryAfterMs(retryAfter, options.now()), backoff) +
-          Math.floor(options.random() * options.backoffBaseMs);
+        // An HTTP-date is a time on the target's clock.
+        const asked = retryAfterMs(retryAfter, options.now() + skewMs);
+        const wait = Math.max(asked, backoff) + Math.floor(options.random() * options.backoffBaseMs);
         if (wait > options.maxWaitMs && errorCodeOf(exchange.response.body) === 'api_key_banned') {
-          const until = new Date(options.now() + retryAfterMs(retryAfter, options.now())).toISOString();
+          const until = new Date(options.now() + asked).toISOString();
           throw new ContractAbort(
             'rate_limit_exhausted',
             `The server answered 429 api_key_banned (${outgoing.method} ${exchange.request.url}): it says the key is banned, ` +

@@ -70,6 +70,20 @@ test.each([0, 15_000, 30_000, 45_000, 59_900])(
   },
 );
 
+test('a target whose clock is 10 minutes fast (its Date and Reset alike): the run spends its windows as its clock reads them, exit 0, no 429', async () => {
+  const clock = fakeClock(30_000);
+  const fast = () => clock.now() + 600_000;
+  const target = slow(createReference({ perMinute: PER_MINUTE, perDay: DAY_QUOTA, now: fast }), clock);
+  const { report, statuses } = await run(target.handler, clock);
+  // Before: `The key's rate-limit window is used up until 12:11:00 … run again after that time` (exit 2),
+  // its window ending 30 s on.
+  expect(report.aborted).toBeNull();
+  expect(report.exitCode).toBe(0);
+  expect(statuses).not.toContain(429);
+  expect(report.durationMs).toBeLessThanOrEqual(75_000);
+  expect(notPassed(report)).toEqual(['rate_limit_behaviour × listPets', 'rate_limit_ban × listPets']);
+});
+
 test('another client spent 50 of the first window: the run stops rather than wait past the time budget, exit 0, and names what it skipped and why', async () => {
   const clock = fakeClock(30_000);
   const reference = createReference({ perMinute: PER_MINUTE, now: clock.now });

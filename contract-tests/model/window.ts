@@ -14,6 +14,9 @@ import type { WindowReading } from './types.js';
 /** Allowance for the server's clock against ours, as in the per-response check. */
 export const CLOCK_SKEW_S = 300;
 
+/** How far from ours a Date may be and still be read as the server's clock: a day. */
+const DATE_AS_CLOCK_S = 86_400;
+
 interface WindowState {
   readonly limit: number;
   readonly remaining: number;
@@ -107,12 +110,13 @@ export function createWindowModel(): WindowModel {
       // An overlapped response's count may not be the last one the target made: start again after it.
       last = overlapped ? undefined : { limit, remaining, reset };
       if (previous === undefined || overlapped || previous.limit !== limit) return undefined;
-      // The server's time: its Date header, unless that is far from our clock (a server on a clock
-      // of its own); then ours.
+      // The server's time: its Date header, on the clock its Reset is on (minutes fast or slow: a
+      // staging host's clock), unless that is more than a day from ours (no clock, but a broken
+      // header); then ours.
       const nowS = Math.floor(nowMs / 1000);
       const dateMs = Date.parse(response.headers.date ?? '');
       const dateS = Number.isNaN(dateMs) ? nowS : Math.floor(dateMs / 1000);
-      const serverS = Math.abs(dateS - nowS) <= CLOCK_SKEW_S ? dateS : nowS;
+      const serverS = Math.abs(dateS - nowS) <= DATE_AS_CLOCK_S ? dateS : nowS;
       if (previous.reset !== reset) {
         if (serverS < previous.reset && reset !== previous.reset) {
           return once('moved', {
