@@ -276,8 +276,19 @@ describe('the client on a 429', () => {
 
   test('stops at once when Retry-After is longer than it will wait', async () => {
     const { client, calls } = harness([{ status: 429, headers: { 'retry-after': '3600' } }]);
-    await expect(client.send(list)).rejects.toMatchObject({ code: 'rate_limit_exhausted' });
+    await expect(client.send(list)).rejects.toMatchObject({ code: 'rate_limit_exhausted', encoded: false });
     expect(calls).toHaveLength(1);
+  });
+
+  test('a 429 that came gzip-encoded: the stop says so, so that its curl line asks for gzip too', async () => {
+    const { client } = harness([
+      { status: 429, headers: { 'retry-after': '3600', 'content-encoding': 'gzip' } },
+    ]);
+    await expect(client.send(list)).rejects.toMatchObject({ code: 'rate_limit_exhausted', encoded: true });
+    const { client: again } = harness([
+      { status: 429, headers: { 'retry-after': '1', 'content-encoding': 'gzip' } },
+    ]);
+    await expect(again.send(list)).rejects.toMatchObject({ code: 'ban_risk', encoded: true });
   });
 
   test('a 429 that says the key is banned: the message says so, and until when, not that it avoids a ban', async () => {

@@ -321,6 +321,8 @@ export function createClient(options: ClientOptions): Client {
     const overlapped = () => busy || started !== mine;
     /** The status of the answer once its head came: a failure after it is its body's. */
     let status: number | undefined;
+    /** Whether that head named a Content-Encoding: a body it then failed to decode was in it. */
+    let encoded = false;
     try {
       const timeout = AbortSignal.timeout(options.timeoutMs);
       const response = await options.fetch(url, {
@@ -331,6 +333,7 @@ export function createClient(options: ClientOptions): Client {
         signal: stop === undefined ? timeout : AbortSignal.any([timeout, stop]),
       });
       status = response.status;
+      encoded = response.headers.has('content-encoding');
       const body = await readBody(response);
       inFlight -= 1;
       answered += 1;
@@ -431,6 +434,7 @@ export function createClient(options: ClientOptions): Client {
                     : `answered ${status}, but its body could not be read: ${redactor.response(reason)}`,
               ...(typeof code === 'string' ? { code } : {}),
               ...(status === undefined ? {} : { status }),
+              ...(encoded ? { encoded: true as const } : {}),
               ...(refusal === undefined ? {} : { refused: true as const }),
             },
       );
@@ -556,7 +560,7 @@ export function createClient(options: ClientOptions): Client {
             'ban_risk',
             `The server answered 429 to ${attempt + 1} attempts in a row (${outgoing.method} ${exchange.request.url}). ` +
               'Stopping now rather than risk the key being banned; lower --max-rpm or run later.',
-            { request: exchange.request },
+            { request: exchange.request, encoded: 'content-encoding' in exchange.response.headers },
           );
         }
         const retryAfter = exchange.response.headers['retry-after'];
@@ -570,7 +574,7 @@ export function createClient(options: ClientOptions): Client {
             'rate_limit_exhausted',
             `The server answered 429 api_key_banned (${outgoing.method} ${exchange.request.url}): it says the key is banned, ` +
               `with Retry-After: ${retryAfter ?? '(none)'}. Stopping; run again after ${until}, when the ban ends.`,
-            { request: exchange.request },
+            { request: exchange.request, encoded: 'content-encoding' in exchange.response.headers },
           );
         }
         if (wait > options.maxWaitMs) {
@@ -578,7 +582,7 @@ export function createClient(options: ClientOptions): Client {
             'rate_limit_exhausted',
             `The server answered 429 with Retry-After: ${retryAfter ?? '(none)'}, longer than the suite waits ` +
               `(${Math.round(options.maxWaitMs / 1000)} s). Stopping rather than risk the key's ban; run again later.`,
-            { request: exchange.request },
+            { request: exchange.request, encoded: 'content-encoding' in exchange.response.headers },
           );
         }
         await options.sleep(wait);

@@ -17,10 +17,17 @@ export class ContractAbort extends Error {
   readonly code: AbortCode;
   /** The request that made the run stop, when one did. */
   readonly request: RequestRecord | undefined;
-  constructor(code: AbortCode, message: string, options?: { cause?: unknown; request?: RequestRecord }) {
+  /** Its answer came in a content coding (or named one it was not in): its curl line asks for the same. */
+  readonly encoded: boolean;
+  constructor(
+    code: AbortCode,
+    message: string,
+    options?: { cause?: unknown; request?: RequestRecord; encoded?: boolean },
+  ) {
     super(message, options);
     this.code = code;
     this.request = options?.request;
+    this.encoded = options?.encoded ?? false;
   }
 }
 

@@ -60,6 +60,11 @@ export interface Exchange {
      */
     readonly status?: number;
     /**
+     * That answer's head named a Content-Encoding (its body, not decoded, is the finding): a curl line
+     * that reproduces it asks for the same codings and decodes them (toCurl).
+     */
+    readonly encoded?: true;
+    /**
      * Bytes of an answer came, but Node's HTTP client refused them before a status was read (a header
      * section over its limit, an interim 100 it did not ask for): the target is there.
      */

@@ -89,7 +89,10 @@ export function findingOf(exchange: Exchange, input: FindingInput): Finding {
     message: input.message,
     expected: input.expected,
     request: exchange.request,
-    curl: toCurl(exchange.request, response?.headers['content-encoding'] !== undefined),
+    curl: toCurl(
+      exchange.request,
+      response?.headers['content-encoding'] !== undefined || exchange.failure?.encoded === true,
+    ),
     response:
       response === null
         ? null

@@ -238,7 +238,7 @@ export async function runContract(input: ContractOptions, spec: Spec = loadSpec(
       aborted = {
         code: cause.code,
         message: cause.message,
-        curl: cause.request === undefined ? null : toCurl(cause.request),
+        curl: cause.request === undefined ? null : toCurl(cause.request, cause.encoded),
       };
   }
 
@@ -302,7 +302,7 @@ async function preflight(context: Context): Promise<Pet[]> {
             ? // It is there too: bytes came, but no HTTP/1.1 response Node's parser (llhttp) would take.
               `${exchange.request.url} answered, but not in valid HTTP/1.1: ${parserReason(failure.message)} (${failure.code}). ${malformedHint(failure.code)}`
             : `Cannot reach ${exchange.request.url}: ${failure?.message ?? 'no response'}. ${unreachableHint(failure?.code, failure?.message, exchange.request.url)}`,
-      { request: exchange.request },
+      { request: exchange.request, encoded: failure?.encoded === true },
     );
   }
   if (response.status === 404) {

@@ -63,6 +63,10 @@ it('a target that answers a body it cannot read (not in its Content-Encoding): n
   expect(report.aborted?.message).toBe(
     `${base}/pets answered 200, but its body could not be read: incorrect header check. The suite reads a body as sent, decoded by its Content-Encoding (gzip, deflate, br), up to 4 MiB.`,
   );
+  // Asks for gzip and decodes it, as the suite did: curl then fails on the body as the suite did.
+  expect(report.aborted?.curl).toBe(
+    `curl -i '${base}/pets' -H 'accept: application/json' -H "authorization: Bearer $API_KEY" -H 'accept-encoding: gzip, deflate' --compressed`,
+  );
 });
 
 /** A server that answers every request with these bytes, then closes: what no HTTP library would send. */

@@ -156,6 +156,32 @@ test('an answer that came gzip-encoded: its curl line asks for gzip too, and so 
   expect(got).toMatch(/\r\n\r\n\[\{"id":1,/);
 });
 
+test('a body labelled gzip that is not: each finding says so, and its curl line asks for gzip and decodes, so curl fails as the suite did', async () => {
+  const { exit, output } = await contractAgainst(WIRE_QUIRKS.corruptGzipOnGetPet, ['--reporter', 'json']);
+  const report = JSON.parse(output) as Report;
+  expect(exit).toBe(1);
+  const findings = report.findings.filter((finding) => finding.operationId === 'getPet');
+  expect(findings.length).toBeGreaterThan(0);
+  for (const finding of findings) {
+    expect(finding.message).toMatch(
+      /^answered \d{3}, but its body could not be read: incorrect header check/,
+    );
+    expect(finding.curl).toMatch(/ -H 'accept-encoding: gzip, deflate'.* --compressed$/);
+  }
+  // Run as printed: curl reads the answer's head, then fails to decode its body (exit 61), as the suite did.
+  const served = scratch.serve(await serveHostile(WIRE_QUIRKS.corruptGzipOnGetPet));
+  const curl = (findings[0]?.curl ?? 'false').replace(/http:\/\/127\.0\.0\.1:\d+\/v1/, served.url);
+  const code = await new Promise<number | null>((resolve) =>
+    execFile(
+      '/bin/sh',
+      ['-c', `${curl} --max-time 5`],
+      { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', API_KEY: REFERENCE_KEY } },
+      (error) => resolve(error === null ? 0 : (error.code as number | null)),
+    ),
+  );
+  expect(code).toBe(61);
+});
+
 test('a body cut by a Content-Length shorter than it: the finding says where the Content-Length ended it, inside the JSON', async () => {
   const { exit, output } = await contractAgainst(WIRE_QUIRKS.shortContentLength, ['--reporter', 'json']);
   const report = JSON.parse(output) as Report;

@@ -151,6 +151,18 @@ export const WIRE_QUIRKS = {
       res.end(Buffer.from(JSON.stringify(error), 'utf16le'));
     },
   },
+  /** A body labelled gzip that is not (a proxy that sets the header twice, compresses once). */
+  corruptGzipOnGetPet: {
+    name: 'corrupt-gzip-on-get-pet',
+    does: 'answers every getPet with Content-Encoding: gzip over a body that is not gzip',
+    answer: (request, response, res) =>
+      send(
+        res,
+        isGetPet(request)
+          ? { ...response, headers: { ...response.headers, 'content-encoding': 'gzip' } }
+          : response,
+      ),
+  },
   /** Brotli on every answer, though every request accepts gzip and deflate alone (Node's fetch decodes it all the same). */
   brotliUnasked: {
     name: 'brotli-unasked',
