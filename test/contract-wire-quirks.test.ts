@@ -182,6 +182,17 @@ test('a body labelled gzip that is not: each finding says so, and its curl line 
   expect(code).toBe(61);
 });
 
+test('a UTF-8 body labelled charset=iso-8859-1: a warning on the operation that sends it, exit 0', async () => {
+  const { exit, output } = await contractAgainst(WIRE_QUIRKS.utf8LabelledLatin1, ['--reporter', 'json']);
+  const report = JSON.parse(output) as Report;
+  // Before: nothing to say (exit 0, no finding), though Python's requests reads every name past ASCII wrong.
+  expect(report.findings.map((f) => [f.check, f.operationId, f.status, f.severity, f.message])).toEqual([
+    ['http_advisories', 'getPet', 200, 'warning', 'the 200 labels its JSON body charset=iso-8859-1'],
+  ]);
+  expect(report.findings[0]?.curl).toMatch(/^curl -i '.*\/v1\/pets\/\d+'/);
+  expect(exit).toBe(0);
+});
+
 test('a body cut by a Content-Length shorter than it: the finding says where the Content-Length ended it, inside the JSON', async () => {
   const { exit, output } = await contractAgainst(WIRE_QUIRKS.shortContentLength, ['--reporter', 'json']);
   const report = JSON.parse(output) as Report;

@@ -125,6 +125,40 @@ describe('judgeHttp', () => {
       expect(causes(view({ bodyBytes: undefined }, { 'content-encoding': coding }))).toEqual([]);
   });
 
+  it('a JSON body labelled with a charset other than UTF-8 is advisory: a client that decodes by the label reads it wrong', () => {
+    const [finding] = judgeHttp(view({}, { 'content-type': 'application/json; charset=ISO-8859-1' })).filter(
+      (j) => j.cause !== undefined,
+    );
+    expect(finding).toMatchObject({
+      check: 'http_advisories',
+      severity: 'warning',
+      cause: 'JSON labelled with a charset other than UTF-8',
+      message: 'the 200 labels its JSON body charset=ISO-8859-1',
+      instancePath: '/headers/Content-Type',
+    });
+    expect(causes(view({}, { 'content-type': 'application/json;Charset="windows-1252"' }))).toEqual([
+      'http_advisories: JSON labelled with a charset other than UTF-8',
+    ]);
+    // UTF-8 in any spelling, no charset, or no body to read: nothing to say.
+    for (const contentType of [
+      'application/json',
+      'application/json; charset=utf-8',
+      'application/json;charset="UTF-8"',
+      'application/json; charset=utf8',
+      'text/plain; charset=iso-8859-1',
+    ])
+      expect(causes(view({}, { 'content-type': contentType }))).toEqual([]);
+    expect(
+      causes(
+        view({ bodyBytes: 0 }, { 'content-type': 'application/json; charset=latin1', 'content-length': '0' }),
+      ),
+    ).toEqual([]);
+    // A body that is not UTF-8 is http_semantics' error already, whatever its label.
+    expect(
+      causes(view({ notUtf8: true }, { 'content-type': 'application/json; charset=iso-8859-1' })),
+    ).toEqual(['http_semantics: JSON body not UTF-8']);
+  });
+
   it('Retry-After outside 429/503 and content without Content-Type are advisories', () => {
     expect(causes(view({}, { 'retry-after': '5' }))).toEqual([
       'http_advisories: Retry-After outside 429, 503 and 3xx',

@@ -102,6 +102,10 @@ const JSON_UTF8 = rfc(
   'RFC 8259 §8.1',
   'JSON text exchanged between systems that are not part of a closed ecosystem MUST be encoded using UTF-8 [RFC3629].',
 );
+const CHARSET = rfc(
+  'RFC 9110 §8.3.2',
+  'HTTP uses "charset" names to indicate or negotiate the character encoding scheme ([RFC6365], Section 2) of a textual representation.',
+);
 const CONTENT_TYPE = rfc(
   'RFC 9110 §8.3',
   'A sender that generates a message containing content SHOULD generate a Content-Type header field in that message.',
@@ -326,6 +330,26 @@ function advisories(view: HttpView): Finding[] {
       because: [CODING],
     });
   }
+  // JSON is UTF-8 whatever the label (RFC 8259 §11 defines no charset for it); but a client that
+  // decodes by the label (Python's requests: response.json() and .text) reads every character past
+  // ASCII wrong. A body that is not UTF-8 is http_semantics' error already.
+  const labelled = headers['content-type'];
+  const charset = labelled === undefined || !isJsonType(labelled) ? undefined : charsetOf(labelled);
+  if (
+    charset !== undefined &&
+    !/^utf-?8$/i.test(charset) &&
+    view.notUtf8 !== true &&
+    view.bodyBytes !== 0 &&
+    view.method !== 'HEAD'
+  ) {
+    found.push({
+      cause: 'JSON labelled with a charset other than UTF-8',
+      message: `the ${status} labels its JSON body charset=${charset}`,
+      expected: 'no charset (RFC 8259 §11 defines none for application/json), or charset=utf-8',
+      instancePath: '/headers/Content-Type',
+      because: [JSON_UTF8, CHARSET],
+    });
+  }
   if ((view.bodyBytes ?? 0) > 0 && headers['content-type'] === undefined && view.method !== 'HEAD') {
     found.push({
       cause: 'content without Content-Type',
@@ -341,6 +365,15 @@ function advisories(view: HttpView): Finding[] {
 /** `application/json` or a `+json` media type, with any parameters. */
 const isJsonType = (contentType: string) =>
   /^application\/(?:[\w.!#$%&'*^`|~-]+\+)?json\s*(?:;|$)/i.test(contentType.trim());
+
+/** A media type's charset parameter (its name in any case, its value unquoted), if it has one. */
+function charsetOf(contentType: string): string | undefined {
+  for (const parameter of contentType.split(';').slice(1)) {
+    const match = /^\s*charset\s*=\s*(?:"([^"]*)"|([^\s;]*))\s*$/i.exec(parameter);
+    if (match !== null) return match[1] ?? match[2];
+  }
+  return undefined;
+}
 
 /** A 401 whose challenge the document declares: its absence is the document's finding. */
 const challengeDocumented = (view: HttpView) => view.documentedHeaders?.includes('www-authenticate') === true;

@@ -151,6 +151,24 @@ export const WIRE_QUIRKS = {
       res.end(Buffer.from(JSON.stringify(error), 'utf16le'));
     },
   },
+  /**
+   * Every getPet 200 in UTF-8, labelled ISO-8859-1 (a framework's default charset): a client that
+   * decodes by the label reads `Zoë` as `ZoÃ«`.
+   */
+  utf8LabelledLatin1: {
+    name: 'utf8-labelled-latin1',
+    does: 'labels every getPet 200, written in UTF-8, application/json; charset=iso-8859-1',
+    answer: (request, response, res) =>
+      send(
+        res,
+        isGetPet(request) && response.status === 200
+          ? {
+              ...response,
+              headers: { ...response.headers, 'content-type': 'application/json; charset=iso-8859-1' },
+            }
+          : response,
+      ),
+  },
   /** A body labelled gzip that is not (a proxy that sets the header twice, compresses once). */
   corruptGzipOnGetPet: {
     name: 'corrupt-gzip-on-get-pet',
