@@ -217,6 +217,18 @@ describe("a target whose clock is not this machine's (its Date says so)", () => 
     expect(calls.map((call) => elapsed(call.at))).toEqual([0, 29_250]);
   });
 
+  test('an answer a cache kept (Age: 200, its Date 200 s old) says nothing of the clock', async () => {
+    const cached = spent(-200_000);
+    const { client, calls, elapsed } = harness([
+      { ...cached, headers: { ...cached.headers, age: '200' } },
+      { status: 200 },
+    ]);
+    await client.send(list);
+    await client.send(list);
+    // Its Reset, 170 s ago, is the cached window's: over, so the next request goes at once.
+    expect(calls.map((call) => elapsed(call.at))).toEqual([0, 0]);
+  });
+
   test('a Retry-After HTTP-date is read on its clock: 7 s after its Date, not 10 minutes and 7 s (a stop)', async () => {
     const { client, calls, elapsed } = harness([
       {

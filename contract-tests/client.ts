@@ -355,7 +355,8 @@ export function createClient(options: ClientOptions): Client {
       }
       const dateMs = responseHeaders.date === undefined ? Number.NaN : Date.parse(responseHeaders.date);
       if (Number.isFinite(dateMs)) {
-        const measured = dateMs - options.now();
+        // An answer a cache kept was dated when it was made: its Age (RFC 9111 §5.1) says how long ago.
+        const measured = dateMs + (headerInteger(responseHeaders.age) ?? 0) * 1000 - options.now();
         if (Math.abs(measured - skewMs) > CLOCK_TOLERANCE_MS)
           skewMs =
             Math.abs(measured) > CLOCK_TOLERANCE_MS && Math.abs(measured) <= LONGEST_WINDOW_MS ? measured : 0;
