@@ -52,6 +52,26 @@ export const BROKEN_DERIVED_SERVERS: readonly MethodBrokenServer[] = [
     fails: ['positive_data_acceptance'],
   },
   {
+    name: 'echoes-integer-as-written',
+    breaks:
+      'echoes a categoryId sent as 3.0 as 3.0, as a store that keeps the float it parsed (Python) does (openapi.yaml: echoed as 3)',
+    method: 'derived',
+    handler: (_clock?: unknown, options: ReferenceOptions = {}) => {
+      const reference = createReference(options);
+      return (request: RawRequest) => {
+        const response = reference(request);
+        const written =
+          request.method === 'POST'
+            ? /"categoryId"\s*:\s*(-?\d+[.eE][-+\d.eE]*)/.exec(request.body)?.[1]
+            : undefined;
+        return written === undefined || response.status !== 201
+          ? response
+          : { ...response, body: response.body.replace(/("categoryId":)-?\d+/, `$1${written}`) };
+      };
+    },
+    fails: ['positive_data_acceptance'],
+  },
+  {
     name: 'refuses-percent-encoded-id',
     breaks:
       'answers /pets/%31 (percent-encoded digits, which openapi.yaml makes pet 1) with 400, as if it read the id undecoded',
