@@ -110,12 +110,14 @@ export function createWindowModel(): WindowModel {
       // An overlapped response's count may not be the last one the target made: start again after it.
       last = overlapped ? undefined : { limit, remaining, reset };
       if (previous === undefined || overlapped || previous.limit !== limit) return undefined;
-      // The server's time: its Date header, on the clock its Reset is on (minutes fast or slow: a
-      // staging host's clock), unless that is more than a day from ours (no clock, but a broken
-      // header); then ours.
+      // The server's time: its Date header (and Age), on the clock its Reset is on (minutes fast or
+      // slow: a staging host's clock), unless that is more than a day from ours (no clock, but a
+      // broken header); then ours.
       const nowS = Math.floor(nowMs / 1000);
       const dateMs = Date.parse(response.headers.date ?? '');
-      const dateS = Number.isNaN(dateMs) ? nowS : Math.floor(dateMs / 1000);
+      // An answer a cache kept was dated when it was made: its Age (RFC 9111 §5.1) says how long ago.
+      const ageS = headerInteger(response.headers.age) ?? 0;
+      const dateS = Number.isNaN(dateMs) ? nowS : Math.floor(dateMs / 1000) + ageS;
       const serverS = Math.abs(dateS - nowS) <= DATE_AS_CLOCK_S ? dateS : nowS;
       if (previous.reset !== reset) {
         if (serverS < previous.reset && reset !== previous.reset) {
