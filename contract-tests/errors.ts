@@ -9,7 +9,8 @@ export type AbortCode =
   | 'rate_limit_exhausted'
   | 'ban_risk'
   | 'read_only_violation'
-  | 'interrupted';
+  | 'interrupted'
+  | 'nothing_judged';
 
 /** The run cannot go on (or cannot start): the verdict would not mean anything. */
 export class ContractAbort extends Error {

@@ -19,7 +19,7 @@ import { type ContractOptions, normalizeOptions } from './options.js';
 import type { Pet } from './pet-id.js';
 import type { Report } from './report.js';
 import { validRequest } from './requests.js';
-import { createResults } from './results.js';
+import { createResults, skippedByChoice } from './results.js';
 import { authScenario } from './scenarios/auth.js';
 import { banScenario } from './scenarios/ban.js';
 import { createScenario } from './scenarios/create.js';
@@ -261,6 +261,17 @@ export async function runContract(input: ContractOptions, spec: Spec = loadSpec(
           },
   });
   const failed = table.some((result) => result.outcome === 'failed') || silence !== undefined;
+  // A run that judged no pair at all has nothing to call conformant (a key whose window never had
+  // more than the other users' margin left, options that leave every pair out): "✓ conformant
+  // (exit 0); 39 of 39 pairs not judged" let a CI job pass on a run that checked nothing.
+  if (
+    aborted === null &&
+    !failed &&
+    table.length > 0 &&
+    table.every((result) => result.outcome === 'skipped')
+  ) {
+    aborted = { code: 'nothing_judged', message: nothingJudged(table), curl: null };
+  }
   return {
     tool: 'petkit contract',
     schemaVersion: 1,
@@ -281,6 +292,27 @@ export async function runContract(input: ContractOptions, spec: Spec = loadSpec(
     aborted,
     exitCode: aborted !== null ? 2 : failed ? 1 : 0,
   };
+}
+
+/**
+ * Why a run judged nothing: the reasons its pairs were skipped, those the options did not choose first
+ * (what kept the run from judging), the most common first.
+ */
+function nothingJudged(table: Report['results']): string {
+  const counts = new Map<string, number>();
+  for (const result of table) {
+    const reason = result.reason ?? 'no reason given';
+    counts.set(reason, (counts.get(reason) ?? 0) + 1);
+  }
+  const [first, ...others] = [...counts].sort(
+    (a, b) => Number(skippedByChoice(a[0])) - Number(skippedByChoice(b[0])) || b[1] - a[1],
+  );
+  const more =
+    others.length === 0 ? '' : ` (and ${others.length} other reason${others.length === 1 ? '' : 's'}, above)`;
+  return (
+    `Nothing was judged: every one of the ${table.length} check × operation pairs was skipped, so the run cannot ` +
+    `call the target conformant. ${first === undefined ? '' : `${first[1]} of them: ${first[0]}`}${more}.`
+  );
 }
 
 /** One request to see that the target answers and takes the key; also learns the rate limit. */

@@ -308,3 +308,38 @@ test('a run that stops mid-phase shows nothing passed that the phase never finis
     expect.objectContaining({ check: 'auth_enforced', operationId: 'getPet', outcome: 'passed' }),
   );
 });
+
+test('a key whose window never has more than the margin left: nothing judged, exit 2, not "✓ conformant"', async () => {
+  // X-RateLimit-Remaining 59 of 100,000 at every answer (5,000 kept for the key's other users): the
+  // run sends next to nothing, and none of it for the check asked. It said "✓ conformant (exit 0);
+  // 3 of 3 check × operation pairs not judged", and a CI job passed on a run that checked nothing.
+  const clock = fakeClock(30_000);
+  const reference = createReference({ now: clock.now });
+  const resetAt = String(Math.floor(clock.now() / 1000) + 30);
+  const { report } = await run(
+    async (request) => {
+      const answer = reference(request);
+      return {
+        ...answer,
+        headers: {
+          ...answer.headers,
+          'x-ratelimit-limit': '100000',
+          'x-ratelimit-remaining': '59',
+          'x-ratelimit-reset': resetAt,
+        },
+      };
+    },
+    clock,
+    { timeBudgetMs: 30_000, checks: ['auth_enforced'] },
+  );
+  expect(report.results.every((result) => result.outcome === 'skipped')).toBe(true);
+  expect(report.exitCode).toBe(2);
+  expect(report.verdict).toBe('aborted');
+  expect(report.aborted).toMatchObject({ code: 'nothing_judged', curl: null });
+  expect(report.aborted?.message).toMatch(
+    /^Nothing was judged: every one of the \d+ check × operation pairs was skipped, so the run cannot call the target conformant\. \d+ of them: the run stopped short of its time budget .*the key's window had 59 of 100000 requests left/,
+  );
+  const printed = renderPretty(report, { color: false });
+  expect(printed).not.toContain('conformant (exit 0)');
+  expect(printed).toContain('Nothing was judged');
+});
