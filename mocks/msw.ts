@@ -64,9 +64,12 @@ function handlersFor(mockOf: () => Mock, baseUrl = DEFAULT_BASE_URL): RequestHan
   const apiPath = loadSpec().basePath;
   const controlPath = CONTROL_PREFIX.slice(0, -1);
 
-  /** The request under the path the core knows (`/v1/…`, `/__petkit/…`); undefined: not this base's. */
+  /**
+   * The request under the path the core knows (`/v1/…`, `/__petkit/…`, or the bare `/v1`,
+   * `/__petkit`); undefined: not this base's.
+   */
   const rebase = (request: Request, from: string, to: string): Request | undefined => {
-    const rest = pathUnder(from, request);
+    const rest = pathUnder(from, request) ?? (pathIs(from, request) ? '' : undefined);
     if (rest === undefined) return undefined;
     if (from === to) return request;
     const url = new URL(request.url);
@@ -90,7 +93,7 @@ function handlersFor(mockOf: () => Mock, baseUrl = DEFAULT_BASE_URL): RequestHan
    */
   const atBase = async (answering: Promise<Response> | undefined): Promise<Response | undefined> => {
     const response = await answering;
-    if (response === undefined || response.type === 'error') return response;
+    if (response === undefined || response.type === 'error' || atContractPaths) return response;
     const location = response.headers.get('location');
     if (location?.startsWith(`${apiPath}/`))
       response.headers.set('location', base.path + location.slice(apiPath.length));
@@ -100,30 +103,50 @@ function handlersFor(mockOf: () => Mock, baseUrl = DEFAULT_BASE_URL): RequestHan
     if (response.status !== 404 || response.body === null) return response;
     const body = (await response.clone().json()) as { code?: unknown; message?: unknown };
     if (body.code !== 'route_not_found' || typeof body.message !== 'string') return response;
-    // Each path in it follows a space: the request's (`GET /v1/…`) and the routes'.
-    const message = body.message.replaceAll(` ${apiPath}/`, ` ${base.path}/`);
+    // Each path in it follows a space: the request's (`GET /v1/…`), the routes', the page's.
+    const message = body.message.replace(contractPaths, (path: string, at: number, text: string) =>
+      path === ` ${apiPath}`
+        ? // The bare base path (`the API is under /v1`), at an origin's root `/`.
+          ` ${base.path === '' && text[at + path.length] !== '/' ? '/' : base.path}`
+        : ` ${base.controlPath}`,
+    );
     return new Response(JSON.stringify({ ...body, message }), {
       status: response.status,
       headers: response.headers,
     });
   };
 
-  // The control API first: for an API at its origin's root, `/__petkit/*` is under the API's pattern too.
+  const atContractPaths = base.path === apiPath && base.controlPath === controlPath;
+  /** The contract's base path and control path, where a 404's message names them. */
+  const contractPaths = new RegExp(` (?:${escaped(apiPath)}|${escaped(controlPath)})(?=[/.;,]|$)`, 'g');
+  const answerApi = ({ request }: { request: Request }) => atBase(answer(request, base.path, apiPath));
+  const answerControl = ({ request }: { request: Request }) =>
+    atBase(answer(request, base.controlPath, controlPath));
+
+  // The control API first: for an API at its origin's root, `/__petkit/*` is under the API's pattern
+  // too. The bare paths (`/v1`, `/__petkit`, without the last `/`) went to the network, unhandled,
+  // where `petkit mock` and mock.request answer a 404 that says where the routes and the page are.
   return [
     new UnderBasePath(
       ANY_METHOD,
       `${base.pattern}${literal(base.controlPath)}/*`,
       base,
       base.controlPath,
-      ({ request }) => answer(request, base.controlPath, controlPath),
+      answerControl,
+      {
+        bare: true,
+      },
     ),
-    new UnderBasePath(ANY_METHOD, `${base.pattern}${literal(base.path)}/*`, base, base.path, ({ request }) =>
-      base.path === apiPath
-        ? answer(request, base.path, apiPath)
-        : atBase(answer(request, base.path, apiPath)),
-    ),
+    new UnderBasePath(ANY_METHOD, `${base.pattern}${literal(base.path)}/*`, base, base.path, answerApi, {
+      bare: true,
+    }),
   ];
 }
+
+const escaped = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Whether a request's path is `base` itself, without the last `/`. */
+const pathIs = (base: string, request: Request): boolean => new URL(request.url).pathname === base;
 
 /** What `http.all` matches: any method. */
 const ANY_METHOD = /.+/;
@@ -140,22 +163,36 @@ const GET_OR_HEAD = /^(?:GET|HEAD)$/;
 class UnderBasePath extends HttpHandler {
   readonly #base: BaseUrl;
   readonly #basePath: string;
+  readonly #bare: boolean;
   constructor(
     method: string | RegExp,
     pattern: string,
     base: BaseUrl,
     basePath: string,
     resolver: ResponseResolver<{ params: Record<string, string | readonly string[] | undefined> }>,
-    options?: RequestHandlerOptions,
+    /** `bare`: the base path itself (`/v1`), which the pattern's `/*` does not match, is answered too. */
+    options?: RequestHandlerOptions & { bare?: boolean },
   ) {
-    super(method, pattern, resolver as ConstructorParameters<typeof HttpHandler>[2], options);
+    const { bare = false, ...rest } = options ?? {};
+    super(method, pattern, resolver as ConstructorParameters<typeof HttpHandler>[2], rest);
     this.#base = base;
     this.#basePath = basePath;
+    this.#bare = bare;
   }
   override predicate(args: Parameters<HttpHandler['predicate']>[0]): ReturnType<HttpHandler['predicate']> {
+    const bare = this.#bare && pathIs(this.#basePath, args.request);
     // A plain false, not a promise of one: a promise is truthy to an MSW that does not await this.
-    if (pathUnder(this.#basePath, args.request) === undefined || !this.#base.onOrigin(args.request))
+    if (
+      (!bare && pathUnder(this.#basePath, args.request) === undefined) ||
+      !this.#base.onOrigin(args.request)
+    )
       return false as unknown as ReturnType<HttpHandler['predicate']>;
+    // MSW's match of the pattern said no to the bare path: its method is still MSW's to match.
+    if (bare)
+      return super.predicate({
+        ...args,
+        parsedResult: { ...args.parsedResult, match: { matches: true, params: {} } },
+      });
     return super.predicate(args);
   }
 }
