@@ -13,7 +13,13 @@ export type Authentication =
        */
       readonly sent?: string;
     }
-  | { readonly kind: 'invalid' };
+  | { readonly kind: 'invalid' }
+  /**
+   * More than one credential: Authorization sent on two lines (a runtime joins them, `a, b`, as a
+   * Web Request does), or two in one value. Which was meant is unknown (RFC 6750 §3.1: a request
+   * that uses more than one method for including an access token is `invalid_request`, 400).
+   */
+  | { readonly kind: 'repeated'; readonly count: number };
 
 const MISSING: Authentication = { kind: 'missing' };
 /** An auth-scheme as RFC 9110 spells one (a token), short enough to quote. */
@@ -36,6 +42,33 @@ export function safeEqual(candidate: string, secret: string): boolean {
 /** The key of an `Authorization: Bearer <key>` header (scheme case-insensitive), checked against all keys. */
 export function authenticate(header: string | null, keys: readonly ResolvedKey[]): Authentication {
   if (header === null) return MISSING;
+  const read = authenticateOne(header, keys);
+  // A comma is in no key and no scheme (a token68 has none): two credentials were read as one, and
+  // refused as a wrong key (`Bearer demo-free, Bearer demo-pro`) or as what came first. Rare: the
+  // comma is looked for only once the header failed.
+  if (read.kind === 'ok' || !header.includes(',')) return read;
+  const count = credentialsIn(header);
+  return count > 1 ? { kind: 'repeated', count } : read;
+}
+
+/**
+ * How many credentials a header value holds, its parts between commas read as RFC 9110 §11.4 has
+ * them: each that begins with a scheme, or a bare value, is one; a scheme's parameter
+ * (`realm="x"`, a name then `=`) and an empty part are not.
+ */
+function credentialsIn(header: string): number {
+  let count = 0;
+  for (const part of header.split(',')) {
+    const value = part.trim();
+    if (value !== '' && !AUTH_PARAM.test(value)) count += 1;
+  }
+  return count;
+}
+
+/** An auth-param (RFC 9110 §11.2): a token, `=`, then a value. */
+const AUTH_PARAM = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+[ \t]*=/;
+
+function authenticateOne(header: string, keys: readonly ResolvedKey[]): Authentication {
   const space = header.indexOf(' ');
   if (space !== 6 || (!header.startsWith('Bearer') && header.slice(0, 6).toLowerCase() !== 'bearer'))
     return { kind: 'missing', sent: sentInstead(header, keys) };

@@ -349,7 +349,8 @@ describe('startServer: refusals Node would make bare', () => {
   it('reads an Authorization or Content-Type sent on two lines as both, as in process: not the first alone', async () => {
     const { origin, mock } = await start();
     // Node keeps the first line of these and drops the other unsaid: a valid key with a wrong one
-    // after it was served as the valid one (200), where MSW and mock.request read both (401).
+    // after it was served as the valid one (200), where MSW and mock.request read both: two
+    // credentials, which one is meant unknown (400, RFC 6750 §3.1).
     const twice = (lines: string, body = '') =>
       exchange(
         origin,
@@ -362,10 +363,17 @@ describe('startServer: refusals Node would make bare', () => {
         ['authorization', 'Bearer not-a-key'],
       ],
     });
-    expect(inProcess.status).toBe(401);
-    expect(keys.statusLine).toBe('HTTP/1.1 401 Unauthorized');
+    expect(inProcess.status).toBe(400);
+    expect(keys.statusLine).toBe('HTTP/1.1 400 Bad Request');
     expect(JSON.parse(keys.body)).toEqual(await inProcess.json());
-    expect(keys.headers.get('www-authenticate')).toBe('Bearer realm="pets", error="invalid_token"');
+    expect(JSON.parse(keys.body)).toEqual({
+      code: 'validation_failed',
+      message:
+        'The request carries 2 credentials in Authorization (the header sent more than once, or several values in one), and which one is meant is unknown; send one, "Authorization: Bearer <API_KEY>".',
+      status: 400,
+    });
+    expect(keys.headers.get('www-authenticate')).toBe('Bearer realm="pets", error="invalid_request"');
+    expect(inProcess.headers.get('www-authenticate')).toBe('Bearer realm="pets", error="invalid_request"');
     const pet = '{"name":"Twice","categoryId":1}';
     const types = await twice(
       `${BUSINESS}content-type: application/json\r\ncontent-type: text/plain\r\n`,

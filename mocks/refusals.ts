@@ -102,7 +102,10 @@ export function forced(
   return errorReply(errorCode, message, undefined, extra);
 }
 
-/** 401 without a valid key, with the challenge RFC 6750 asks for. */
+/**
+ * 401 without a valid key, with the challenge RFC 6750 asks for; 400 for more than one credential
+ * (RFC 6750 §3.1), whose message says so where a 401 said only that the key was not valid.
+ */
 export function unauthorized(auth: Authentication): Reply | undefined {
   if (auth.kind === 'ok') return undefined;
   if (auth.kind === 'missing') {
@@ -112,5 +115,15 @@ export function unauthorized(auth: Authentication): Reply | undefined {
         : `An API key is required, sent as "Authorization: Bearer <API_KEY>"; this request sent ${auth.sent}.`;
     return errorReply('missing_api_key', message, undefined, { 'www-authenticate': CHALLENGE });
   }
+  if (auth.kind === 'repeated')
+    return errorReply(
+      'validation_failed',
+      `The request carries ${auth.count} credentials in Authorization (the header sent more than once, or several values in one), and which one is meant is unknown; send one, "Authorization: Bearer <API_KEY>".`,
+      undefined,
+      { 'www-authenticate': INVALID_REQUEST_CHALLENGE },
+    );
   return errorReply('invalid_api_key', undefined, undefined, { 'www-authenticate': INVALID_TOKEN_CHALLENGE });
 }
+
+/** RFC 6750 §3.1: a request with more than one credential is `invalid_request`, answered 400. */
+const INVALID_REQUEST_CHALLENGE = 'Bearer realm="pets", error="invalid_request"';

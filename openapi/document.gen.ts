@@ -837,7 +837,7 @@ export const document: OpenApiDocument = {
         "type": "http",
         "scheme": "bearer",
         "description": "An API key sent as a bearer token: `Authorization: Bearer <API_KEY>`. The scheme name is\ncase-insensitive. A missing or invalid key gives `401` with an `Error` body.\n",
-        "x-petkit-decision": "A 401 carries WWW-Authenticate (RFC 6750) and auth is checked before validation and lookup, so a 401 leaks nothing about the request. The scheme matches in any case and is followed by one or more spaces (RFC 9110 §11.4, 1*SP); the key is compared exactly and whole (RFC 6750 §2.1, b64token), so a tab, no space, a comma, a character added, removed or changed, or a change of case in the key is a 401."
+        "x-petkit-decision": "A 401 carries WWW-Authenticate (RFC 6750) and auth is checked before validation and lookup, so a 401 leaks nothing about the request. The scheme matches in any case and is followed by one or more spaces (RFC 9110 §11.4, 1*SP); the key is compared exactly and whole (RFC 6750 §2.1, b64token), so a tab, no space, a comma, a character added, removed or changed, or a change of case in the key is a 401. More than one credential (Authorization on two lines, which a Web Request joins with a comma, or two credentials in one value) is a 400 `validation_failed` whose WWW-Authenticate says error=\"invalid_request\" (RFC 6750 §3.1) and whose message says how many came; neither key is served, nor is a valid one refused as not valid."
       }
     },
     "parameters": {
