@@ -393,6 +393,36 @@ describe('startServer: refusals Node would make bare', () => {
     );
     expect(once.statusLine).toBe('HTTP/1.1 201 Created');
   });
+  it('refuses a fragment in the request target with a 400 that says so, where fetch drops it', async () => {
+    const { origin, mock } = await start();
+    const get = (target: string) =>
+      exchange(origin, `GET ${target} HTTP/1.1\r\nhost: x\r\n${BUSINESS}connection: close\r\n\r\n`);
+    // It was the path with its `#` in it: 404 route_not_found, "No route GET /v1/pets#top".
+    for (const target of [
+      '/v1/pets#top',
+      '/v1/pets?limit=1#x',
+      'http://x/v1/pets/1#',
+      '/__petkit/health#a',
+    ]) {
+      const refused = await get(target);
+      expect(refused.statusLine).toBe('HTTP/1.1 400 Bad Request');
+      expect(JSON.parse(refused.body)).toEqual({
+        code: 'validation_failed',
+        message:
+          'The request target carries a fragment (a # and what follows it), which a client keeps to itself and never sends (RFC 9110, section 4.2.5): send the path and query alone, or %23 for a # in them.',
+        status: 400,
+      });
+      expect(refused.headers.get('connection')).toBe('close');
+    }
+    expect(mock.journal).toEqual([]);
+    // fetch and mock.request drop it before sending, as a browser does: the path alone is answered.
+    expect(
+      (await fetch(`${origin}/v1/pets/1#top`, { headers: { authorization: 'Bearer demo-business' } })).status,
+    ).toBe(200);
+    expect(
+      (await mock.request('/v1/pets/1#top', { headers: { authorization: 'Bearer demo-business' } })).status,
+    ).toBe(200);
+  });
   it('answers an absolute-form target by its path as sent, as the same path in origin-form', async () => {
     const { origin, mock } = await start();
     const get = (target: string) =>

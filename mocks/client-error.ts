@@ -334,6 +334,7 @@ export function otherFormTarget(method: string | undefined, target: string): Req
   const host = HOST_PORT.exec(authority);
   if (host === null || Number(host[1] ?? 0) > 65_535)
     return targetRefusal("The request target's host is not valid.");
+  if (rest.includes('#')) return fragmentReply();
   return targetOf(rest.startsWith('/') ? rest : `/${rest}`);
 }
 
@@ -341,6 +342,17 @@ export function otherFormTarget(method: string | undefined, target: string): Req
 export function authorityOf(target: string): string | undefined {
   return ABSOLUTE_FORM.exec(target)?.[2];
 }
+
+/**
+ * A request target with a fragment (`/v1/pets#top`): a fragment is the client's alone, never sent
+ * (RFC 9110 §4.2.5; RFC 9112 §3.2 has none in a request target). It was answered as the path with the
+ * `#` in it, a 404 route_not_found that named a path the client had not meant. fetch, MSW and
+ * mock.request drop it before the request is made, as a browser does: only a raw client sends one.
+ */
+export const fragmentReply = (): Reply =>
+  targetRefusal(
+    'The request target carries a fragment (a # and what follows it), which a client keeps to itself and never sends (RFC 9110, section 4.2.5): send the path and query alone, or %23 for a # in them.',
+  );
 
 const targetRefusal = (message: string): Reply =>
   errorReply('validation_failed', message, undefined, { connection: 'close' });

@@ -20,6 +20,7 @@ import {
   authorityOf,
   duplicateHostReply,
   expectationReply,
+  fragmentReply,
   MAX_HEADER_LINES,
   missingHostReply,
   otherFormTarget,
@@ -165,8 +166,13 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     }
     const target = incoming.url ?? '/';
     let url: RequestTarget;
-    if (target.startsWith('/')) url = targetOf(target);
-    else {
+    if (target.startsWith('/')) {
+      if (target.includes('#')) {
+        refuse(incoming, outgoing, fragmentReply());
+        return;
+      }
+      url = targetOf(target);
+    } else {
       // Absolute-form, `*` or another form: rare, and some are answered here.
       const other = otherFormTarget(incoming.method, target);
       if ('status' in other) {
