@@ -1,6 +1,13 @@
 // What the core reads of a request: method, URL, headers, a body it can read up to a cap, and the
 // client's address. Each adapter makes one from what its runtime has: a Web Request (MSW,
 // mock.request) or node's IncomingMessage (the server), without building a Request there.
+import {
+  headerTooLargeReply,
+  MAX_HEADER_BYTES,
+  MAX_HEADER_LINES,
+  tooManyHeaderLinesReply,
+} from './header-limits.js';
+import type { Reply } from './responses.js';
 
 export interface BodySource {
   /** Whether the request carries a body at all (a declared length, or chunked). */
@@ -71,6 +78,12 @@ export interface MockCall {
   readonly body: BodySource;
   readonly clientAddress: string | undefined;
   /**
+   * The answer an adapter decided before the core, which answers it as it is: not journaled, not
+   * counted, as the server's own refusals are. In process, a request over the limits the server's
+   * parser holds (`oversized`); the node:http adapter answers its own refusals itself.
+   */
+  readonly refused?: Reply | undefined;
+  /**
    * Calls `listener` once if the client goes before its answer (its socket closed, its fetch
    * aborted); answers how to stop listening. Asked only by an answer that waits (a delay).
    */
@@ -110,6 +123,41 @@ export function concat(chunks: readonly Uint8Array[], total: number): Uint8Array
   return bytes;
 }
 
+/**
+ * The server's 431 for a Web Request over its limits, counted as Node's parser counts them (the
+ * target's bytes, and each header's name and value; not the method, separators or line ends); a
+ * Web Request joins a field sent twice, so its fields are counted, not its lines. Undefined within.
+ */
+export function oversized(request: Request): Reply | undefined {
+  const { url } = request;
+  // The origin is no part of the request target the server reads: only the path and query count.
+  const scheme = url.indexOf('://');
+  const path = scheme === -1 ? 0 : url.indexOf('/', scheme + 3);
+  let size = path === -1 ? 1 : url.length - path - fragmentLength(url);
+  if (size > MAX_HEADER_BYTES) return headerTooLarge();
+  let fields = 0;
+  for (const [name, value] of request.headers) {
+    size += name.length + value.length;
+    fields += 1;
+  }
+  if (size > MAX_HEADER_BYTES) return headerTooLarge();
+  if (fields > MAX_HEADER_LINES) return tooManyHeaderLinesReply({});
+  return undefined;
+}
+
+/** A URL's `#…`, which a Request keeps and fetch never sends. */
+function fragmentLength(url: string): number {
+  const hash = url.indexOf('#');
+  return hash === -1 ? 0 : url.length - hash;
+}
+
+/**
+ * The server's answer, before the core: a runaway or hostile caller handed the core a request target
+ * or header of many megabytes, which the journal, the log and every check then read. (No
+ * `Connection: close`: that is the socket's, and there is no connection here.)
+ */
+const headerTooLarge = (): Reply => headerTooLargeReply(MAX_HEADER_BYTES);
+
 /** A call over a Web Request (MSW's handlers, mock.handle, mock.request). */
 export function callFromRequest(request: Request, clientAddress?: string): MockCall {
   // As fetch refuses it: its body read already was answered 400 malformed_json, "its stream failed",
@@ -118,6 +166,8 @@ export function callFromRequest(request: Request, clientAddress?: string): MockC
     throw new TypeError(
       `The Request to ${request.method} ${new URL(request.url).pathname} has had its body read already; a body is read once: send a new Request, or read a clone (request.clone()).`,
     );
+  const refused = oversized(request);
+  if (refused !== undefined) return refusedCall(request, refused, clientAddress);
   return {
     method: request.method,
     url: new URL(request.url),
@@ -167,4 +217,22 @@ function untilAborted<T>(signal: AbortSignal, reading: Promise<T>): Promise<T> {
     signal.addEventListener('abort', aborted, { once: true });
     reading.then(resolve, reject).finally(() => signal.removeEventListener('abort', aborted));
   });
+}
+
+/**
+ * A call refused before the core (`oversized`): what the core reads of it is small (the method, no
+ * header, no body), and its URL is never parsed, however long it is.
+ */
+function refusedCall(request: Request, refused: Reply, clientAddress: string | undefined): MockCall {
+  // Not read: the answer is made; a body left unread would hold its stream (MSW keeps a branch of it).
+  request.body?.cancel().catch(() => undefined);
+  return {
+    method: request.method,
+    url: new URL('http://petkit.local/'),
+    header: () => null,
+    rawHeaders: () => [],
+    clientAddress,
+    refused,
+    body: { present: false, read: async () => new Uint8Array(0) },
+  };
 }

@@ -5,6 +5,7 @@
 import { maxHeaderSize, STATUS_CODES } from 'node:http';
 import { type RequestTarget, targetOf } from './call.js';
 import type { ErrorCode } from './errors.js';
+import { headerTooLargeReply } from './header-limits.js';
 import { ALLOWED_METHODS, errorReply, type Reply, reply } from './responses.js';
 
 /** How long a connection answered with a transport-level error is read (and dropped) before it is cut. */
@@ -154,10 +155,7 @@ function clientErrorRefusal(
   { headersTimeoutMs, requestTimeoutMs }: RawRefusals,
 ): { code: ErrorCode; message: string } | { reply: Reply } | undefined {
   if (code === 'HPE_HEADER_OVERFLOW')
-    return {
-      code: 'request_header_too_large',
-      message: `The request line and headers are larger than ${maxHeaderSize} bytes.`,
-    };
+    return { reply: headerTooLargeReply(maxHeaderSize, { connection: 'close' }) };
   if (code === 'ERR_HTTP_REQUEST_TIMEOUT')
     return {
       code: 'request_timeout',
@@ -282,20 +280,7 @@ export const duplicateHostReply = (count: number): Reply =>
     { connection: 'close' },
   );
 
-/**
- * The most header lines a request may have. Node reads 1,000 by default and drops the rest without a
- * word (a key sent after them was read as missing); the server reads one more, to tell that some came.
- */
-export const MAX_HEADER_LINES = 1_000;
-
-/** A request with more than MAX_HEADER_LINES header lines (RFC 6585 §5: the fields as a whole too large). */
-export const tooManyHeaderLinesReply = (): Reply =>
-  errorReply(
-    'request_header_too_large',
-    `The request has more than ${MAX_HEADER_LINES} header lines.`,
-    undefined,
-    { connection: 'close' },
-  );
+export { MAX_HEADER_LINES, tooManyHeaderLinesReply } from './header-limits.js';
 
 /** An absolute-form request target (RFC 9112 §3.2.2): its scheme, its authority, then its path and query as sent. */
 const ABSOLUTE_FORM = /^([A-Za-z][A-Za-z0-9+.-]*):\/\/([^/?#]*)(.*)$/s;

@@ -1,0 +1,36 @@
+// The size of a request's head the mock serves, one set of limits for its three doors: the server's
+// parser holds a request to them (client-error.ts answers what it refuses), and a Web Request is held
+// to them in process (call.ts's `oversized`: mock.request, mock.handle, MSW). Browser-safe.
+import { errorReply, type Reply } from './responses.js';
+
+/** Node's default `maxHeaderSize`: the request target and the headers' names and values, in bytes. */
+export const MAX_HEADER_BYTES = 16_384;
+
+/**
+ * The most header lines a request may have. Node reads 1,000 by default and drops the rest without a
+ * word (a key sent after them was read as missing); the server reads one more, to tell that some came.
+ */
+export const MAX_HEADER_LINES = 1_000;
+
+/**
+ * A request over `bytes` of request line and headers (RFC 6585 §5). `headers`: the socket's own
+ * (`Connection: close`); none in process, where there is no connection.
+ */
+export const headerTooLargeReply = (bytes: number, headers?: Record<string, string>): Reply =>
+  errorReply(
+    'request_header_too_large',
+    `The request line and headers are larger than ${bytes} bytes.`,
+    undefined,
+    headers,
+  );
+
+/** A request with more than MAX_HEADER_LINES header lines (RFC 6585 §5: the fields as a whole too large). */
+export const tooManyHeaderLinesReply = (headers: Record<string, string> = CLOSE): Reply =>
+  errorReply(
+    'request_header_too_large',
+    `The request has more than ${MAX_HEADER_LINES} header lines.`,
+    undefined,
+    headers,
+  );
+
+const CLOSE = { connection: 'close' } as const;
