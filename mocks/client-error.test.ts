@@ -85,6 +85,27 @@ function exchange(origin: string, request: string | string[], gapMs = 0): Promis
   });
 }
 
+/** Sends `request`, then closes the client's side (a half-close, as `curl --data` cut short does), and reads the answer. */
+function halfClosed(origin: string, request: string): Promise<RawAnswer> {
+  const { hostname, port } = new URL(origin);
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host: hostname, port: Number(port) });
+    const chunks: Buffer[] = [];
+    let closedByServer = false;
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('end', () => {
+      closedByServer = true;
+    });
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const all = responsesOf(Buffer.concat(chunks).toString('latin1'));
+      const last = all.at(-1) ?? { statusLine: '', headers: new Map<string, string>(), body: '' };
+      resolve({ ...last, closedByServer, all });
+    });
+    socket.end(request);
+  });
+}
+
 /** The answer is a complete JSON Error with the given code, its registry status, and the CORS headers. */
 function expectJsonError(answer: RawAnswer, code: keyof typeof ERRORS) {
   const { status } = ERRORS[code];
@@ -180,7 +201,34 @@ describe('startServer: requests refused by the HTTP parser', () => {
     );
     expect(answer.all).toHaveLength(1);
     const body = expectJsonError(answer, 'validation_failed');
-    expect(body.message).toBe('The request is not valid HTTP/1.1 (HPE_INVALID_CHUNK_SIZE).');
+    expect(body.message).toBe(
+      "The request is not valid HTTP/1.1: a chunk's size is not a hexadecimal number (RFC 9112, section 7.1) (HPE_INVALID_CHUNK_SIZE).",
+    );
+  });
+
+  it('says in words what the parser refused, not its code alone', async () => {
+    const { origin } = await start();
+    const refused = async (request: string, halfClose = false) => {
+      const answer = halfClose ? await halfClosed(origin, request) : await exchange(origin, request);
+      return expectJsonError(answer, 'validation_failed').message;
+    };
+    // Each was `The request is not valid HTTP/1.1 (HPE_…).` and nothing more.
+    const post = `POST /v1/pets HTTP/1.1\r\nhost: x\r\n${KEY}content-type: application/json\r\n`;
+    expect(await refused(`${post}content-length: 100\r\n\r\n{"name":"a"}`, true)).toBe(
+      'The request is not valid HTTP/1.1: the connection was closed before the request ended (a body shorter than its Content-Length, or a head cut short) (HPE_INVALID_EOF_STATE).',
+    );
+    expect(await refused(`${post}content-length: 5\r\ntransfer-encoding: chunked\r\n\r\n0\r\n\r\n`)).toBe(
+      'The request is not valid HTTP/1.1: its Transfer-Encoding does not end in chunked, or comes beside a Content-Length (RFC 9112, section 6.1): send one of them (HPE_INVALID_TRANSFER_ENCODING).',
+    );
+    expect(await refused('GET /v1/pets/\u00e9 HTTP/1.1\r\nhost: x\r\n\r\n')).toBe(
+      'The request is not valid HTTP/1.1: its request target has a character a URL does not carry as it is (a control character, or a byte beyond ASCII: percent-encode it) (HPE_INVALID_URL).',
+    );
+    expect(await refused('GET /v1/my pets HTTP/1.1\r\nhost: x\r\n\r\n')).toBe(
+      'The request is not valid HTTP/1.1: its request line is not a method, a target and HTTP/1.1, each after one space (a space in a path is sent as %20) (HPE_INVALID_CONSTANT).',
+    );
+    expect(await refused('GET /v1/pets HTTP/1.1\r\nhost: x\r\nx-a: 1\r\n folded\r\n\r\n')).toBe(
+      'The request is not valid HTTP/1.1: a header line is not "Name: value" (a name with a space or no colon, a control character in a value, or a line folded onto the next) (HPE_INVALID_HEADER_TOKEN).',
+    );
   });
 
   it('answers a request read whole before the 400 of one pipelined after it whose chunked framing breaks', async () => {
@@ -199,7 +247,9 @@ describe('startServer: requests refused by the HTTP parser', () => {
     ]);
     expect(JSON.parse(answer.all[0]?.body ?? '')).toHaveLength(1);
     const body = expectJsonError(answer, 'validation_failed');
-    expect(body.message).toBe('The request is not valid HTTP/1.1 (HPE_INVALID_CHUNK_SIZE).');
+    expect(body.message).toBe(
+      "The request is not valid HTTP/1.1: a chunk's size is not a hexadecimal number (RFC 9112, section 7.1) (HPE_INVALID_CHUNK_SIZE).",
+    );
     expect(mock.journal.map((entry) => entry.status)[0]).toBe(200);
   });
 });

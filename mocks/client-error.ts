@@ -165,13 +165,39 @@ function clientErrorRefusal(
     return { code: 'payload_too_large', message: 'The chunk extensions are too large.' };
   // `PRI * HTTP/2.0`, the preface of HTTP/2 with prior knowledge (curl --http2-prior-knowledge).
   if (code === 'HPE_PAUSED_H2_UPGRADE') return versionRefusal('HTTP/2');
-  if (code?.startsWith('HPE_'))
-    return { code: 'validation_failed', message: `The request is not valid HTTP/1.1 (${code}).` };
+  if (code?.startsWith('HPE_')) {
+    const why = PARSER_FAULTS[code];
+    return {
+      code: 'validation_failed',
+      message: `The request is not valid HTTP/1.1${why === undefined ? '' : `: ${why}`} (${code}).`,
+    };
+  }
   // ECONNRESET and other socket errors: nobody to answer.
   return undefined;
 }
 
 const seconds = (ms: number) => `${ms / 1000} s`;
+
+/**
+ * What the faults of Node's parser a client meets most mean, in words: the code alone
+ * (`HPE_INVALID_EOF_STATE`) told a client whose body was shorter than its Content-Length nothing it
+ * could act on. The code still follows, for a search.
+ */
+const PARSER_FAULTS: Readonly<Record<string, string>> = {
+  HPE_INVALID_EOF_STATE:
+    'the connection was closed before the request ended (a body shorter than its Content-Length, or a head cut short)',
+  HPE_INVALID_URL:
+    'its request target has a character a URL does not carry as it is (a control character, or a byte beyond ASCII: percent-encode it)',
+  HPE_INVALID_CONSTANT:
+    'its request line is not a method, a target and HTTP/1.1, each after one space (a space in a path is sent as %20)',
+  HPE_INVALID_TRANSFER_ENCODING:
+    'its Transfer-Encoding does not end in chunked, or comes beside a Content-Length (RFC 9112, section 6.1): send one of them',
+  HPE_INVALID_CONTENT_LENGTH: 'its Content-Length is not a number of bytes',
+  HPE_UNEXPECTED_CONTENT_LENGTH: 'its Content-Length is given more than once, or beside Transfer-Encoding',
+  HPE_INVALID_HEADER_TOKEN:
+    'a header line is not "Name: value" (a name with a space or no colon, a control character in a value, or a line folded onto the next)',
+  HPE_INVALID_CHUNK_SIZE: "a chunk's size is not a hexadecimal number (RFC 9112, section 7.1)",
+};
 
 /**
  * The request line the parser stopped in, as REQUEST_LINE reads it (the method, the version), found
