@@ -2,11 +2,14 @@
 // client's address. Each adapter makes one from what its runtime has: a Web Request (MSW,
 // mock.request) or node's IncomingMessage (the server), without building a Request there.
 import {
+  CONTINUE,
+  expectationReply,
   headerTooLargeReply,
   MAX_HEADER_BYTES,
   MAX_HEADER_LINES,
+  NO_EXPECTATION,
   tooManyHeaderLinesReply,
-} from './header-limits.js';
+} from './request-head.js';
 import type { Reply } from './responses.js';
 
 export interface BodySource {
@@ -80,7 +83,7 @@ export interface MockCall {
   /**
    * The answer an adapter decided before the core, which answers it as it is: not journaled, not
    * counted, as the server's own refusals are. In process, a request over the limits the server's
-   * parser holds (`oversized`); the node:http adapter answers its own refusals itself.
+   * parser holds, or an `Expect` it does not serve (`refusedHead`); the node:http adapter answers its own refusals itself.
    */
   readonly refused?: Reply | undefined;
   /**
@@ -124,11 +127,13 @@ export function concat(chunks: readonly Uint8Array[], total: number): Uint8Array
 }
 
 /**
- * The server's 431 for a Web Request over its limits, counted as Node's parser counts them (the
- * target's bytes, and each header's name and value; not the method, separators or line ends); a
- * Web Request joins a field sent twice, so its fields are counted, not its lines. Undefined within.
+ * What the server answers before the core, for a Web Request: its 431 over its limits, counted as
+ * Node's parser counts them (the target's bytes, and each header's name and value; not the method,
+ * separators or line ends; a Web Request joins a field sent twice, so its fields are counted, not its
+ * lines), and its 417 for an `Expect` it does not serve (a test's `Expect: foo` was served 200 in
+ * process). Undefined: the core answers it.
  */
-export function oversized(request: Request): Reply | undefined {
+export function refusedHead(request: Request): Reply | undefined {
   const { url } = request;
   // The origin is no part of the request target the server reads: only the path and query count.
   const scheme = url.indexOf('://');
@@ -142,6 +147,9 @@ export function oversized(request: Request): Reply | undefined {
   }
   if (size > MAX_HEADER_BYTES) return headerTooLarge();
   if (fields > MAX_HEADER_LINES) return tooManyHeaderLinesReply({});
+  const expect = request.headers.get('expect');
+  if (expect !== null && !CONTINUE.test(expect) && !NO_EXPECTATION.test(expect))
+    return expectationReply(expect, {});
   return undefined;
 }
 
@@ -166,7 +174,7 @@ export function callFromRequest(request: Request, clientAddress?: string): MockC
     throw new TypeError(
       `The Request to ${request.method} ${new URL(request.url).pathname} has had its body read already; a body is read once: send a new Request, or read a clone (request.clone()).`,
     );
-  const refused = oversized(request);
+  const refused = refusedHead(request);
   if (refused !== undefined) return refusedCall(request, refused, clientAddress);
   return {
     method: request.method,
@@ -220,7 +228,7 @@ function untilAborted<T>(signal: AbortSignal, reading: Promise<T>): Promise<T> {
 }
 
 /**
- * A call refused before the core (`oversized`): what the core reads of it is small (the method, no
+ * A call refused before the core (`refusedHead`): what the core reads of it is small (the method, no
  * header, no body), and its URL is never parsed, however long it is.
  */
 function refusedCall(request: Request, refused: Reply, clientAddress: string | undefined): MockCall {

@@ -5,7 +5,7 @@
 import { maxHeaderSize, STATUS_CODES } from 'node:http';
 import { type RequestTarget, targetOf } from './call.js';
 import type { ErrorCode } from './errors.js';
-import { headerTooLargeReply } from './header-limits.js';
+import { headerTooLargeReply } from './request-head.js';
 import { ALLOWED_METHODS, errorReply, type Reply, reply } from './responses.js';
 
 /** How long a connection answered with a transport-level error is read (and dropped) before it is cut. */
@@ -306,7 +306,7 @@ export const duplicateHostReply = (count: number): Reply =>
     { connection: 'close' },
   );
 
-export { MAX_HEADER_LINES, tooManyHeaderLinesReply } from './header-limits.js';
+export { expectationReply, MAX_HEADER_LINES, tooManyHeaderLinesReply } from './request-head.js';
 
 /** An absolute-form request target (RFC 9112 §3.2.2): its scheme, its authority, then its path and query as sent. */
 const ABSOLUTE_FORM = /^([A-Za-z][A-Za-z0-9+.-]*):\/\/([^/?#]*)(.*)$/s;
@@ -367,14 +367,3 @@ export const fragmentReply = (): Reply =>
 
 const targetRefusal = (message: string): Reply =>
   errorReply('validation_failed', message, undefined, { connection: 'close' });
-
-/** An `Expect` other than `100-continue` (RFC 9110 §10.1.1). */
-export function expectationReply(expect: string): Reply {
-  const shown = expect.length > 64 ? `${expect.slice(0, 64)}…` : expect;
-  return errorReply(
-    'expectation_failed',
-    `Expect: ${JSON.stringify(shown)} is not supported; only "100-continue" is.`,
-    undefined,
-    { connection: 'close' },
-  );
-}

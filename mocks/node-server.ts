@@ -44,6 +44,7 @@ import {
   type MockOptions,
   MockOptionsError,
 } from './options.js';
+import { CONTINUE, NO_EXPECTATION } from './request-head.js';
 import { errorReply, type Reply } from './responses.js';
 import type { Awaitable } from './state.js';
 
@@ -148,6 +149,13 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       outgoing.setHeader('connection', 'close');
       outgoing.once('finish', () => setImmediate(() => server.closeIdleConnections()));
     }
+    // Node reads one line more than the most a request may have (see below): that one says some were
+    // dropped. Before Host is looked for: a Host sent after the 1,001st line was dropped too, and the
+    // request was told it carried none.
+    if (incoming.rawHeaders.length > 2 * MAX_HEADER_LINES) {
+      refuse(incoming, outgoing, tooManyHeaderLinesReply());
+      return;
+    }
     if (incoming.httpVersionMajor !== 1 || incoming.headers.host === undefined) {
       // Rare: HTTP/2.0 or HTTP/0.9 (Node's parser reads both; any other version it refuses), or no Host.
       if (incoming.httpVersionMajor !== 1) {
@@ -158,11 +166,6 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         refuse(incoming, outgoing, missingHostReply());
         return;
       }
-    }
-    // Node reads one line more than the most a request may have (see below): that one says some were dropped.
-    if (incoming.rawHeaders.length > 2 * MAX_HEADER_LINES) {
-      refuse(incoming, outgoing, tooManyHeaderLinesReply());
-      return;
     }
     const target = incoming.url ?? '/';
     let url: RequestTarget;
@@ -237,13 +240,13 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   // Node takes any Expect that holds 100-continue among others (`100-continue, foo`) for this one.
   server.on('checkContinue', (incoming, outgoing) => {
     const expect = String(incoming.headers.expect);
-    if (/^[ \t]*100-continue[ \t]*$/i.test(expect)) serve(incoming, outgoing, true);
+    if (CONTINUE.test(expect)) serve(incoming, outgoing, true);
     else refuse(incoming, outgoing, expectationReply(expect));
   });
   server.on('checkExpectation', (incoming, outgoing) => {
     const expect = String(incoming.headers.expect);
     // `Expect:` with nothing in it asks for nothing (RFC 9110 §10.1.1): served as without it.
-    if (/^[ \t,]*$/.test(expect)) serve(incoming, outgoing, false);
+    if (NO_EXPECTATION.test(expect)) serve(incoming, outgoing, false);
     else refuse(incoming, outgoing, expectationReply(expect));
   });
   const lingering = new Set<RawSocket>();

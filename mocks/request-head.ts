@@ -1,6 +1,7 @@
-// The size of a request's head the mock serves, one set of limits for its three doors: the server's
-// parser holds a request to them (client-error.ts answers what it refuses), and a Web Request is held
-// to them in process (call.ts's `oversized`: mock.request, mock.handle, MSW). Browser-safe.
+// What the mock refuses of a request's head before the core, one rule for its three doors: the size
+// of the head and the `Expect` it serves. The server holds a request to them (its parser and
+// node-server.ts; client-error.ts answers), and a Web Request is held to them in process (call.ts's
+// `refusedHead`: mock.request, mock.handle, MSW). Browser-safe.
 import { errorReply, type Reply } from './responses.js';
 
 /** Node's default `maxHeaderSize`: the request target and the headers' names and values, in bytes. */
@@ -34,3 +35,18 @@ export const tooManyHeaderLinesReply = (headers: Record<string, string> = CLOSE)
   );
 
 const CLOSE = { connection: 'close' } as const;
+
+/** An `Expect` the mock serves: `100-continue`, or one that asks for nothing (RFC 9110 §10.1.1). */
+export const CONTINUE = /^[ \t]*100-continue[ \t]*$/i;
+export const NO_EXPECTATION = /^[ \t,]*$/;
+
+/** An `Expect` other than `100-continue` (RFC 9110 §10.1.1): 417. `headers` as for headerTooLargeReply. */
+export function expectationReply(expect: string, headers: Record<string, string> = CLOSE): Reply {
+  const shown = expect.length > 64 ? `${expect.slice(0, 64)}…` : expect;
+  return errorReply(
+    'expectation_failed',
+    `Expect: ${JSON.stringify(shown)} is not supported; only "100-continue" is.`,
+    undefined,
+    headers,
+  );
+}

@@ -1,12 +1,14 @@
-// The limits of a request's head, held alike by the three doors: the server's parser answers 431
-// request_header_too_large before the core, and so, in process, do mock.request, mock.handle and MSW,
-// which handed the core a request target or header of any size (megabytes went into the journal).
+// What the mock refuses of a request's head before the core, alike at its three doors: the server's
+// parser answers 431 request_header_too_large, and the server 417 to an Expect it does not serve;
+// so, in process, do mock.request, mock.handle and MSW, which handed the core a request target or
+// header of any size (megabytes went into the journal) and served `Expect: foo` 200.
+import { request } from 'node:http';
 import { setupServer } from 'msw/node';
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
-import { MAX_HEADER_BYTES, MAX_HEADER_LINES } from './header-limits.js';
 import { createMock } from './mock.js';
 import { createHandlers } from './msw.js';
 import { type RunningServer, startServer } from './node-server.js';
+import { MAX_HEADER_BYTES, MAX_HEADER_LINES } from './request-head.js';
 
 const KEY = { authorization: 'Bearer demo-free' };
 let server: RunningServer | undefined;
@@ -18,7 +20,7 @@ afterEach(async () => {
 /** What the three doors answer to one request: the server's over a socket, then in process, then MSW's. */
 async function threeDoors(path: string, headers: [string, string][]) {
   server = await startServer({ port: 0, host: '127.0.0.1' });
-  const viaServer = await fetch(`${server.origin}${path}`, { headers });
+  const viaServer = await overHttp(server.origin, path, headers);
   const mock = createMock();
   const inProcess = await mock.request(path, { headers });
   const msw = setupServer(...createHandlers({ mock, baseUrl: 'https://api.example.test/v1' }));
@@ -29,6 +31,27 @@ async function threeDoors(path: string, headers: [string, string][]) {
   for (const res of [viaServer, inProcess, viaMsw])
     answers.push({ status: res.status, body: await res.json(), limit: res.headers.get('x-ratelimit-limit') });
   return { answers, mock };
+}
+
+/**
+ * A GET over node:http: undici's fetch sends no Expect ("expect header not supported"), and an answer
+ * read as a Response, as the other doors give it.
+ */
+function overHttp(origin: string, path: string, headers: [string, string][]): Promise<Response> {
+  return new Promise((resolve, reject) => {
+    const sent = request(`${origin}${path}`, { headers: Object.fromEntries(headers) }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => {
+        const answered = new Headers();
+        for (const [name, value] of Object.entries(res.headers))
+          if (typeof value === 'string') answered.set(name, value);
+        resolve(new Response(Buffer.concat(chunks), { status: res.statusCode ?? 0, headers: answered }));
+      });
+    });
+    sent.on('error', reject);
+    sent.end();
+  });
 }
 
 const TOO_LARGE = {
@@ -81,5 +104,28 @@ describe('the limits of a request head, at every door', () => {
   it('serves a request just within the limits at every door alike', async () => {
     const { answers } = await threeDoors(`/v1/pets?limit=1&q=${'a'.repeat(15_000)}`, Object.entries(KEY));
     for (const answer of answers) expect(answer).toMatchObject({ status: 200, limit: '60' });
+  });
+
+  it('answers an Expect other than 100-continue 417, in process as the server does', async () => {
+    const { answers, mock } = await threeDoors('/v1/pets?limit=1', [
+      ...Object.entries(KEY),
+      ['expect', 'foo'],
+    ]);
+    for (const answer of answers)
+      expect(answer).toEqual({
+        status: 417,
+        body: {
+          code: 'expectation_failed',
+          message: 'Expect: "foo" is not supported; only "100-continue" is.',
+          status: 417,
+        },
+        limit: null,
+      });
+    expect(mock.journal).toEqual([]);
+    // 100-continue (nothing to wait for in process) and an empty Expect are served.
+    for (const value of ['100-continue', ''])
+      expect((await mock.request('/v1/pets?limit=1', { headers: { ...KEY, expect: value } })).status).toBe(
+        200,
+      );
   });
 });
