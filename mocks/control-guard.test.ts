@@ -139,7 +139,19 @@ describe('the control API over a socket', () => {
         'The control API refuses calls from web pages of another site (Origin "https://evil.example"); start the mock with --control-origin "https://evil.example" to allow it.',
       status: 403,
     });
-    expect((await call(origin, 'GET', '/__petkit/requests', { origin: 'null' })).status).toBe(403);
+    // It was told to start the mock with --control-origin "null", which the mock refuses to start with.
+    const opaque = await call(origin, 'GET', '/__petkit/requests', { origin: 'null' });
+    expect(opaque.status).toBe(403);
+    expect(opaque.json.message).toBe(
+      'The control API refuses calls from web pages of another site (Origin "null"); the page has no origin of its own (a file:// page, a sandboxed frame), which --control-origin cannot name: serve it over http(s) and allow that origin, or start the mock with --control-origin "*" to allow every page.',
+    );
+    const odd = await call(origin, 'GET', '/__petkit/requests', { origin: 'chrome-extension://abc' });
+    expect(odd.json.message).toBe(
+      'The control API refuses calls from web pages of another site (Origin "chrome-extension://abc"); that is no web origin (scheme://host[:port] of http or https), which --control-origin cannot name; --control-origin "*" allows every page.',
+    );
+    await expect(startServer({ port: 0, host: '127.0.0.1', control: { origins: ['null'] } })).rejects.toThrow(
+      'Control origin "null" is not an origin',
+    );
     for (const allowed of ['http://localhost:5173', 'http://127.0.0.1:3000']) {
       expect((await call(origin, 'POST', '/__petkit/reset', { origin: allowed })).status).toBe(200);
     }

@@ -84,6 +84,29 @@ function originsOf(given: readonly string[]): { any: boolean; origins: Set<strin
   return { any, origins, hosts };
 }
 
+/**
+ * How a refused origin could be allowed. `Origin: null` (a file:// page, a sandboxed frame) or one
+ * that is no web origin was told to start the mock with `--control-origin "null"`, which the mock
+ * then refused to start with ("is not a web origin").
+ */
+function allowing(origin: string): string {
+  const quoted = JSON.stringify(origin.slice(0, 100));
+  if (isWebOrigin(origin)) return `start the mock with --control-origin ${quoted} to allow it.`;
+  if (origin === 'null')
+    return 'the page has no origin of its own (a file:// page, a sandboxed frame), which --control-origin cannot name: serve it over http(s) and allow that origin, or start the mock with --control-origin "*" to allow every page.';
+  return 'that is no web origin (scheme://host[:port] of http or https), which --control-origin cannot name; --control-origin "*" allows every page.';
+}
+
+/** An origin --control-origin takes: http(s), scheme://host[:port] and nothing more. */
+function isWebOrigin(origin: string): boolean {
+  try {
+    const url = new URL(origin);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === origin;
+  } catch {
+    return false;
+  }
+}
+
 /** Control options checked and settled, before the server listens. */
 export interface NormalizedControl {
   readonly perMinute: number;
@@ -148,7 +171,7 @@ export function createControlGuard(
   const originRefused = (origin: string, said: string): Reply =>
     errorReply(
       'origin_not_allowed',
-      `The control API refuses calls from web pages of another site (${said} ${JSON.stringify(origin.slice(0, 100))}); start the mock with --control-origin ${JSON.stringify(origin.slice(0, 100))} to allow it.`,
+      `The control API refuses calls from web pages of another site (${said} ${JSON.stringify(origin.slice(0, 100))}); ${allowing(origin)}`,
     );
 
   /**
