@@ -127,6 +127,16 @@ describe('petkit/msw with setupWorker in Chromium', () => {
     expect(seen.headers['www-authenticate']).toMatch(/^Bearer/);
   });
 
+  it('answers the bare base path, /v1 and /__petkit without the last /, as the mock does', async () => {
+    // They went past the worker to the page's own server, whatever it answers there.
+    for (const path of ['/v1', '/__petkit']) {
+      const seen = await pageFetch(path, { Authorization: 'Bearer demo-free' });
+      const expected = await createMock({ seed: 42 }).request(path, withKey('demo-free'));
+      expect(seen.status, path).toBe(404);
+      expect(JSON.parse(seen.text), path).toEqual(await expected.json());
+    }
+  });
+
   it('lets a cross-origin call through the worker read the rate-limit headers', async () => {
     // localhost is another origin than 127.0.0.1, and the handlers answer `*/v1` on any origin.
     const cross = `http://localhost:${new URL(origin).port}/v1/pets?limit=3`;
