@@ -76,6 +76,21 @@ describe('/__petkit/rules', () => {
     expect((await send(mock, 'GET', '/__petkit/rules')).json).toEqual({ rules: [] });
   });
 
+  it('says a --rules file posted whole is a file of rules, where one rule goes', async () => {
+    const mock = mockAt();
+    const rule = { operation: 'listPets', respond: { status: 500 } };
+    const file = await send(mock, 'POST', '/__petkit/rules', { rules: [rule] });
+    // It was `Invalid rule: /respond is required (and 1 more).`
+    expect(file.status).toBe(400);
+    expect(file.json).toEqual({
+      code: 'validation_failed',
+      message:
+        'POST /__petkit/rules arms one rule, {"operation", "respond", …}; {"rules": [rule, …]} is the shape of a --rules file: post each of its rules on its own.',
+      status: 400,
+    });
+    expect(await mock.rules.list()).toEqual([]);
+    expect((await send(mock, 'POST', '/__petkit/rules', rule)).status).toBe(201);
+  });
   it('refuses a body that is not JSON (400 malformed_json) or not sent as JSON (415)', async () => {
     const mock = mockAt();
     const malformed = await checkedRequest(mock, '/__petkit/rules', {
