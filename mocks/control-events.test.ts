@@ -10,6 +10,7 @@ import {
   MAX_EVENT_STREAMS,
 } from './control-events.js';
 import { createJournal, type JournalEntry } from './journal.js';
+import { createMock } from './mock.js';
 import { reply } from './responses.js';
 
 function source(heartbeatMs?: number) {
@@ -204,5 +205,27 @@ describe('GET /__petkit/events', () => {
     await again.stream?.cancel();
     for (const answer of held.slice(1)) await answer.stream?.cancel();
     expect(events.streams.open).toBe(0);
+  });
+
+  it('ends the stream of an aborted mock.request: its read rejects, and it no longer counts', async () => {
+    const mock = createMock();
+    const leaving: AbortController[] = [];
+    const readers: ReadableStreamDefaultReader<Uint8Array>[] = [];
+    for (let i = 0; i < MAX_EVENT_STREAMS; i += 1) {
+      const controller = new AbortController();
+      const res = await mock.request('/__petkit/events', { signal: controller.signal });
+      expect(res.status).toBe(200);
+      leaving.push(controller);
+      readers.push((res.body as ReadableStream<Uint8Array>).getReader());
+    }
+    expect((await mock.request('/__petkit/events')).status).toBe(429);
+    for (const reader of readers) await reader.read(); // the retry line
+    // Each read was left pending for ever, and the 8 streams open until the process ended.
+    const reads = readers.map((reader) => reader.read());
+    for (const controller of leaving) controller.abort();
+    for (const read of reads) await expect(read).rejects.toMatchObject({ name: 'AbortError' });
+    const again = await mock.request('/__petkit/events');
+    expect(again.status).toBe(200);
+    await again.body?.cancel();
   });
 });

@@ -79,7 +79,7 @@ export function answerEvents(call: MockCall, source: EventSource_): Reply {
     'x-accel-buffering': 'no',
   });
   // HEAD: the head alone; no stream is opened (nobody would read it, or end it).
-  if (call.method !== 'HEAD') answer.stream = eventStream(source, from);
+  if (call.method !== 'HEAD') answer.stream = eventStream(source, from, call);
   return answer;
 }
 
@@ -88,7 +88,11 @@ function requestEvent(entry: JournalEntry): string {
   return `id: ${entry.id}\nevent: request\ndata: ${JSON.stringify(entry)}\n\n`;
 }
 
-function eventStream(source: EventSource_, from: number | undefined): ReadableStream<Uint8Array> {
+function eventStream(
+  source: EventSource_,
+  from: number | undefined,
+  call: MockCall,
+): ReadableStream<Uint8Array> {
   const { streams } = source;
   streams.open += 1;
   // The records to replay are taken now (references, not entries): each entry is built as it is sent.
@@ -103,6 +107,8 @@ function eventStream(source: EventSource_, from: number | undefined): ReadableSt
   const waiting: JournalEntry[] = [];
   let stop: (() => void) | undefined;
   let heartbeat: ReturnType<typeof setInterval> | undefined;
+  /** Stops listening for the client's going. */
+  let leave: (() => void) | undefined;
   let ended = false;
   /** It fell EVENT_BUFFER behind: nothing more is sent, and it ends once its reader has read what it holds. */
   let overflowed = false;
@@ -116,6 +122,8 @@ function eventStream(source: EventSource_, from: number | undefined): ReadableSt
     if (ended) return;
     ended = true;
     quiet();
+    leave?.();
+    leave = undefined;
     streams.open -= 1;
   };
   let queue: ReadableStreamDefaultController<Uint8Array> | undefined;
@@ -169,6 +177,14 @@ function eventStream(source: EventSource_, from: number | undefined): ReadableSt
         }, streams.heartbeatMs);
         // Holds no process open on its own: a server's close() ends the stream anyway.
         (heartbeat as { unref?: () => void }).unref?.();
+        // In process (mock.request, MSW), the request's abort ends it, as fetch's body ends when its
+        // request is aborted: it was left open, the reader's read() pending for ever and the stream
+        // counted against MAX_EVENT_STREAMS until the process ended (over a socket, its close does).
+        leave = call.gone?.(() => {
+          if (ended) return;
+          end();
+          controller.error(new DOMException('The request was aborted.', 'AbortError'));
+        });
       },
       pull: () => (overflowed ? closeIfRead() : flush()),
       cancel: end,
