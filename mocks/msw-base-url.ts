@@ -34,6 +34,8 @@ export function parseBaseUrl(
   if (typeof baseUrl !== 'string') {
     throw refuse(`baseUrl is a string, e.g. 'https://api.example.test/v1'; got ${typeof baseUrl}.`);
   }
+  const otherScheme = schemeFault(baseUrl);
+  if (otherScheme !== undefined) throw refuse(otherScheme);
   const absolute =
     baseUrl.startsWith('*') || /^[a-z][a-z0-9+.-]*:\/\//i.test(baseUrl) ? baseUrl : fromPage(baseUrl, refuse);
   const scheme = absolute.indexOf('://');
@@ -61,6 +63,22 @@ export function parseBaseUrl(
     path,
     controlPath: `${parent}${CONTROL_PREFIX.slice(0, -1)}`,
   };
+}
+
+/**
+ * A base URL MSW would never match: another scheme than http(s) (`javascript:…`, `ftp://…`), which was
+ * read as a path relative to the page, or `localhost:3000/v1` without its scheme, read as a scheme
+ * `localhost:`. Undefined for any other.
+ */
+function schemeFault(baseUrl: string): string | undefined {
+  const scheme = /^([a-z][a-z0-9+.-]*):(\/\/)?/i.exec(baseUrl);
+  if (scheme === null) return undefined;
+  const [, name = '', slashes] = scheme;
+  if (/^https?$/i.test(name)) return undefined;
+  const shown = baseUrl.length > 60 ? `${baseUrl.slice(0, 60)}…` : baseUrl;
+  if (slashes === undefined && /^\d/.test(baseUrl.slice(name.length + 1)))
+    return `baseUrl '${shown}' has no scheme: give 'http://${shown}' (or https).`;
+  return `baseUrl '${shown}' is a ${name.toLowerCase()}: URL, which no request of the app's matches: give the API's http(s) URL ('https://api.example.test/v1'), or '*/v1' for any origin.`;
 }
 
 /**

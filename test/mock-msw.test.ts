@@ -234,6 +234,20 @@ describe('createHandlers at every shape of base URL', () => {
     expect(() => createHandlers({ baseUrl: 'https://api.example.test/*/v1' })).toThrow(
       /wildcard in its path/,
     );
+    // Each was told it is relative, and to give 'https://api.example.test/localhost:3000/v1'.
+    expect(() => createHandlers({ baseUrl: 'localhost:3000/v1' })).toThrow(
+      new TypeError(
+        "petkit/msw: baseUrl 'localhost:3000/v1' has no scheme: give 'http://localhost:3000/v1' (or https).",
+      ),
+    );
+    expect(() => createHandlers({ baseUrl: 'ftp://api.example.test/v1' })).toThrow(
+      new TypeError(
+        "petkit/msw: baseUrl 'ftp://api.example.test/v1' is a ftp: URL, which no request of the app's matches: give the API's http(s) URL ('https://api.example.test/v1'), or '*/v1' for any origin.",
+      ),
+    );
+    expect(() => override('listPets', { status: 200, body: [] }, { baseUrl: 'javascript:alert(1)' })).toThrow(
+      /is a javascript: URL/,
+    );
   });
   it("overrides an operation under a base path with characters of MSW's pattern syntax", async () => {
     const baseUrl = 'https://api.example.test/(v1)';
