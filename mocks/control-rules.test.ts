@@ -76,7 +76,7 @@ describe('/__petkit/rules', () => {
     expect((await send(mock, 'GET', '/__petkit/rules')).json).toEqual({ rules: [] });
   });
 
-  it('says a --rules file posted whole is a file of rules, where one rule goes', async () => {
+  it('says a --rules file posted (or armed in process) whole is a file of rules, where one rule goes', async () => {
     const mock = mockAt();
     const rule = { operation: 'listPets', respond: { status: 500 } };
     const file = await send(mock, 'POST', '/__petkit/rules', { rules: [rule] });
@@ -85,9 +85,13 @@ describe('/__petkit/rules', () => {
     expect(file.json).toEqual({
       code: 'validation_failed',
       message:
-        'POST /__petkit/rules arms one rule, {"operation", "respond", …}; {"rules": [rule, …]} is the shape of a --rules file: post each of its rules on its own.',
+        'A rule is armed alone, {"operation", "respond", …}; {"rules": [rule, …]} is the shape of a --rules file: arm each of its rules on its own (POST /__petkit/rules, mock.rules.arm).',
       status: 400,
     });
+    // In process alike.
+    await expect(mock.rules.arm({ rules: [rule] } as never)).rejects.toThrow(
+      new ControlError('validation_failed', (file.json as { message: string }).message),
+    );
     expect(await mock.rules.list()).toEqual([]);
     expect((await send(mock, 'POST', '/__petkit/rules', rule)).status).toBe(201);
   });

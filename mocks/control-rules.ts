@@ -19,12 +19,6 @@ export async function answerRules(call: MockCall, method: string, controls: Cont
     }
     const body = await bodyOf(call);
     if ('refused' in body) return body.refused;
-    // A --rules file's content posted whole was told `/respond is required (and 1 more)`.
-    if (isRulesFile(body.value))
-      return errorReply(
-        'validation_failed',
-        'POST /__petkit/rules arms one rule, {"operation", "respond", …}; {"rules": [rule, …]} is the shape of a --rules file: post each of its rules on its own.',
-      );
     // Checked by normalizeRule against openapi.yaml's RuleInput: the cast names what it will be.
     return json(201, await controls.rules.arm(body.value as RuleInput));
   } catch (error) {
@@ -55,11 +49,4 @@ export async function answerRule(
   } catch (error) {
     return controlFailed(error);
   }
-}
-
-/** `{"rules": [...]}` and nothing a rule has: a rules file's content. */
-function isRulesFile(value: unknown): boolean {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const names = Object.keys(value);
-  return names.length === 1 && names[0] === 'rules' && Array.isArray((value as { rules: unknown }).rules);
 }

@@ -78,6 +78,12 @@ export function createControls(c: {
 
   const rules: MockRules = {
     async arm(input) {
+      // A --rules file's content armed whole was told `Invalid rule: /respond is required (and 1 more).`
+      if (isRulesFile(input))
+        throw new ControlError(
+          'validation_failed',
+          'A rule is armed alone, {"operation", "respond", …}; {"rules": [rule, …]} is the shape of a --rules file: arm each of its rules on its own (POST /__petkit/rules, mock.rules.arm).',
+        );
       const rule = normalizeRule(input, c.rules);
       if (isRuleFault(rule)) throw new ControlError('validation_failed', rule.message, rule.details);
       const armed = await control.arm(rule);
@@ -147,4 +153,11 @@ export function createControls(c: {
   }
 
   return { rules, clock, windows };
+}
+
+/** `{"rules": [...]}` and nothing a rule has: a rules file's content. */
+function isRulesFile(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const names = Object.keys(value);
+  return names.length === 1 && names[0] === 'rules' && Array.isArray((value as { rules: unknown }).rules);
 }
