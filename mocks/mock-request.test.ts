@@ -48,6 +48,35 @@ describe('mock.request', () => {
   });
 });
 
+describe('a URL with a user and password (a key in it)', () => {
+  it('is refused by mock.request and mock.handle without quoting it, where Request’s TypeError quoted the key', async () => {
+    const mock = createMock();
+    const attempts = [
+      () => mock.request('http://user:sk-secret@localhost/v1/pets'),
+      () => mock.request(new URL('http://user:sk-secret@localhost/v1/pets')),
+      () => mock.request('http://sk-secret@localhost/v1/pets', auth),
+      () => mock.handle('http://user:sk-secret@localhost/v1/pets'),
+      () => mock.handle(new URL('http://:sk-secret@localhost/v1/pets')),
+    ];
+    for (const attempt of attempts) {
+      const error: unknown = await attempt().then(
+        () => undefined,
+        (reason: unknown) => reason,
+      );
+      expect(error).toBeInstanceOf(MockOptionsError);
+      expect((error as Error).message).toMatch(
+        /, with no user or password in it \(fetch refuses them too\); got one that has them, not shown\. Send a key as the Authorization header/,
+      );
+      expect((error as Error).message).not.toContain('sk-secret');
+    }
+    // One that is no URL at all is quoted, its user and password hidden.
+    await expect(mock.request('http://user:sk-secret@[::1/v1/pets')).rejects.toThrow(
+      '; got "http://***@[::1/v1/pets", which is not a URL.',
+    );
+    expect(mock.journal).toEqual([]);
+  });
+});
+
 describe('mock.request given a signal', () => {
   it('rejects as fetch does when the signal aborts during a delay, rather than answering 200 early', async () => {
     const mock = createMock();

@@ -627,7 +627,7 @@ const REQUEST_TAKES =
 /** What mock.request was given, as a Request: a path or URL resolved against a local origin. */
 function requested(target: unknown, init: RequestInit | undefined): Request {
   if (typeof target === 'string') return new Request(urlOf(target, REQUEST_TAKES), init);
-  if (target instanceof URL) return new Request(target, init);
+  if (target instanceof URL) return new Request(withoutCredentials(target, REQUEST_TAKES), init);
   if (isRequest(target)) return init === undefined ? target : new Request(target, init);
   throw new MockOptionsError(`${REQUEST_TAKES}; got ${kindOf(target)}.`);
 }
@@ -646,16 +646,31 @@ function handled(target: unknown, context: unknown): Request {
     throw new MockOptionsError(
       `mock.handle's second argument is its context, { clientAddress }; got ${others.slice(0, 5).join(', ')}. To send a request with headers, a method or a body: mock.handle(new Request(url, init)), or mock.request(url, init).`,
     );
-  return new Request(typeof target === 'string' ? urlOf(target, takes) : target);
+  return new Request(typeof target === 'string' ? urlOf(target, takes) : withoutCredentials(target, takes));
 }
 
 /** A path or an absolute URL, resolved against a local origin; a MockOptionsError when it is neither. */
 function urlOf(target: string, takes: string): URL {
+  let url: URL;
   try {
-    return new URL(target, LOCAL_ORIGIN);
+    url = new URL(target, LOCAL_ORIGIN);
   } catch {
-    throw new MockOptionsError(`${takes}; got ${JSON.stringify(target.slice(0, 100))}, which is not a URL.`);
+    // What looks like a URL's user and password is not quoted (it may hold a key).
+    const shown = target.slice(0, 100).replace(/\/\/[^/?#]*@/, '//***@');
+    throw new MockOptionsError(`${takes}; got ${JSON.stringify(shown)}, which is not a URL.`);
   }
+  return withoutCredentials(url, takes);
+}
+
+/**
+ * The URL, refused when it carries a user or password (`http://user:key@localhost/v1/pets`): Request
+ * refuses it too, with a TypeError that quoted the whole URL, the key in it, into the caller's logs.
+ */
+function withoutCredentials(url: URL, takes: string): URL {
+  if (url.username === '' && url.password === '') return url;
+  throw new MockOptionsError(
+    `${takes}, with no user or password in it (fetch refuses them too); got one that has them, not shown. Send a key as the Authorization header: { headers: { Authorization: 'Bearer <key>' } }.`,
+  );
 }
 
 const isRequest = (value: unknown): value is Request =>
