@@ -74,10 +74,11 @@ export function processOutput(
 }
 
 /**
- * `text` safe to print on a terminal: each control character (C0 but none, DEL, C1) and each
- * character that reorders what follows (the bidirectional overrides and isolates) written as its
- * `\uXXXX` escape. A message that quotes a file or a flag quotes what the user gave, and a rule's
- * path "/v1/pets\u001b[2J" cleared the screen the message was printed on.
+ * `text` safe to print on a terminal: each character openapi/terminal-text.ts names (the controls,
+ * a lone surrogate, the bidirectional controls, the separators, the zero-width ones) written as its
+ * `\uXXXX` escape, as the contract suite's reports write them. A message that quotes a file or a flag
+ * quotes what the user gave, and a rule's path "/v1/pets\u001b[2J" cleared the screen the message was
+ * printed on.
  */
 export function printable(text: string): string {
   return terminalText(text);

@@ -49,6 +49,24 @@ it('prints the control characters a file or a flag holds as escapes, not as the 
   );
 });
 
+it('prints what a reader cannot see as the contract suite reports it: a lone surrogate, U+200B, U+FEFF, U+200E', () => {
+  const keys = fileOf(
+    'keys.json',
+    '{"keys":[{"key":"k","plan":"free","a\\u200bb\\ud800c\\ufeffd\\u200ee":1}]}',
+  );
+  const missing = join(keys, '..', 'rules\u200b\u2060.json');
+  const refusals = [mock('--keys', keys), mock('--rules', missing)];
+  for (const run of refusals) {
+    expect(run.status).toBe(2);
+    // Node writes a lone surrogate as U+FFFD: the character the file held would be lost.
+    expect(run.stderr).not.toMatch(/[\u200b\u2060\u200e\ufeff\ufffd]/u);
+  }
+  expect(refusals[0]?.stderr).toContain(
+    'keys[0] has an unknown property "a\\u200bb\\ud800c\\ufeffd\\u200ee".',
+  );
+  expect(refusals[1]?.stderr).toContain('rules\\u200b\\u2060.json');
+});
+
 it('escapes the characters that would reorder the rest of the line, and leaves the rest as it is', () => {
   expect(printable('a\u202eb\u2066c\u2028d é 🐶 \t')).toBe('a\\u202eb\\u2066c\\u2028d é 🐶 \\u0009');
 });

@@ -110,3 +110,16 @@ test('a message that stops the run quoting a header (Retry-After): escaped on st
   expect(out()).toContain(`verdict: stopped (exit 2): ${said}`);
   expect(err()).toContain(`petkit contract: ${said}`);
 });
+
+test('what a reader cannot see in a body (BOM, U+200B, U+2060, U+200E): the pretty report shows it escaped, as the mock and the proxy print it', async () => {
+  const reference = createReference();
+  served = await serve((request) => {
+    const answer = reference(request);
+    if (request.method !== 'GET' || request.pathname !== '/v1/pets' || answer.status !== 200) return answer;
+    return { ...answer, body: '\uFEFF{"a":"\u200B\u2060\u200E"}' };
+  });
+  const { io, out } = fakeIo();
+  expect(await run(['--base-url', served.url, '--seed', '3', '--examples', '2'], io)).toBe(1);
+  expect(out()).not.toMatch(/[\uFEFF\u200B\u2060\u200E]/u);
+  expect(out()).toMatch(/^ +\\ufeff\{"a":"\\u200b\\u2060\\u200e"\}$/m);
+});

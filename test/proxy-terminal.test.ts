@@ -55,3 +55,43 @@ describe('petkit proxy, before an upstream that sends terminal controls', () => 
     expect(received).toContain(`"${BIDI} \\u001b]0;pwned`);
   });
 });
+
+/**
+ * What the contract suite's reports show escaped beyond the controls: the byte-order mark, the
+ * zero-width space, the word joiner, the left-to-right and Arabic letter marks (bidirectional controls
+ * outside the overrides and isolates), each invisible on a terminal.
+ */
+const INVISIBLE = /[\uFEFF\u200B\u2060\u200E\u061C]/u;
+
+describe('petkit proxy, before an upstream whose body holds characters a reader cannot see', () => {
+  it('prints them and serves its journal escaped, as the contract suite reports them', async () => {
+    const { upstream } = await rawUpstream((socket) => {
+      const body = Buffer.from('\uFEFF{"id":"a\u200Bb\u2060c\u200Ed\u061Ce"}', 'utf8');
+      socket.end(
+        Buffer.concat([
+          Buffer.from(
+            `HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`,
+          ),
+          body,
+        ]),
+      );
+    }, closers);
+    const proxy = await startCliProxy(['--upstream', upstream]);
+    closers.push(() => proxy.stop());
+    await (await fetch(`${proxy.origin}/v1/pets`)).arrayBuffer();
+    for (let tries = 0; tries < 500 && !/^GET \/v1\/pets 200 /m.test(proxy.output()); tries += 1)
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    const journal = await (await fetch(`${proxy.origin}/__petkit/departures`)).text();
+
+    expect(proxy.output()).toMatch(
+      /^ {2}received: .*"\\ufeff\{\\"id\\":\\"a\\u200bb\\u2060c\\u200ed\\u061ce/m,
+    );
+    expect(proxy.output()).not.toMatch(INVISIBLE);
+    expect(journal).not.toMatch(INVISIBLE);
+    // Escaped as JSON reads them: the same characters once parsed.
+    const { departures } = JSON.parse(journal) as { departures: { received: string }[] };
+    expect(departures.map((d) => d.received).join('\n')).toContain(
+      '\uFEFF{\\"id\\":\\"a\u200Bb\u2060c\u200Ed\u061Ce',
+    );
+  });
+});
