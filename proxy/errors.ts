@@ -30,7 +30,11 @@ function errorText(code: ProxyErrorCode, message: string): string {
   return JSON.stringify({ code, message, status: PROXY_ERRORS[code] });
 }
 
-/** Answers a JSON Error on a response whose head is not yet sent. */
+/**
+ * Answers a JSON Error on a response whose head is not yet sent. Its reason phrase is named: a
+ * writeHead that threw has left the upstream's on `res` (Node sets it before checking it), and one
+ * holding a control character threw again here, out of the exchange, and stopped the process.
+ */
 export function sendError(
   res: ServerResponse,
   code: ProxyErrorCode,
@@ -38,7 +42,8 @@ export function sendError(
   headers: Readonly<Record<string, string>> = {},
 ): void {
   const text = errorText(code, message);
-  res.writeHead(PROXY_ERRORS[code], {
+  const status = PROXY_ERRORS[code];
+  res.writeHead(status, STATUS_CODES[status] ?? '', {
     ...headers,
     'content-type': 'application/json',
     'content-length': Buffer.byteLength(text),

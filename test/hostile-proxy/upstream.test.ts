@@ -6,6 +6,7 @@ import { createServer, type IncomingMessage, request, type Server, type ServerRe
 import { type AddressInfo, createServer as createTcpServer, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type RunningProxy, startProxy } from '../../proxy/index.js';
+import { startCliProxy } from './cli-proxy.js';
 import { listening as listeningOn, rawUpstream as rawSocketUpstream, recording } from './servers.js';
 
 const TIMEOUT_MS = 150;
@@ -597,5 +598,26 @@ describe('petkit proxy and a credential sent twice', () => {
     said.push(...errors, JSON.stringify(running.proxy.journal), ...heads);
     expect(heads[0]).toMatch(/^authorization: Bearer first-key-1234$/im);
     expect(said.join('\n')).not.toContain('second-secret');
+  });
+});
+
+describe('petkit proxy against an upstream whose status line Node will not write', () => {
+  it('answers 502 bad_gateway for a reason phrase holding a control character, and goes on serving', async () => {
+    const { upstream } = await rawUpstream((socket) =>
+      socket.end('HTTP/1.1 200 O\u001b[2Jk\r\ncontent-type: application/json\r\ncontent-length: 2\r\n\r\n[]'),
+    );
+    // The built CLI, as a user runs it: a throw out of an exchange would end the process.
+    const proxy = await startCliProxy(['--upstream', upstream]);
+    closers.push(async () => proxy.stop());
+    for (const _ of [1, 2]) {
+      const answer = await fetch(`${proxy.origin}/v1/pets`);
+      expect(answer.status).toBe(502);
+      expect(await answer.json()).toMatchObject({ code: 'bad_gateway' });
+    }
+    expect(proxy.exitCode()).toBeNull();
+    expect(proxy.output()).toContain(
+      'answered what cannot be forwarded (Invalid character in statusMessage) to GET /v1/pets',
+    );
+    expect(proxy.output()).not.toContain('\u001b');
   });
 });
