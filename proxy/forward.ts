@@ -159,9 +159,13 @@ export function forward(
       return;
     }
     if (answer !== undefined) {
-      // The answer's own 'close' says what became of it.
+      // The answer's own 'close' says what became of it, but for one the parser refused after its
+      // head (a chunk size that is not hexadecimal, a trailer Node will not read): the client's is
+      // cut here, which that 'close' takes for the client gone, and the upstream's fault went unsaid.
       finish();
       sent.abandon();
+      if (error.code?.startsWith('HPE_') === true && !res.destroyed)
+        failed(`sent what is not HTTP/1.1 in its answer (${error.code}), cut short, to`);
       res.destroy();
       return;
     }

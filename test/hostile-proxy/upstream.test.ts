@@ -621,3 +621,23 @@ describe('petkit proxy against an upstream whose status line Node will not write
     expect(proxy.output()).not.toContain('\u001b');
   });
 });
+
+describe('petkit proxy against an upstream whose answer stops being HTTP after its head', () => {
+  it('cuts the app’s answer and says why, for a chunk size that is not hexadecimal', async () => {
+    const { upstream } = await rawUpstream((socket) =>
+      socket.end(
+        'HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\nzz\r\n[]\r\n0\r\n\r\n',
+      ),
+    );
+    const { running, errors } = await proxyTo(upstream, 5_000);
+    const result = await outcome(running, '/pets').catch((error: Error) => ({ kind: 'failed', error }));
+    expect(result).not.toMatchObject({ kind: 'answered' });
+    await expect
+      .poll(() => errors)
+      .toEqual([
+        expect.stringMatching(
+          /^the upstream http:\/\/127\.0\.0\.1:\d+ sent what is not HTTP\/1\.1 in its answer \(HPE_INVALID_CHUNK_SIZE\), cut short, to GET \/v1\/pets$/,
+        ),
+      ]);
+  });
+});
