@@ -15,6 +15,7 @@ import {
   request as httpRequest,
   type IncomingHttpHeaders,
   type IncomingMessage,
+  maxHeaderSize,
   type ServerResponse,
   STATUS_CODES,
 } from 'node:http';
@@ -136,6 +137,20 @@ export function forward(
     else sendError(res, code, message);
   };
 
+  /**
+   * Why the upstream request failed before an answer: a head Node's parser refused is an answer the
+   * proxy cannot read ("did not answer (HPE_HEADER_OVERFLOW)" sent a user looking for a dead server);
+   * anything else (ECONNREFUSED, a TLS fault) is no answer.
+   */
+  const unanswered = (error: NodeJS.ErrnoException): string => {
+    const code = error.code ?? error.message;
+    if (code === 'HPE_HEADER_OVERFLOW')
+      return `the upstream ${upstream.origin} answered ${method} ${shown} with a head over Node's limit of ${maxHeaderSize} bytes (${code})`;
+    if (code.startsWith('HPE_'))
+      return `the upstream ${upstream.origin} answered ${method} ${shown} with what is not HTTP/1.1 (${code})`;
+    return `the upstream ${upstream.origin} did not answer ${method} ${shown} (${code})`;
+  };
+
   const outgoing = (upstream.protocol === 'https:' ? httpsRequest : httpRequest)({
     protocol: upstream.protocol,
     hostname: upstream.hostname.replace(/^\[(.*)\]$/, '$1'),
@@ -169,10 +184,7 @@ export function forward(
       res.destroy();
       return;
     }
-    giveUp(
-      'bad_gateway',
-      `the upstream ${upstream.origin} did not answer ${method} ${shown} (${error.code ?? error.message})`,
-    );
+    giveUp('bad_gateway', unanswered(error));
   });
   // A 101 whether asked or not: the connection would become another protocol's, which the proxy
   // does not speak. Without this listener Node drops the socket and the request ends with no event.

@@ -2,7 +2,14 @@
 // closes early, one that never answers, one that stops in the middle of its answer. The client must
 // learn of it promptly (an answer cut short, or a 504 with a JSON Error), never wait for ever, and the
 // proxy must go on serving. The timeout is injected short; nothing here sleeps longer than it.
-import { createServer, type IncomingMessage, request, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  type IncomingMessage,
+  maxHeaderSize,
+  request,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import { type AddressInfo, createServer as createTcpServer, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type RunningProxy, startProxy } from '../../proxy/index.js';
@@ -639,5 +646,25 @@ describe('petkit proxy against an upstream whose answer stops being HTTP after i
           /^the upstream http:\/\/127\.0\.0\.1:\d+ sent what is not HTTP\/1\.1 in its answer \(HPE_INVALID_CHUNK_SIZE\), cut short, to GET \/v1\/pets$/,
         ),
       ]);
+  });
+});
+
+describe('petkit proxy against an upstream whose head is not HTTP it can read', () => {
+  it('says the upstream answered, and what was wrong with it, where it said the upstream did not answer', async () => {
+    const heads = [
+      `HTTP/1.1 200 OK\r\nx-big: ${'a'.repeat(20_000)}\r\ncontent-length: 0\r\n\r\n`,
+      'HTTP/1.1 200 OK\r\ncontent-length: 2\r\ncontent-length: 3\r\n\r\n[]x',
+    ];
+    let next = 0;
+    const { upstream } = await rawUpstream((socket) => socket.end(heads[next++ % heads.length] ?? ''));
+    const { running, errors } = await proxyTo(upstream, 5_000);
+    for (const _ of heads) {
+      const result = await outcome(running, '/pets');
+      expect(result).toMatchObject({ kind: 'answered', status: 502 });
+    }
+    expect(errors.map((error) => error.replace(/127\.0\.0\.1:\d+/, 'UPSTREAM'))).toEqual([
+      `the upstream http://UPSTREAM answered GET /v1/pets with a head over Node's limit of ${maxHeaderSize} bytes (HPE_HEADER_OVERFLOW)`,
+      'the upstream http://UPSTREAM answered GET /v1/pets with what is not HTTP/1.1 (HPE_UNEXPECTED_CONTENT_LENGTH)',
+    ]);
   });
 });
