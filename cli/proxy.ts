@@ -58,7 +58,21 @@ interface Parsed {
 const MAX_TIMEOUT_MS = 2_147_483_647;
 
 export function parse(argv: string[], env: Readonly<Record<string, string | undefined>> = {}): Parsed {
-  const { values } = parseArgs({ args: checkedArgv(argv, FLAGS), options: FLAGS, strict: true });
+  const args = checkedArgv(argv, FLAGS);
+  // parseArgs keeps the last of a flag given twice: `petkit proxy --upstream "$STAGING" "$@"` with
+  // another --upstream in "$@" sent the app's traffic, and its key, to that one without a word.
+  const upstreams = [
+    ...new Set(
+      args.filter((arg) => arg.startsWith('--upstream=')).map((arg) => arg.slice('--upstream='.length)),
+    ),
+  ];
+  if (upstreams.length > 1) {
+    const [first = '', second = ''] = upstreams.map(withoutCredentials);
+    throw new UsageError(
+      `--upstream is given twice ("${first}", then "${second}"); give it once: every request goes to one backend.`,
+    );
+  }
+  const { values } = parseArgs({ args, options: FLAGS, strict: true });
   const help = values.help === true;
   const port = integerFlag('--port', values.port, { min: 0, max: 65535 }) ?? DEFAULT_PROXY_PORT;
   const host = hostFlag(values.host, '127.0.0.1');

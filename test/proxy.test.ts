@@ -806,6 +806,30 @@ process.stdout.write = (chunk, ...rest) => {
     expect(parse(['--upstream', 'http://127.0.0.1:65535/v1']).upstream).toBe('http://127.0.0.1:65535/v1');
   });
 
+  it('refuses --upstream given twice with two URLs, where it forwarded to the last without a word', async () => {
+    const { spawnSync } = await import('node:child_process');
+    const twice = spawnSync(
+      process.execPath,
+      [
+        MAIN,
+        'proxy',
+        '--port',
+        '0',
+        '--upstream',
+        'http://me:s3cret@127.0.0.1:8/v1',
+        '--upstream=http://127.0.0.1:9/v1',
+      ],
+      { encoding: 'utf8', timeout: 3_000 },
+    );
+    expect(twice.stderr).toBe(
+      'petkit proxy: --upstream is given twice ("http://***@127.0.0.1:8/v1", then "http://127.0.0.1:9/v1"); give it once: every request goes to one backend.\n' +
+        "Run 'petkit proxy --help' for the options.\n",
+    );
+    expect(twice.status).toBe(2);
+    // The same URL twice (a script's default repeated) is no conflict.
+    expect(parse(['--upstream', 'http://x/v1', '--upstream', 'http://x/v1']).upstream).toBe('http://x/v1');
+  });
+
   it('never quotes the key it was given in a refusal of its flags', async () => {
     const { spawnSync } = await import('node:child_process');
     const KEY = 'sk_live_Abc123.x';
