@@ -141,8 +141,11 @@ export async function run(argv: string[], given?: Io): Promise<number> {
   let running = false;
   const io = given ?? processIo(() => running);
   let values: ReturnType<typeof parse>['values'];
+  let twice: string | undefined;
   try {
-    values = parse(joinNegativeValues(argv)).values;
+    const parsed = parse(joinNegativeValues(argv));
+    values = parsed.values;
+    twice = givenTwice(parsed.tokens);
   } catch (cause) {
     io.stderr.write(
       `petkit contract: ${parseMessage(cause as Error, joinNegativeValues(argv))}\nRun 'petkit contract --help' for the options.\n`,
@@ -159,6 +162,10 @@ export async function run(argv: string[], given?: Io): Promise<number> {
   // it, should it have gone to the wrong flag. The reports hide it as they are built.
   const hide = createRedactor(apiKey).response;
   const say = (text: string) => io.stderr.write(hide(text));
+  if (twice !== undefined) {
+    say(`petkit contract: ${printable(twice)}\n`);
+    return 2;
+  }
   const reporter = values.reporter ?? 'pretty';
   if (!['pretty', 'junit', 'json'].includes(reporter)) {
     say(`petkit contract: --reporter must be pretty, junit or json, got "${reporter}".\n`);
@@ -355,6 +362,28 @@ function parseMessage(cause: Error, argv: string[]): string {
     // Another fault besides: the position is left out.
   }
   return `unexpected argument${where} (not shown: it may be a key). Every value follows its flag: --api-key KEY.`;
+}
+
+/**
+ * The flags that name where the key is sent or what is written, given twice with two values: parseArgs
+ * keeps the last, so `petkit contract --base-url "$STAGING" "$@"` with another --base-url in "$@" sent
+ * the key and the run there without a word. Any other flag keeps its last value.
+ */
+const ONCE = new Set(['base-url', 'output', 'har']);
+
+/** What is wrong with `tokens` as to ONCE (a URL's `user:password@` written `***@`), if anything. */
+function givenTwice(tokens: ReturnType<typeof parse>['tokens']): string | undefined {
+  const given = new Map<string, string>();
+  for (const token of tokens) {
+    if (token.kind !== 'option' || !ONCE.has(token.name) || token.value === undefined) continue;
+    const before = given.get(token.name);
+    if (before !== undefined && before !== token.value) {
+      const shown = (value: string) => value.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i, '$1***@');
+      return `--${token.name} is given twice ("${shown(before)}", then "${shown(token.value)}"); give it once.`;
+    }
+    given.set(token.name, token.value);
+  }
+  return undefined;
 }
 
 /** Seconds given on the command line, as the milliseconds the options take. */
