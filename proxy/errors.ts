@@ -18,6 +18,11 @@ export const PROXY_ERRORS = {
   request_timeout: 408,
   /** The request line and headers are over Node's limit. */
   request_header_too_large: 431,
+  /**
+   * A request body in a transfer coding besides chunked (`Transfer-Encoding: gzip, chunked`): Node
+   * reads only the chunks, so the upstream would get the coded bytes with nothing to say what they are.
+   */
+  unsupported_transfer_coding: 501,
   /** The upstream could not be reached, or answered what cannot be forwarded. */
   bad_gateway: 502,
   /** The upstream said nothing for `upstreamTimeoutMs`. */

@@ -191,6 +191,20 @@ export function createProxy(options: ProxyOptions & { readonly host?: string }):
       sendError(res, 'invalid_target', placed.refusal, { connection: 'close' });
       return;
     }
+    // Transfer-Encoding is hop-by-hop, so it is not forwarded, and Node's parser takes off the chunked
+    // coding alone: the gzip of `gzip, chunked` went upstream as bytes labelled as nothing (RFC 9112
+    // §6.1: 501 for a transfer coding not understood). Node refuses any list not ending in chunked.
+    const codings = req.headers['transfer-encoding'];
+    if (codings?.split(',').some((coding) => !/^\s*(chunked)?\s*$/i.test(coding)) === true) {
+      req.resume();
+      sendError(
+        res,
+        'unsupported_transfer_coding',
+        `petkit proxy forwards a body in no transfer coding but chunked, got Transfer-Encoding: ${codings}; send a compressed body with Content-Encoding instead.`,
+        { connection: 'close' },
+      );
+      return;
+    }
     // Every text of this exchange, printed, journaled or answered, goes through it: the key the proxy
     // knows and whatever credential the app sent are never shown, whatever the upstream echoes.
     const hide = exchangeHider(keys, sentCredentials(req.rawHeaders));

@@ -10,7 +10,8 @@ import {
   type Server,
   type ServerResponse,
 } from 'node:http';
-import { type AddressInfo, createServer as createTcpServer, type Socket } from 'node:net';
+import { type AddressInfo, createServer as createTcpServer, Socket } from 'node:net';
+import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type RunningProxy, startProxy } from '../../proxy/index.js';
 import { startCliProxy } from './cli-proxy.js';
@@ -666,5 +667,44 @@ describe('petkit proxy against an upstream whose head is not HTTP it can read', 
       `the upstream http://UPSTREAM answered GET /v1/pets with a head over Node's limit of ${maxHeaderSize} bytes (HPE_HEADER_OVERFLOW)`,
       'the upstream http://UPSTREAM answered GET /v1/pets with what is not HTTP/1.1 (HPE_UNEXPECTED_CONTENT_LENGTH)',
     ]);
+  });
+});
+
+describe('petkit proxy and a request body in a transfer coding besides chunked', () => {
+  it('answers 501 for Transfer-Encoding: gzip, chunked, where it sent the upstream the gzip bytes unlabelled', async () => {
+    const upstream = await recording();
+    closers.push(() => upstream.close());
+    const { running } = await proxyTo(`${upstream.origin}/v1`, 5_000);
+    const url = new URL(running.url);
+    const gzip = gzipSync('{"name":"Rex"}');
+    const answer = await new Promise<string>((resolve, reject) => {
+      let text = '';
+      const client = new Socket();
+      client.on('data', (chunk: Buffer) => {
+        text += chunk.toString('latin1');
+      });
+      client.on('close', () => resolve(text));
+      client.on('error', reject);
+      client.connect(Number(url.port), url.hostname, () =>
+        client.write(
+          Buffer.concat([
+            Buffer.from(
+              `POST /v1/pets HTTP/1.1\r\nHost: ${url.host}\r\nContent-Type: application/json\r\n` +
+                `Transfer-Encoding: gzip, chunked\r\nConnection: close\r\n\r\n${gzip.length.toString(16)}\r\n`,
+            ),
+            gzip,
+            Buffer.from('\r\n0\r\n\r\n'),
+          ]),
+        ),
+      );
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 501 /);
+    expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toEqual({
+      code: 'unsupported_transfer_coding',
+      message:
+        'petkit proxy forwards a body in no transfer coding but chunked, got Transfer-Encoding: gzip, chunked; send a compressed body with Content-Encoding instead.',
+      status: 501,
+    });
+    expect(upstream.requests).toEqual([]);
   });
 });
