@@ -245,6 +245,23 @@ export function forward(
     // Its failures are told by 'close' below; a listener keeps them from being thrown.
     incoming.on('error', () => {});
     const status = incoming.statusCode ?? 502;
+    // Node's parser takes off the chunked coding alone, and Transfer-Encoding is hop-by-hop: the gzip of
+    // `gzip, chunked` reached the app as bytes labelled as nothing. Its value is not quoted: stderr
+    // is a terminal, and the field may hold any byte.
+    const codings = header(incoming.headers, 'transfer-encoding');
+    if (codings?.split(',').some((coding) => !/^\s*(chunked)?\s*$/i.test(coding)) === true) {
+      finish();
+      incoming.destroy();
+      failed(
+        'answered in a transfer coding besides chunked (its Transfer-Encoding), which petkit proxy does not forward, to',
+      );
+      sendError(
+        res,
+        'bad_gateway',
+        "petkit proxy: the upstream's answer is in a transfer coding besides chunked, which it does not forward.",
+      );
+      return;
+    }
     try {
       res.writeHead(status, incoming.statusMessage, {
         ...endToEnd(incoming.headers, ['via']),

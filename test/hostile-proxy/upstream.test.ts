@@ -708,3 +708,28 @@ describe('petkit proxy and a request body in a transfer coding besides chunked',
     expect(upstream.requests).toEqual([]);
   });
 });
+
+describe('petkit proxy and an answer in a transfer coding besides chunked', () => {
+  it('answers 502 for Transfer-Encoding: gzip, chunked, where it gave the app the gzip bytes unlabelled', async () => {
+    const gzip = gzipSync('[]');
+    const { upstream } = await rawUpstream((socket) =>
+      socket.end(
+        Buffer.concat([
+          Buffer.from(
+            'HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ntransfer-encoding: gzip, chunked\r\n\r\n' +
+              `${gzip.length.toString(16)}\r\n`,
+          ),
+          gzip,
+          Buffer.from('\r\n0\r\n\r\n'),
+        ]),
+      ),
+    );
+    const { running, errors } = await proxyTo(upstream, 5_000);
+    const result = await outcome(running, '/pets');
+    expect(result).toMatchObject({ kind: 'answered', status: 502 });
+    if (result.kind === 'answered') expect(JSON.parse(result.body)).toMatchObject({ code: 'bad_gateway' });
+    expect(errors.map((error) => error.replace(/127\.0\.0\.1:\d+/, 'UPSTREAM'))).toEqual([
+      'the upstream http://UPSTREAM answered in a transfer coding besides chunked (its Transfer-Encoding), which petkit proxy does not forward, to GET /v1/pets',
+    ]);
+  });
+});
