@@ -208,6 +208,15 @@ export function normalizeRule(input: unknown, context: RuleContext): StoredRule 
   if (faults.length > 0)
     return ruleFault(faults.slice(0, MAX_DETAILS).map(describeFaultAsSent(quotable(input))), faults.length);
   const given = input as RuleInput;
+  // A lone surrogate is half of a character, none at all: no request's target holds one (fetch and
+  // Node's URL send U+FFFD). Said as it came: the percent-encoding below would have made it a NUL.
+  if (given.path !== undefined && LONE_SURROGATE.test(given.path))
+    return ruleFault([
+      {
+        path: '/path',
+        message: `${shown(given.path)} holds a lone surrogate (half of a character), which no request's path has: ${NOTHING}`,
+      },
+    ]);
   // A path is matched as the request's target came, and a target is ASCII: a character beyond it is
   // sent percent-encoded (`/v1/pets/ü` as `/v1/pets/%C3%BC`, as fetch, browsers and Node's URL encode
   // it), so the rule keeps it that way; else it was armed and could never match.
@@ -363,12 +372,10 @@ export function seededDraw(seed: number, n: number): number {
 
 /** `path` with every character beyond ASCII percent-encoded as UTF-8 (upper-case hex, as `new URL` writes it). */
 function asciiPath(path: string): string {
-  // A lone surrogate (no character at all) is left as it is: encodeURIComponent throws on it, and
-  // hasControl's caller refuses the path then (it is no request's).
-  return NON_ASCII.test(path)
-    ? path.replace(NON_ASCII_RUNS, (run) => (/\p{Surrogate}/u.test(run) ? '\u0000' : encodeURIComponent(run)))
-    : path;
+  // A lone surrogate never comes here (normalizeRule refuses it first): encodeURIComponent throws on it.
+  return NON_ASCII.test(path) ? path.replace(NON_ASCII_RUNS, encodeURIComponent) : path;
 }
+const LONE_SURROGATE = /\p{Surrogate}/u;
 /** `path` with the hex digits of its percent-escapes upper-case. */
 function upperEscapes(path: string): string {
   return LOWER_ESCAPE.test(path) ? path.replace(ESCAPES, (hex) => hex.toUpperCase()) : path;
