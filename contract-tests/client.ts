@@ -6,6 +6,7 @@ import { maxHeaderSize } from 'node:http';
 import { bodyBreak, headerInteger } from '../openapi/index.js';
 import { ContractAbort, interrupted, stopped, TargetSilent } from './errors.js';
 import { ACCEPT_ENCODING, type Exchange, type RequestRecord } from './exchange.js';
+import { duplicateName } from './http/duplicate-names.js';
 import type { CredentialClass } from './model/types.js';
 import type { NormalizedOptions } from './options.js';
 import { swapCase } from './redaction.js';
@@ -377,7 +378,14 @@ export function createClient(options: ClientOptions): Client {
       paced();
       const shown = redactor.response(body.text);
       // Where it stops being JSON, read in the body as it came, shown from the recorded one (the key hidden).
-      const notJson = parses(body.text) ? undefined : bodyBreak(body.text, shown, body.size);
+      const json = parses(body.text);
+      const notJson = json ? undefined : bodyBreak(body.text, shown, body.size);
+      // An object naming a member twice: said with its name and place as the recorded body shows them.
+      const twice = json ? duplicateName(body.text) : undefined;
+      const duplicate =
+        twice === undefined
+          ? undefined
+          : { pointer: redactor.response(twice.pointer), name: redactor.response(twice.name) };
       return {
         operationId: outgoing.operationId,
         sentSeq,
@@ -390,6 +398,7 @@ export function createClient(options: ClientOptions): Client {
           body: shown,
           ...(body.utf8 ? {} : { notUtf8: true as const }),
           ...(notJson === undefined ? {} : { notJson }),
+          ...(duplicate === undefined ? {} : { duplicateName: duplicate }),
         },
         durationMs: options.now() - startedMs,
         ...(overlapped() ? { overlapped: true } : {}),

@@ -1,5 +1,6 @@
 // What was sent and what came back: plain data, the key already redacted.
 import type { BodyBreak } from '../openapi/index.js';
+import type { DuplicateName } from './http/duplicate-names.js';
 import type { CredentialClass } from './model/types.js';
 
 export interface RequestRecord {
@@ -28,6 +29,8 @@ export interface ResponseRecord {
    * The response checker says it in its finding.
    */
   readonly notJson?: BodyBreak;
+  /** Set when the body is JSON with an object that names a member twice: the first such (the key hidden). */
+  readonly duplicateName?: DuplicateName;
 }
 
 export interface Exchange {

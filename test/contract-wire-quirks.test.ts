@@ -193,6 +193,23 @@ test('a UTF-8 body labelled charset=iso-8859-1: a warning on the operation that 
   expect(exit).toBe(0);
 });
 
+test('a JSON object naming a member twice: a warning on the operation that sends it, exit 0', async () => {
+  const { exit, output } = await contractAgainst(WIRE_QUIRKS.namesIdTwice, ['--reporter', 'json']);
+  const report = JSON.parse(output) as Report;
+  // Before: nothing to say (exit 0, no finding): JSON.parse keeps the last id, the right one.
+  expect(report.findings.map((f) => [f.check, f.operationId, f.status, f.severity, f.message])).toEqual([
+    [
+      'http_advisories',
+      'getPet',
+      200,
+      'warning',
+      'the 200\'s JSON names "id" twice in its body: JSON.parse and Python keep the last value, other parsers the first or refuse it',
+    ],
+  ]);
+  expect(report.findings[0]?.curl).toMatch(/^curl -i '.*\/v1\/pets\/\d+'/);
+  expect(exit).toBe(0);
+});
+
 test('a body cut by a Content-Length shorter than it: the finding says where the Content-Length ended it, inside the JSON', async () => {
   const { exit, output } = await contractAgainst(WIRE_QUIRKS.shortContentLength, ['--reporter', 'json']);
   const report = JSON.parse(output) as Report;

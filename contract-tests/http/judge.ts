@@ -31,6 +31,9 @@ export function httpView(spec: Spec, baseUrl: string, observed: Observed): HttpV
     // The body was read as UTF-8 and may have had the key hidden: its bytes are known only when neither changed it.
     bodyBytes: REDACTED.test(body) || body.includes('\uFFFD') ? undefined : Buffer.byteLength(body, 'utf8'),
     ...(exchange.response.notUtf8 === true ? { notUtf8: true } : {}),
+    ...(exchange.response.duplicateName === undefined
+      ? {}
+      : { duplicateName: exchange.response.duplicateName }),
     ...(operation === undefined
       ? {}
       : {

@@ -23,6 +23,8 @@ export interface HttpView {
   readonly bodyBytes: number | undefined;
   /** The body's bytes are not UTF-8. */
   readonly notUtf8?: boolean;
+  /** The body is JSON with an object that names a member twice: the first such. */
+  readonly duplicateName?: { readonly pointer: string; readonly name: string };
   /**
    * The headers the document declares on this response (lower case): a missing one is
    * response_headers_conformance's finding, not this layer's too. Undefined off the document.
@@ -49,6 +51,10 @@ export interface HttpJudgement {
 }
 
 const rfc = (cite: string, sentence: string): HttpBecause => ({ kind: 'rfc', cite, sentence });
+const UNIQUE_NAMES = rfc(
+  'RFC 8259 §4',
+  'The names within an object SHOULD be unique. … When the names within an object are not unique, the behavior of software that receives such an object is unpredictable.',
+);
 
 const ALLOW = rfc(
   'RFC 9110 §15.5.6',
@@ -348,6 +354,17 @@ function advisories(view: HttpView): Finding[] {
       expected: 'no charset (RFC 8259 §11 defines none for application/json), or charset=utf-8',
       instancePath: '/headers/Content-Type',
       because: [JSON_UTF8, CHARSET],
+    });
+  }
+  const twice = view.duplicateName;
+  if (twice !== undefined) {
+    const where = twice.pointer === '' ? 'its body' : `the object at ${twice.pointer}`;
+    found.push({
+      cause: 'a JSON object that names a member twice',
+      message: `the ${status}'s JSON names "${twice.name}" twice in ${where}: JSON.parse and Python keep the last value, other parsers the first or refuse it`,
+      expected: 'each member name once in an object',
+      instancePath: `/body${twice.pointer}`,
+      because: [UNIQUE_NAMES],
     });
   }
   if ((view.bodyBytes ?? 0) > 0 && headers['content-type'] === undefined && view.method !== 'HEAD') {

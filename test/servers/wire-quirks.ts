@@ -169,6 +169,21 @@ export const WIRE_QUIRKS = {
           : response,
       ),
   },
+  /**
+   * A JSON object naming a member twice (a serializer that writes a default, then the value): JSON.parse
+   * keeps the last (the right id), a client whose parser keeps the first reads pet 999999.
+   */
+  namesIdTwice: {
+    name: 'names-id-twice',
+    does: 'writes every getPet 200 as {"id":999999,"id":N,…}',
+    answer: (request, response, res) =>
+      send(
+        res,
+        isGetPet(request) && response.status === 200
+          ? { ...response, body: response.body.replace(/^\{/, '{"id":999999,') }
+          : response,
+      ),
+  },
   /** A body labelled gzip that is not (a proxy that sets the header twice, compresses once). */
   corruptGzipOnGetPet: {
     name: 'corrupt-gzip-on-get-pet',
