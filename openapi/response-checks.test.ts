@@ -317,6 +317,24 @@ describe('every response is held to the contract', () => {
     ]);
   });
 
+  test("a Reset out of every current window says so, and that the server's clock is off when its own Date is as far off", () => {
+    // A server 10 minutes slow: its Date and its Reset alike. The finding named the Reset alone, so the
+    // user looked for a bug in the rate limiter where the clock was wrong.
+    const slowS = NOW / 1000 - 600;
+    const date = new Date(slowS * 1000).toUTCString();
+    const reset = String(slowS + 30);
+    const shown = `X-RateLimit-Reset ${reset} (${new Date((slowS + 30) * 1000).toISOString()}) is not the end of a current window`;
+    expect(failing(exchange('listPets', 200, { date, 'x-ratelimit-reset': reset }, pets))).toEqual([
+      `response_headers_conformance: ${shown}; the response's own Date (${date}) is 600 s behind this machine's clock: the server's clock is off, and its Reset with it`,
+    ]);
+    // A Date on time: the Reset alone is wrong (and before that Date).
+    const onTime = new Date(NOW).toUTCString();
+    expect(failing(exchange('listPets', 200, { date: onTime, 'x-ratelimit-reset': reset }, pets))).toEqual([
+      `response_headers_conformance: ${shown}`,
+      `response_headers_conformance: X-RateLimit-Reset ${reset} (${new Date((slowS + 30) * 1000).toISOString()}) is before the response's own Date (${onTime})`,
+    ]);
+  });
+
   test("X-RateLimit-Reset before the response's own Date is found, though within the clock-skew allowance", () => {
     const date = new Date(NOW).toUTCString();
     const past = String(NOW / 1000 - 30);

@@ -233,13 +233,26 @@ function headerVerdicts(
         severity: 'error',
         instancePath: '/headers/X-RateLimit-Reset',
         schemaPath: '#/components/headers/X-RateLimit-Reset/description',
-        message: `X-RateLimit-Reset ${reset} (${new Date(reset * 1000).toISOString()}) is not the end of a current window`,
+        message: `X-RateLimit-Reset ${reset} (${new Date(reset * 1000).toISOString()}) is not the end of a current window${clockOff(response, nowS)}`,
         expected: `a Unix time between now (${nowS}, give or take ${CLOCK_SKEW_S} s) and a day ahead`,
         cause: 'X-RateLimit-Reset not the end of a current window',
       },
     });
   }
   return verdicts;
+}
+
+/**
+ * Said beside a Reset out of every current window when the response's own Date is as far off this
+ * machine's clock: the server's clock is off, and its Reset with it (a client counting the seconds to
+ * the Reset on its own clock waits that much too long or too short).
+ */
+function clockOff(response: ResponseToCheck, nowS: number): string {
+  const dateMs = Date.parse(response.headers.date ?? '');
+  if (Number.isNaN(dateMs)) return '';
+  const offS = Math.floor(dateMs / 1000) - nowS;
+  if (Math.abs(offS) <= CLOCK_SKEW_S) return '';
+  return `; the response's own Date (${response.headers.date}) is ${Math.abs(offS)} s ${offS < 0 ? 'behind' : 'ahead of'} this machine's clock: the server's clock is off, and its Reset with it`;
 }
 
 /**
