@@ -132,24 +132,32 @@ test('--time-budget S holds a run that the window would let go on', async () => 
   );
 });
 
+/** The target's answers, each saying the same window: `remaining` of `limit`, resetting `resetInS` s on from the start. */
+function pinnedWindow(
+  reference: AsyncHandler,
+  clock: FakeClock,
+  window: { limit: number; remaining: number; resetInS: number },
+): AsyncHandler {
+  const resetAt = String(Math.floor(clock.now() / 1000) + window.resetInS);
+  return async (request) => {
+    const answer = await reference(request);
+    return {
+      ...answer,
+      headers: {
+        ...answer.headers,
+        'x-ratelimit-limit': String(window.limit),
+        'x-ratelimit-remaining': String(window.remaining),
+        'x-ratelimit-reset': resetAt,
+      },
+    };
+  };
+}
+
 test('a window with only its margin left, resetting past the budget: the run says so, not that the time budget ran out', async () => {
   // X-RateLimit-Remaining 102 of 2000 (100 kept for the key's other users), resetting 50 s on; --time-budget 5.
   const clock = fakeClock(30_000);
-  const reference = createReference({ now: clock.now });
-  const resetAt = String(Math.floor(clock.now() / 1000) + 50);
   const { report } = await run(
-    async (request) => {
-      const answer = reference(request);
-      return {
-        ...answer,
-        headers: {
-          ...answer.headers,
-          'x-ratelimit-limit': '2000',
-          'x-ratelimit-remaining': '102',
-          'x-ratelimit-reset': resetAt,
-        },
-      };
-    },
+    pinnedWindow(createReference({ now: clock.now }), clock, { limit: 2000, remaining: 102, resetInS: 50 }),
     clock,
     { timeBudgetMs: 5_000 },
   );
@@ -314,21 +322,8 @@ test('a key whose window never has more than the margin left: nothing judged, ex
   // run sends next to nothing, and none of it for the check asked. It said "✓ conformant (exit 0);
   // 3 of 3 check × operation pairs not judged", and a CI job passed on a run that checked nothing.
   const clock = fakeClock(30_000);
-  const reference = createReference({ now: clock.now });
-  const resetAt = String(Math.floor(clock.now() / 1000) + 30);
   const { report } = await run(
-    async (request) => {
-      const answer = reference(request);
-      return {
-        ...answer,
-        headers: {
-          ...answer.headers,
-          'x-ratelimit-limit': '100000',
-          'x-ratelimit-remaining': '59',
-          'x-ratelimit-reset': resetAt,
-        },
-      };
-    },
+    pinnedWindow(createReference({ now: clock.now }), clock, { limit: 100000, remaining: 59, resetInS: 30 }),
     clock,
     { timeBudgetMs: 30_000, checks: ['auth_enforced'] },
   );
