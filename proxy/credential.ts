@@ -324,7 +324,7 @@ const TOKEN_AFTER = '[A-Za-z0-9._~+/=\\-]';
  * the proxy was told the key: each run of MIN_KEY_RUN or more of a known key's characters is written
  * as the shell expression that makes it from `$API_KEY`, each run of MIN_SENT_RUN (or all) of a credential sent that is no key it knows as
  * CREDENTIAL_HIDDEN (it may be a key of another environment, or one the proxy has not seen), in any
- * case. A credential shorter than MIN_KEY_RUN is hidden where it stands whole, so `Bearer 1` does not
+ * case, in UTF-16 or UTF-32 too (read with its NULs left out). A credential shorter than MIN_KEY_RUN is hidden where it stands whole, so `Bearer 1` does not
  * hide the 1 of `/v1`. The keys are read at each call, so a key the upstream accepts since is written
  * `$API_KEY`. Made once for each exchange (proxy.ts): every text of it goes through it.
  */
@@ -338,7 +338,7 @@ export function exchangeHider(book: KeyBook, sent: readonly string[]): (text: st
           `(?<!${TOKEN_BEFORE})(?:${short.map((token) => token.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})(?!${TOKEN_AFTER})`,
           'gi',
         );
-  return (text) => {
+  const hideIn = (text: string): string => {
     const known = book.keys();
     const secrets = [...known, ...long.filter((token) => !known.includes(token))];
     let shown = text;
@@ -357,6 +357,17 @@ export function exchangeHider(book: KeyBook, sent: readonly string[]): (text: st
       }
     }
     return shortPattern === undefined ? shown : shown.replace(shortPattern, CREDENTIAL_HIDDEN);
+  };
+  return (text) => {
+    // A body in UTF-16 or UTF-32, read as UTF-8, has a NUL beside each ASCII character of an echoed
+    // key (s\u0000k\u0000_…, which a reader reads as sk_…): a key holds none, so it is looked for
+    // with them left out, and where it is found the text is shown without them.
+    if (text.includes('\u0000')) {
+      const bare = text.replaceAll('\u0000', '');
+      const hidden = hideIn(bare);
+      if (hidden !== bare) return hidden;
+    }
+    return hideIn(text);
   };
 }
 

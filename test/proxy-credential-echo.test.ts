@@ -51,6 +51,17 @@ async function echoingUpstream(): Promise<string> {
       `X-Rejected-Key: ${echoed}`,
       'Connection: close',
     ];
+    if (path.includes('/pets/6')) {
+      // The refusal in UTF-16 (a .NET or Java service's default encoding): NULs between the key's characters.
+      const utf16 = Buffer.from(`${echoed} is not valid`, 'utf16le');
+      socket.end(
+        Buffer.concat([
+          Buffer.from(`${[...headers, `Content-Length: ${utf16.length}`].join('\r\n')}\r\n\r\n`),
+          utf16,
+        ]),
+      );
+      return;
+    }
     if (path.includes('/pets/5')) {
       // Stops short of the Content-Length it announced: stderr says so, naming the target.
       socket.end(`${[...headers, 'Content-Length: 1000'].join('\r\n')}\r\n\r\n${body}`);
@@ -109,6 +120,23 @@ describe('petkit proxy, before an upstream that echoes the credential it refused
     const said = await echoed([]);
     expect(said).toContain(`curl -i -H 'Authorization: Bearer not-the-key-sent'`);
     for (const run of [...runsOf(SENT), ...runsOf(PASSWORD)]) expect(said.toLowerCase()).not.toContain(run);
+  });
+
+  it('shows the credential sent in nothing it prints or keeps when the upstream echoes it in UTF-16', async () => {
+    const upstream = await echoingUpstream();
+    const proxy = await startCliProxy(['--upstream', upstream]);
+    closers.push(() => proxy.stop());
+    await send(proxy, '/v1/pets/6', `Bearer ${SENT}`);
+    await printed(proxy, /GET \/v1\/pets\/6 401 /);
+    const journal = await (await fetch(`${proxy.origin}/__petkit/departures`)).text();
+    const said = `${proxy.output()}\n${journal}`;
+    // It was quoted with its NULs, the key read as s\u0000k\u0000_\u0000l…: now found, and the text
+    // shown without them.
+    expect(said).toContain(
+      'it breaks at byte 0 (line 1, column 1), where a JSON value was due: "<credential sent> is not…"',
+    );
+    const withoutNuls = said.replaceAll('\\\\u0000', '').replaceAll('\\u0000', '').replaceAll('\u0000', '');
+    for (const run of runsOf(SENT)) expect(withoutNuls.toLowerCase()).not.toContain(run);
   });
 
   it('told another key: shows it in the replay line alone, as docs/proxy.md says, in no other text', async () => {
