@@ -1,21 +1,11 @@
 // petkit contract given a flag twice that names where it sends the key or what it writes: refused,
 // where node's parseArgs took the last value without a word.
 import { expect, it } from 'vitest';
-import { type Io, run } from './contract.js';
-
-function fakeIo() {
-  let stdout = '';
-  let stderr = '';
-  const io: Io = {
-    stdout: { write: (text: string) => (stdout += text), isTTY: false },
-    stderr: { write: (text: string) => (stderr += text), isTTY: false },
-    env: {},
-  };
-  return { io, out: () => stdout, err: () => stderr };
-}
+import { captureIo } from '../test/support/contract-io.js';
+import { run } from './contract.js';
 
 it('refuses --base-url, --output or --har given twice with two values, and never quotes the key or a password', async () => {
-  const base = fakeIo();
+  const base = captureIo();
   expect(
     await run(
       [
@@ -31,7 +21,7 @@ it('refuses --base-url, --output or --har given twice with two values, and never
   expect(base.err()).toBe(
     'petkit contract: --base-url is given twice ("http://***@127.0.0.1:2/v1", then "http://127.0.0.1:1/v1"); give it once.\n',
   );
-  const output = fakeIo();
+  const output = captureIo();
   expect(
     await run(
       [

@@ -5,26 +5,16 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterEach, expect, onTestFinished, test } from 'vitest';
-import { type Io, run } from '../cli/contract.js';
+import { run } from '../cli/contract.js';
 import type { Report } from '../contract-tests/index.js';
 import { createReference, REFERENCE_KEY, type Served, serve } from './servers/reference.js';
+import { captureIo } from './support/contract-io.js';
 
 let served: Served | undefined;
 afterEach(async () => {
   await served?.close();
   served = undefined;
 });
-
-function fakeIo() {
-  let stdout = '';
-  let stderr = '';
-  const io: Io = {
-    stdout: { write: (text: string) => (stdout += text), isTTY: false },
-    stderr: { write: (text: string) => (stderr += text), isTTY: false },
-    env: { CONTRACT_API_KEY: REFERENCE_KEY },
-  };
-  return { io, out: () => stdout, err: () => stderr };
-}
 
 /** What a terminal would act on, line breaks apart (the report's own). */
 const ACTS_ON_TERMINAL = /[\p{Cc}\p{Cs}\p{Bidi_Control}]/u;
@@ -47,7 +37,7 @@ function hostileList() {
 
 test('a body and a header value holding terminal escapes: the pretty report shows them escaped, nothing raw', async () => {
   served = await hostileList();
-  const { io, out, err } = fakeIo();
+  const { io, out, err } = captureIo({ CONTRACT_API_KEY: REFERENCE_KEY });
   expect(await run(['--base-url', served.url, '--seed', '3', '--examples', '2'], io)).toBe(1);
   expect(actsOnTerminal(out())).toBeUndefined();
   expect(actsOnTerminal(err())).toBeUndefined();
@@ -60,7 +50,7 @@ test('a body and a header value holding terminal escapes: the pretty report show
 
 test('the json report keeps the body excerpt and the header as they came (JSON escapes them)', async () => {
   served = await hostileList();
-  const { io, out } = fakeIo();
+  const { io, out } = captureIo({ CONTRACT_API_KEY: REFERENCE_KEY });
   await run(['--base-url', served.url, '--seed', '3', '--examples', '2', '--reporter', 'json'], io);
   expect(out()).toContain('"bodyExcerpt": "\\u001b[2J\\u001b]0;PWNED\\u0007');
   const report = JSON.parse(out()) as Report;
@@ -71,7 +61,7 @@ test('the json report keeps the body excerpt and the header as they came (JSON e
 
 test('the junit report shows the escapes too, where its XML writer dropped them', async () => {
   served = await hostileList();
-  const { io, out } = fakeIo();
+  const { io, out } = captureIo({ CONTRACT_API_KEY: REFERENCE_KEY });
   await run(['--base-url', served.url, '--seed', '3', '--examples', '2', '--reporter', 'junit'], io);
   expect(actsOnTerminal(out())).toBeUndefined();
   expect(out()).toContain('\\u001b[2J\\u001b]0;PWNED\\u0007\\u001b[32mverdict');
@@ -85,7 +75,7 @@ test('a gzip body sent without Content-Encoding: the excerpt shows its bytes esc
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
-  const { io, out } = fakeIo();
+  const { io, out } = captureIo({ CONTRACT_API_KEY: REFERENCE_KEY });
   expect(await run(['--base-url', base, '--seed', '3', '--examples', '2'], io)).toBe(1);
   expect(actsOnTerminal(out())).toBeUndefined();
   // The gzip magic (1f 8b): 0x8b is not UTF-8 on its own, so it reads as U+FFFD.
@@ -102,7 +92,7 @@ test('a message that stops the run quoting a header (Retry-After): escaped on st
     },
     body: '{"code":"rate_limited","message":"Too many requests.","status":429}',
   }));
-  const { io, out, err } = fakeIo();
+  const { io, out, err } = captureIo({ CONTRACT_API_KEY: REFERENCE_KEY });
   expect(await run(['--base-url', served.url, '--seed', '3', '--examples', '2'], io)).toBe(2);
   expect(actsOnTerminal(out())).toBeUndefined();
   expect(actsOnTerminal(err())).toBeUndefined();
@@ -118,7 +108,7 @@ test('what a reader cannot see in a body (BOM, U+200B, U+2060, U+200E): the pret
     if (request.method !== 'GET' || request.pathname !== '/v1/pets' || answer.status !== 200) return answer;
     return { ...answer, body: '\uFEFF{"a":"\u200B\u2060\u200E"}' };
   });
-  const { io, out } = fakeIo();
+  const { io, out } = captureIo({ CONTRACT_API_KEY: REFERENCE_KEY });
   expect(await run(['--base-url', served.url, '--seed', '3', '--examples', '2'], io)).toBe(1);
   expect(out()).not.toMatch(/[\uFEFF\u200B\u2060\u200E]/u);
   expect(out()).toMatch(/^ +\\ufeff\{"a":"\\u200b\\u2060\\u200e"\}$/m);

@@ -14,6 +14,16 @@ function send(res: ServerResponse, response: RawResponse): void {
   res.end(response.body);
 }
 
+/** Sends every getPet 200 as `change` makes it, every other answer as it is. */
+function sendChangingGetPet200(
+  request: RawRequest,
+  response: RawResponse,
+  res: ServerResponse,
+  change: (response: RawResponse) => RawResponse,
+): void {
+  send(res, isGetPet(request) && response.status === 200 ? change(response) : response);
+}
+
 /**
  * The answer written to the socket as bytes, its Content-Length `length` whatever the body's (node:http
  * refuses to write a body longer than its Content-Length); the connection kept open.
@@ -159,15 +169,10 @@ export const WIRE_QUIRKS = {
     name: 'utf8-labelled-latin1',
     does: 'labels every getPet 200, written in UTF-8, application/json; charset=iso-8859-1',
     answer: (request, response, res) =>
-      send(
-        res,
-        isGetPet(request) && response.status === 200
-          ? {
-              ...response,
-              headers: { ...response.headers, 'content-type': 'application/json; charset=iso-8859-1' },
-            }
-          : response,
-      ),
+      sendChangingGetPet200(request, response, res, (pet) => ({
+        ...pet,
+        headers: { ...pet.headers, 'content-type': 'application/json; charset=iso-8859-1' },
+      })),
   },
   /**
    * A JSON object naming a member twice (a serializer that writes a default, then the value): JSON.parse
@@ -177,12 +182,10 @@ export const WIRE_QUIRKS = {
     name: 'names-id-twice',
     does: 'writes every getPet 200 as {"id":999999,"id":N,…}',
     answer: (request, response, res) =>
-      send(
-        res,
-        isGetPet(request) && response.status === 200
-          ? { ...response, body: response.body.replace(/^\{/, '{"id":999999,') }
-          : response,
-      ),
+      sendChangingGetPet200(request, response, res, (pet) => ({
+        ...pet,
+        body: pet.body.replace(/^\{/, '{"id":999999,'),
+      })),
   },
   /** A body labelled gzip that is not (a proxy that sets the header twice, compresses once). */
   corruptGzipOnGetPet: {
