@@ -183,7 +183,10 @@ describe('every code block of the README and docs/', () => {
         await shell.close();
       }
     },
-    120_000,
+    // README.md and docs/contract.md take about 30 s each on an idle two-core machine (a full contract
+    // run, the mock started and stopped many times) and near four times that on one running other
+    // tests: a bound for a hang, not a speed target.
+    300_000,
   );
 
   it('installed a package with dist built by prepack: no install-time script, the bin executable', async () => {
