@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { computeRatios, journalCost, meanInterval } from './ratios.js';
+import { computeRatios, journalCost, meanInterval, pooledJournalCost } from './ratios.js';
 import type { ScenarioResult, ServerResult } from './report.js';
 import type { ScenarioId } from './scenarios.js';
 import type { ServerId } from './servers.js';
@@ -112,8 +112,8 @@ describe('computeRatios', () => {
 });
 
 describe('journalCost', () => {
-  const withSlices = (cpu: number, slices: (number | undefined)[]) =>
-    figures('mixed', 40_000, {
+  const withSlices = (cpu: number, slices: (number | undefined)[], scenario: ScenarioId = 'mixed') =>
+    figures(scenario, 40_000, {
       cpuUsPerRequest: cpu,
       slices: slices.map((cpuUsPerRequest) => ({ rps: 40_000, cpuUsPerRequest })),
     });
@@ -163,5 +163,31 @@ describe('journalCost', () => {
     );
     expect(rows[0]?.journal?.ratio).toBeCloseTo(1.05, 10);
     expect(computeRatios([server('petkit', [withSlices(21, [21])])], ['mixed'])[0]?.journal).toBeUndefined();
+  });
+  it('pools every scenario’s slices into one figure for the run, with its interval', () => {
+    // Two scenarios, three pairs each: ratios 1.1, 1.0, 0.9 and 1.05 (three times).
+    const servers = [
+      server('petkit', [withSlices(21, [22, 20, 18], 'mixed'), withSlices(21, [21, 21, 21], 'create')]),
+      server('petkit-no-journal', [
+        withSlices(20, [20, 20, 20], 'mixed'),
+        withSlices(20, [20, 20, 20], 'create'),
+      ]),
+    ];
+    const logs = [1.1, 1.0, 0.9, 1.05, 1.05, 1.05].map(Math.log);
+    const mean = logs.reduce((sum, value) => sum + value, 0) / logs.length;
+    const pooled = pooledJournalCost(servers);
+    expect(pooled?.pairs).toBe(6);
+    expect(pooled?.ratio).toBeCloseTo(Math.exp(mean), 10);
+    const interval = meanInterval(logs);
+    expect(pooled?.low).toBeCloseTo(Math.exp(interval?.low ?? 0), 10);
+    expect(pooled?.high).toBeCloseTo(Math.exp(interval?.high ?? 0), 10);
+    // A scenario --journal-limit 0 did not run adds nothing; fewer than three pairs, no figure.
+    expect(pooledJournalCost([servers[0] as ServerResult])).toBeUndefined();
+    expect(
+      pooledJournalCost([
+        server('petkit', [withSlices(21, [22, 20], 'mixed')]),
+        server('petkit-no-journal', [withSlices(20, [20, 20], 'mixed')]),
+      ]),
+    ).toBeUndefined();
   });
 });

@@ -28,13 +28,7 @@ export function journalCost(
 ): JournalCost | undefined {
   const ratio = cpuRatio(none, petkit);
   if (ratio === undefined) return undefined;
-  const pairs: number[] = [];
-  const theirs = none?.slices ?? [];
-  (petkit?.slices ?? []).forEach((slice, i) => {
-    const mine = slice.cpuUsPerRequest;
-    const other = theirs[i]?.cpuUsPerRequest;
-    if (mine !== undefined && other !== undefined && other > 0) pairs.push(mine / other);
-  });
+  const pairs = slicePairs(petkit, none);
   if (pairs.length === 0) return { ratio };
   const slices = { median: median(pairs), min: Math.min(...pairs), max: Math.max(...pairs) };
   const interval = meanInterval(pairs.map(Math.log));
@@ -44,6 +38,48 @@ export function journalCost(
     ...(interval === undefined
       ? {}
       : { interval: { low: Math.exp(interval.low), high: Math.exp(interval.high) } }),
+  };
+}
+
+/** petkit's CPU per answer over `--journal-limit 0`'s in each slice both have a figure for (the i-th of each: a pair). */
+function slicePairs(petkit: ScenarioResult | undefined, none: ScenarioResult | undefined): number[] {
+  const pairs: number[] = [];
+  const theirs = none?.slices ?? [];
+  (petkit?.slices ?? []).forEach((slice, i) => {
+    const mine = slice.cpuUsPerRequest;
+    const other = theirs[i]?.cpuUsPerRequest;
+    if (mine !== undefined && other !== undefined && other > 0) pairs.push(mine / other);
+  });
+  return pairs;
+}
+
+/**
+ * The journal over every scenario of the run: the geometric mean of all their slices' ratios and its
+ * 95 % interval. One scenario's ten slices read the journal to ±5 to 10 % on a busy machine (a slice's
+ * own ratio strays by 15 %); the eighty of a run, to about ±3 %: what the run can say of its cost as a
+ * whole. Undefined with fewer than three pairs.
+ */
+export function pooledJournalCost(
+  servers: readonly ServerResult[],
+):
+  | { readonly ratio: number; readonly pairs: number; readonly low: number; readonly high: number }
+  | undefined {
+  const petkit = scenariosOf(servers, 'petkit') ?? [];
+  const none = scenariosOf(servers, 'petkit-no-journal') ?? [];
+  const logs = petkit.flatMap((mine) =>
+    slicePairs(
+      mine,
+      none.find((theirs) => theirs.scenario === mine.scenario),
+    ).map(Math.log),
+  );
+  const interval = meanInterval(logs);
+  if (interval === undefined) return undefined;
+  const mean = logs.reduce((sum, value) => sum + value, 0) / logs.length;
+  return {
+    ratio: Math.exp(mean),
+    pairs: logs.length,
+    low: Math.exp(interval.low),
+    high: Math.exp(interval.high),
   };
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BenchReport } from './report.js';
-import { fullReport, loadTable, machineNote, markdownTable } from './table.js';
+import { fullReport, journalNote, loadTable, machineNote, markdownTable } from './table.js';
 
 const report: BenchReport = {
   date: '2026-11-22T00:00:00.000Z',
@@ -144,5 +144,43 @@ describe('the bench tables', () => {
     // Without the ceiling (--servers petkit,prism) there is nothing to say.
     expect(machineNote(report)).toBe('');
     expect(fullReport(report)).not.toContain('ceiling took');
+  });
+
+  it("states the journal's cost over every scenario's slices, when both petkit rows ran", () => {
+    const row = (server: 'petkit' | 'petkit-no-journal', cpus: number[]) => ({
+      server,
+      label: server,
+      ran: true as const,
+      pid: 3,
+      startToFirstAnswerMs: 100,
+      peakRss: undefined,
+      scenarios: [
+        {
+          scenario: 'mixed' as const,
+          requests: 1,
+          seconds: 1,
+          rps: 1,
+          p50: 0,
+          p99: 0,
+          errors: 0,
+          unexpected: 0,
+          statuses: {},
+          peakRss: undefined,
+          cpuUsPerRequest: 20,
+          slices: cpus.map((cpu) => ({ rps: 1, cpuUsPerRequest: cpu })),
+        },
+      ],
+    });
+    // Pairs 1.05 three times: the mean 1.05, no spread.
+    const both: BenchReport = {
+      ...report,
+      servers: [row('petkit', [21, 21, 21]), row('petkit-no-journal', [20, 20, 20])],
+    };
+    const note =
+      "The journal over every scenario: 1.050× of --journal-limit 0's CPU an answer (the geometric mean of 3 slices' ratios; 95 % 1.050× to 1.050×).";
+    expect(journalNote(both)).toBe(note);
+    expect(fullReport(both)).toContain(note);
+    expect(journalNote(report)).toBe('');
+    expect(fullReport(report)).not.toContain('The journal over');
   });
 });

@@ -1,4 +1,6 @@
 // Markdown tables of a BenchReport: what the bench prints, and the performance table of the docs.
+
+import { pooledJournalCost } from './ratios.js';
 import type { BenchReport, RatioRow } from './report.js';
 import { SCENARIOS } from './scenarios.js';
 
@@ -131,6 +133,13 @@ export function machineNote(report: BenchReport): string {
   ].join('\n');
 }
 
+/** What the journal costs over the whole run (pooledJournalCost); empty without both petkit rows. */
+export function journalNote(report: BenchReport): string {
+  const pooled = pooledJournalCost(report.servers);
+  if (pooled === undefined) return '';
+  return `The journal over every scenario: ${times(pooled.ratio, 3)} of --journal-limit 0's CPU an answer (the geometric mean of ${pooled.pairs} slices' ratios; 95 % ${times(pooled.low, 3)} to ${times(pooled.high, 3)}).`;
+}
+
 export function serverTable(report: BenchReport): string {
   return markdownTable(
     ['server', 'start to first answer', 'peak RSS (VmHWM)', 'note'],
@@ -163,6 +172,7 @@ export function contractTable(report: BenchReport): string {
 export function fullReport(report: BenchReport): string {
   const { machine, options } = report;
   const speed = machineNote(report);
+  const journal = journalNote(report);
   return [
     `petkit bench, ${report.date}: ${machine.cpus} (${machine.cores} cores), ${machine.memoryGb} GB, Node ${machine.node}, ${machine.os}`,
     `${options.connections} connections, ${options.duration} s per scenario after a ${options.warmup} s warm-up`,
@@ -170,6 +180,7 @@ export function fullReport(report: BenchReport): string {
     loadTable(report),
     '',
     ...(speed === '' ? [] : [speed, '']),
+    ...(journal === '' ? [] : [journal, '']),
     serverTable(report),
     '',
     contractTable(report),
