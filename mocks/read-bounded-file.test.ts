@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -6,6 +6,7 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { loadKeysFile } from './keys-file.js';
 import { loadPetsFile } from './pets-file.js';
 import { firstMalformedUtf8, readBoundedFile, sizeInWords } from './read-bounded-file.js';
+import { loadRulesFile } from './rules-file.js';
 
 const BOUND = { maxBytes: 300_000, what: 'a test file' };
 
@@ -101,5 +102,26 @@ describe('readBoundedFile', () => {
     expect(() => loadPetsFile('')).toThrow(
       "Fixtures file '': an empty path names no file; give the path of the file.",
     );
+  });
+  it('says in words that a symbolic link loops, for every file flag, rather than a bare ELOOP', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'petkit-loop-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const self = join(dir, 'self.json');
+    symlinkSync(self, self);
+    const a = join(dir, 'a.json');
+    symlinkSync(join(dir, 'b.json'), a);
+    symlinkSync(a, join(dir, 'b.json'));
+    const words =
+      'is a symbolic link that never reaches a file (a loop of links, or more than 40 in a row); point the link at the file itself (ELOOP)';
+    for (const path of [self, a]) expect(readBoundedFile(path, BOUND)).toMatchObject({ fault: words });
+    expect(() => loadKeysFile(a)).toThrow(`Keys file ${a}: ${words}.`);
+    expect(() => loadPetsFile(a)).toThrow(`Fixtures file ${a}: ${words}.`);
+    expect(() => loadRulesFile(a, { seed: 42, keys: [] })).toThrow(`Rules file ${a}: ${words}.`);
+  });
+  it('says in words that a path is too long for the system', () => {
+    expect(readBoundedFile(`/tmp/${'n'.repeat(300)}.json`, BOUND)).toMatchObject({
+      fault:
+        'is a path too long for this system (a name over 255 bytes, or a path over 4,096) (ENAMETOOLONG)',
+    });
   });
 });

@@ -31,10 +31,27 @@ export function sizeInWords(bytes: number): string {
   return `${bytes} bytes`;
 }
 
+/**
+ * Why the system would not open a path, in words (the code still follows, for a search): a code alone
+ * (`cannot be read (ELOOP)`) told a user whose path was a loop of symbolic links nothing to act on.
+ */
+const UNREADABLE: Readonly<Record<string, string>> = {
+  ELOOP:
+    'is a symbolic link that never reaches a file (a loop of links, or more than 40 in a row); point the link at the file itself',
+  EACCES:
+    'cannot be read: permission denied (this user may not read it, or may not enter a folder on its path)',
+  EPERM: 'cannot be read: the system does not permit it',
+  ENAMETOOLONG: 'is a path too long for this system (a name over 255 bytes, or a path over 4,096)',
+  EMFILE: 'cannot be read now: this process has as many files open as it may',
+  ENFILE: 'cannot be read now: the system has as many files open as it may',
+  EIO: 'cannot be read: the disk answered with an input/output error',
+};
+
 function unreadable(error: unknown): string {
   const code = (error as NodeJS.ErrnoException).code;
   if (code === 'ENOENT' || code === 'ENOTDIR') return 'no such file';
-  return `cannot be read (${code ?? String(error)})`;
+  const words = code === undefined || !Object.hasOwn(UNREADABLE, code) ? undefined : UNREADABLE[code];
+  return words === undefined ? `cannot be read (${code ?? String(error)})` : `${words} (${code})`;
 }
 
 const notRegular = (kind: string) => `is ${kind}, not a regular file`;
