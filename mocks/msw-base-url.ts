@@ -24,6 +24,13 @@ export interface BaseUrl {
 }
 
 /**
+ * The longest base URL taken: far beyond any API's, and short enough for MSW's path pattern (one of
+ * 100,000 characters was taken here and failed inside MSW's RegExp on the app's first request, every
+ * handler with it; messages quote it whole).
+ */
+export const MAX_BASE_URL_LENGTH = 2_048;
+
+/**
  * The base URL read into its parts. A relative one is resolved against the page, as MSW resolves a
  * relative path; where there is no page (Node), it could match no request, and is refused.
  */
@@ -33,6 +40,11 @@ export function parseBaseUrl(
 ): BaseUrl {
   if (typeof baseUrl !== 'string') {
     throw refuse(`baseUrl is a string, e.g. 'https://api.example.test/v1'; got ${typeof baseUrl}.`);
+  }
+  if (baseUrl.length > MAX_BASE_URL_LENGTH) {
+    throw refuse(
+      `baseUrl is ${baseUrl.length.toLocaleString('en-US')} characters long; a base URL may have at most ${MAX_BASE_URL_LENGTH.toLocaleString('en-US')}: give the API's base URL as the app calls it ('https://api.example.test/v1').`,
+    );
   }
   const otherScheme = schemeFault(baseUrl);
   if (otherScheme !== undefined) throw refuse(otherScheme);
