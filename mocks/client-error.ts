@@ -3,10 +3,15 @@
 // Each is answered as the core answers everything else, a JSON Error with the CORS headers, and the
 // connection is closed once it is out.
 import { maxHeaderSize, STATUS_CODES } from 'node:http';
+import { loadSpec } from '../openapi/index.js';
 import { type RequestTarget, targetOf } from './call.js';
+import { CONTROL_PREFIX, controlMethodRefusal } from './control.js';
+import { controlOffReply } from './control-guard.js';
 import type { ErrorCode } from './errors.js';
+import { type ApiRoutes, apiRoutesOf, methodNotAllowed, unrouted } from './refusals.js';
 import { headerTooLargeReply } from './request-head.js';
 import { ALLOWED_METHODS, errorReply, type Reply, reply } from './responses.js';
+import { createRouter, type Router } from './router.js';
 
 /** How long a connection answered with a transport-level error is read (and dropped) before it is cut. */
 export const LINGER_MS = 1_000;
@@ -35,6 +40,8 @@ export interface RawRefusals {
   readonly lingering: Set<RawSocket>;
   /** The mock's time (ms), which dates these answers as it dates every other. */
   readonly now: () => number;
+  /** The control API is off (`--no-control`): its paths answer 404, whatever the method. */
+  readonly controlOff?: boolean;
 }
 
 /**
@@ -119,7 +126,7 @@ export function answerClientError(error: Error, socket: RawSocket, refusals: Raw
   const code = (error as NodeJS.ErrnoException).code;
   const refusal =
     code === 'HPE_INVALID_METHOD'
-      ? (methodRefusal(error) ?? clientErrorRefusal(code, refusals))
+      ? (methodRefusal(error, refusals.controlOff === true) ?? clientErrorRefusal(code, refusals))
       : code === 'HPE_INVALID_VERSION'
         ? (otherVersionRefusal(error) ?? clientErrorRefusal(code, refusals))
         : clientErrorRefusal(code, refusals);
@@ -224,40 +231,65 @@ function refusedLine(error: Error): RegExpExecArray | undefined {
  * keep its 400, and so does a line that is no request line.
  */
 function otherVersionRefusal(error: Error): { reply: Reply } | undefined {
-  const version = refusedLine(error)?.[2];
+  const version = refusedLine(error)?.[3];
   return version === undefined || version === '1.1' || version === '1.0'
     ? undefined
     : versionRefusal(`HTTP/${version}`);
 }
 
-/** A request line (RFC 9112 §3) whose method is a token (RFC 9110 §9.1): the method is its first group. */
-const REQUEST_LINE = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+) [^ \r\n]+ HTTP\/(\d\.\d)\r?$/;
-/** How far a refused request line is looked for, and how much of its method a message quotes. */
-const LINE_SCAN = 2_048;
-const METHOD_SHOWN = 20;
+/**
+ * A request line (RFC 9112 §3) whose method is a token (RFC 9110 §9.1): its method, its target and its
+ * version, in that order.
+ */
+const REQUEST_LINE = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+) ([^ \r\n]+) HTTP\/(\d\.\d)\r?$/;
+/** How far a refused request line is looked for: as far as a request line may run (its target too). */
+const LINE_SCAN = maxHeaderSize;
+
+/** The API's routes, made when a method the parser does not know first needs them. */
+let routing: { readonly router: Router; readonly api: ApiRoutes } | undefined;
 
 /**
- * A request whose method Node's parser does not know (`get`: methods are case-sensitive; `FOO`; one
- * 60 characters long): 405 with Allow, the method quoted, as the core answers PATCH or TRACE. The
- * request line is the one the parser stopped in, found back from where it stopped (requests before
- * it on the connection are answered first); undefined when it is no request line with a token for a
- * method (`NOT HTTP AT ALL`, binary, a TLS handshake on the plain port): the parser's 400 then.
+ * A request whose method Node's parser does not know (`get`, `patch`: methods are case-sensitive;
+ * `FOO`; one 60 characters long), answered as the core answers the same method in process
+ * (`mock.request`, MSW): on a route, 405 with that route's Allow; off the routes, 404; in the same
+ * words (the method quoted to 60 characters), with `Connection: close` and no `X-RateLimit-*` (never
+ * counted: it never reaches the core). The request line is the one the parser stopped in, found back
+ * from where it stopped (requests before it on the connection are answered first); undefined when it
+ * is no request line with a token for a method (`NOT HTTP AT ALL`, binary, a TLS handshake on the
+ * plain port): the parser's 400 then.
  */
-function methodRefusal(error: Error): { reply: Reply } | undefined {
-  const method = refusedLine(error)?.[1];
-  if (method === undefined) return undefined;
-  const shown =
-    method.length > METHOD_SHOWN
-      ? `"${method.slice(0, METHOD_SHOWN)}…" (${method.length} characters)`
-      : JSON.stringify(method);
-  return {
-    reply: errorReply(
-      'method_not_allowed',
-      `The method ${shown} is not one the mock serves; use ${ALLOWED_METHODS} (a method is case-sensitive).`,
-      undefined,
-      { allow: ALLOWED_METHODS, connection: 'close' },
-    ),
-  };
+function methodRefusal(error: Error, controlOff: boolean): { reply: Reply } | undefined {
+  const line = refusedLine(error);
+  const method = line?.[1];
+  const target = line?.[2];
+  if (method === undefined || target === undefined) return undefined;
+  const answer = asTheCoreAnswers(method, target, controlOff);
+  answer.headers.connection = 'close';
+  return { reply: answer };
+}
+
+/** What the core answers `method` (one no route has) on `target`, or the target's own refusal. */
+function asTheCoreAnswers(method: string, target: string, controlOff: boolean): Reply {
+  let pathname: string;
+  if (target.startsWith('/')) {
+    if (target.includes('#')) return fragmentReply();
+    pathname = targetOf(target).pathname;
+  } else {
+    const other = otherFormTarget(method, target);
+    if ('status' in other) return other;
+    pathname = other.pathname;
+  }
+  if (pathname.startsWith(CONTROL_PREFIX))
+    return controlOff ? controlOffReply() : controlMethodRefusal(method, pathname);
+  if (routing === undefined) {
+    const spec = loadSpec();
+    routing = { router: createRouter(spec), api: apiRoutesOf(spec) };
+  }
+  const route = routing.router.match(method, pathname);
+  // A method the parser does not know is no route's, nor OPTIONS: never served.
+  if (route.kind === 'operation' || route.kind === 'preflight')
+    return methodNotAllowed(method, ALLOWED_METHODS);
+  return unrouted(route, method, pathname, routing.api);
 }
 
 /** 'connect': the mock is an origin server, not a proxy; a CONNECT tunnel is refused with 405. */

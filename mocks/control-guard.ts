@@ -122,17 +122,16 @@ export function normalizeControl(options: ControlOptions | false): NormalizedCon
   return { perMinute, allowed: originsOf(options.origins ?? []) };
 }
 
+/** What every control path answers while the control API is off. */
+export const controlOffReply = (): Reply =>
+  errorReply('route_not_found', 'The control API is off (the mock was started with --no-control).');
+
 export function createControlGuard(
   options: NormalizedControl | false,
   listening: Listening,
   clock: () => number,
 ): ControlGuard {
-  if (options === false) {
-    return {
-      check: () =>
-        errorReply('route_not_found', 'The control API is off (the mock was started with --no-control).'),
-    };
-  }
+  if (options === false) return { check: controlOffReply };
   const { perMinute, allowed } = options;
   const names = new Set([listening.host.toLowerCase(), 'localhost']);
   let windowStart = Number.NEGATIVE_INFINITY;

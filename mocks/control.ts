@@ -17,7 +17,7 @@ import type { Controls } from './controls.js';
 import type { Journal } from './journal.js';
 import { JournalQueryError, parseJournalQuery, queryJournal } from './journal-query.js';
 import { MAX_SEED, type ResetOptions } from './options.js';
-import { shown } from './refusals.js';
+import { methodNotAllowed, shown } from './refusals.js';
 import { errorReply, preflightReply, type Reply, reply } from './responses.js';
 import type { Awaitable } from './state.js';
 
@@ -103,14 +103,26 @@ async function answerRoute(call: MockCall, mock: Controlled): Promise<Reply> {
   const method = call.method === 'HEAD' ? 'GET' : call.method;
   const { pathname } = call.url;
   const { route, param } = routeOf(pathname.slice(CONTROL_PREFIX.length));
-  if (route === undefined) return errorReply('route_not_found', `No control route ${shown(pathname)}.`);
+  if (route === undefined) return noControlRoute(pathname);
   const { allow } = route;
   if (method === 'OPTIONS') return preflightReply(allow, call.header('access-control-request-headers'));
-  if (!allow.split(', ').includes(method)) {
-    const message = `${shown(method)} is not allowed here; use ${allow}.`;
-    return errorReply('method_not_allowed', message, undefined, { allow });
-  }
+  if (!allow.split(', ').includes(method)) return methodNotAllowed(call.method, allow);
   return route.answer(call, method, mock, param);
+}
+
+const noControlRoute = (pathname: string): Reply =>
+  errorReply('route_not_found', `No control route ${shown(pathname)}.`);
+
+/**
+ * What the control API answers a method no control route has (`FOO`) on `pathname`, with the headers
+ * of its every answer: for the server, which refuses a method its parser does not know before the core.
+ */
+export function controlMethodRefusal(method: string, pathname: string): Reply {
+  const { route } = routeOf(pathname.slice(CONTROL_PREFIX.length));
+  const answer = route === undefined ? noControlRoute(pathname) : methodNotAllowed(method, route.allow);
+  answer.headers['x-content-type-options'] = 'nosniff';
+  answer.headers['cross-origin-resource-policy'] = 'same-origin';
+  return answer;
 }
 
 /** `GET /__petkit/requests` (a page of the journal), `DELETE` (empties it). */

@@ -38,7 +38,7 @@ import {
 } from './options.js';
 import { type Preferences, parsePrefer } from './prefer.js';
 import { type Answer, createRecorder } from './recorder.js';
-import { forced, tooMany, unauthorized, unrouted } from './refusals.js';
+import { apiRoutesOf, forced, tooMany, unauthorized, unrouted } from './refusals.js';
 import {
   addDeprecationHeaders,
   addRateHeaders,
@@ -138,10 +138,7 @@ export function createMock(options: MockOptions = {}): Mock {
   const { clock: real, logger, latency, random, resolvedKeys: keys } = normalized;
   const spec = loadSpec();
   const router = createRouter(spec);
-  const api = {
-    basePath: spec.basePath,
-    routes: spec.operations.map((o) => `${o.method} ${spec.basePath}${o.path}`).join(', '),
-  };
+  const api = apiRoutesOf(spec);
   const anonymous = anonymousLimits(normalized.keys);
   // A key's bucket is decided once, with the keys: a request with a valid key allocates none.
   const keyBuckets = new Map<string, BucketRef>(keys.map((k) => [k.key, { kind: 'key', id: k.key }]));

@@ -255,6 +255,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     requestTimeoutMs: timeouts.requestMs,
     lingering,
     now,
+    controlOff: control === false,
   };
   server.on('clientError', (error, socket) => answerClientError(error, socket, refusals));
   server.on('connect', (_incoming, socket) => answerConnect(socket, lingering, now()));

@@ -2,7 +2,7 @@
 // pipeline asks them (mock.ts): off the routes (404, 405), forced by a rule, limited (429), forced by
 // `Prefer: code=`, unauthorised (401). Each answers undefined when it has nothing to refuse. The common headers
 // (rate limits, deprecation, Preference-Applied) are added after, by the pipeline's last step.
-import type { OperationSpec } from '../openapi/index.js';
+import type { OperationSpec, Spec } from '../openapi/index.js';
 import type { Authentication } from './auth.js';
 import { ERRORS, FORCED_CODES, STATE_RETRY_AFTER } from './errors.js';
 import { CHALLENGE, errorReply, INVALID_TOKEN_CHALLENGE, type Reply } from './responses.js';
@@ -20,17 +20,38 @@ export function shown(text: string): string {
   return text.length > SHOWN_LENGTH ? `${text.slice(0, SHOWN_LENGTH - 3)}...` : text;
 }
 
+/** What a 404 off the API's routes says of it: its base path, and its routes. */
+export interface ApiRoutes {
+  readonly basePath: string;
+  readonly routes: string;
+}
+
+export function apiRoutesOf(spec: Spec): ApiRoutes {
+  return {
+    basePath: spec.basePath,
+    routes: spec.operations.map((o) => `${o.method} ${spec.basePath}${o.path}`).join(', '),
+  };
+}
+
+/**
+ * 405 for a method the path lacks, in the words of every door: the core (the API, the control API),
+ * and the server for a method its parser does not know (`FOO`, `patch`), which never reaches the core.
+ * A method in lower case is told that case counts (`patch` is not `PATCH`).
+ */
+export function methodNotAllowed(method: string, allow: string): Reply {
+  const cased = method === method.toUpperCase() ? '' : ' (a method is case-sensitive)';
+  const message = `${shown(method)} is not allowed here; use ${allow}${cased}.`;
+  return errorReply('method_not_allowed', message, undefined, { allow });
+}
+
 /** 404 for no route (listing the routes when under the base path), 405 for a method the path lacks. */
 export function unrouted(
   route: Extract<RouteMatch, { kind: 'not_found' | 'method_not_allowed' }>,
   method: string,
   pathname: string,
-  api: { readonly basePath: string; readonly routes: string },
+  api: ApiRoutes,
 ): Reply {
-  if (route.kind === 'method_not_allowed') {
-    const message = `${shown(method)} is not allowed here; use ${route.allow}.`;
-    return errorReply('method_not_allowed', message, undefined, { allow: route.allow });
-  }
+  if (route.kind === 'method_not_allowed') return methodNotAllowed(method, route.allow);
   const request = `${shown(method)} ${shown(pathname)}`;
   return errorReply(
     'route_not_found',
