@@ -81,12 +81,6 @@ export interface MockCall {
   readonly body: BodySource;
   readonly clientAddress: string | undefined;
   /**
-   * The answer an adapter decided before the core, which answers it as it is: not journaled, not
-   * counted, as the server's own refusals are. In process, a request over the limits the server's
-   * parser holds, or an `Expect` it does not serve (`refusedHead`); the node:http adapter answers its own refusals itself.
-   */
-  readonly refused?: Reply | undefined;
-  /**
    * Calls `listener` once if the client goes before its answer (its socket closed, its fetch
    * aborted); answers how to stop listening. Asked only by an answer that waits (a delay).
    */
@@ -174,8 +168,6 @@ export function callFromRequest(request: Request, clientAddress?: string): MockC
     throw new TypeError(
       `The Request to ${request.method} ${new URL(request.url).pathname} has had its body read already; a body is read once: send a new Request, or read a clone (request.clone()).`,
     );
-  const refused = refusedHead(request);
-  if (refused !== undefined) return refusedCall(request, refused, clientAddress);
   return {
     method: request.method,
     url: new URL(request.url),
@@ -225,22 +217,4 @@ function untilAborted<T>(signal: AbortSignal, reading: Promise<T>): Promise<T> {
     signal.addEventListener('abort', aborted, { once: true });
     reading.then(resolve, reject).finally(() => signal.removeEventListener('abort', aborted));
   });
-}
-
-/**
- * A call refused before the core (`refusedHead`): what the core reads of it is small (the method, no
- * header, no body), and its URL is never parsed, however long it is.
- */
-function refusedCall(request: Request, refused: Reply, clientAddress: string | undefined): MockCall {
-  // Not read: the answer is made; a body left unread would hold its stream (MSW keeps a branch of it).
-  request.body?.cancel().catch(() => undefined);
-  return {
-    method: request.method,
-    url: new URL('http://petkit.local/'),
-    header: () => null,
-    rawHeaders: () => [],
-    clientAddress,
-    refused,
-    body: { present: false, read: async () => new Uint8Array(0) },
-  };
 }

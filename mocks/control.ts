@@ -91,8 +91,6 @@ function routeOf(name: string): { route: Route | undefined; param: string } {
  * and that it is never to be sniffed as another type (a journal holds what clients sent: `<script>`).
  */
 export async function answerControl(call: MockCall, mock: Controlled): Promise<Reply> {
-  // Refused before the core (call-kind.ts): answered as the server answers it, with its headers alone.
-  if (call.refused !== undefined) return call.refused;
   const answer = await answerRoute(call, mock);
   answer.headers['x-content-type-options'] = 'nosniff';
   answer.headers['cross-origin-resource-policy'] = 'same-origin';

@@ -13,7 +13,7 @@ import {
 import { sentNumber } from '../openapi/request.js';
 import { type Authentication, authenticate } from './auth.js';
 import { type BodyRefusal, readJsonBody } from './body.js';
-import { BodyAbortedError, callFromRequest, type MockCall } from './call.js';
+import { BodyAbortedError, callFromRequest, type MockCall, refusedHead } from './call.js';
 import { type CallKind, callKind } from './call-kind.js';
 import { mockTime } from './clock.js';
 import { answerControl, type Controlled } from './control.js';
@@ -587,6 +587,16 @@ export function createMock(options: MockOptions = {}): Mock {
       throw new MockOptionsError(
         `mock.handle's context.clientAddress is the client's address as text ('203.0.113.7'); got ${kindOf(address)}.`,
       );
+    // What the server refuses of a head before the core (a target or headers over its limits, an
+    // Expect it does not serve), refused here too, as it answers them: not journaled, not counted.
+    // (A Request whose body was read goes on to callFromRequest, which says so, as fetch does.)
+    const refused = request.bodyUsed ? undefined : refusedHead(request);
+    if (refused !== undefined) {
+      // Not read: the answer is made; a body left unread would hold its stream (MSW keeps a branch of it).
+      request.body?.cancel().catch(() => undefined);
+      refused.headers.date = dateOf(mockTime(control.last.clock, real()));
+      return toResponse(refused, request.method === 'HEAD');
+    }
     return toResponse(await answer(callFromRequest(request, address)), request.method === 'HEAD');
   };
 

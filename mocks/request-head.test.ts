@@ -128,4 +128,40 @@ describe('the limits of a request head, at every door', () => {
         200,
       );
   });
+
+  it('answers every refusal in process with exactly the headers it has always had: CORS, its type, the Date of the mock’s clock', async () => {
+    const clock = () => Date.UTC(2030, 0, 2, 3, 4, 5);
+    const mock = createMock({ clock });
+    await mock.clock.change({ advanceSeconds: 60 });
+    const many = Object.fromEntries(Array.from({ length: MAX_HEADER_LINES + 1 }, (_, i) => [`x-h${i}`, '1']));
+    const requests: Request[] = [
+      new Request(`http://localhost/v1/pets?q=${'a'.repeat(MAX_HEADER_BYTES)}`, { headers: KEY }),
+      new Request('http://localhost/v1/pets', { headers: { ...KEY, 'x-big': 'b'.repeat(MAX_HEADER_BYTES) } }),
+      new Request('http://localhost/v1/pets', { headers: { ...KEY, ...many } }),
+      new Request('http://localhost/v1/pets', { headers: { ...KEY, expect: 'foo' } }),
+      new Request('http://localhost/v1/pets', { method: 'HEAD', headers: { ...KEY, expect: 'foo' } }),
+      new Request('http://localhost/v1/pets', {
+        method: 'POST',
+        headers: { ...KEY, expect: 'foo' },
+        body: '{}',
+      }),
+    ];
+    for (const request of requests) {
+      for (const response of [await mock.handle(request.clone()), await mock.request(request.clone())]) {
+        expect([...response.headers]).toEqual([
+          ['access-control-allow-origin', '*'],
+          [
+            'access-control-expose-headers',
+            'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, Location, Sunset, Deprecation, Link, WWW-Authenticate, Preference-Applied',
+          ],
+          ['content-type', 'application/json'],
+          ['date', 'Wed, 02 Jan 2030 03:05:05 GMT'],
+        ]);
+        const text = await response.text();
+        if (request.method === 'HEAD') expect(text).toBe('');
+        else expect(JSON.parse(text)).toMatchObject({ status: response.status });
+      }
+    }
+    expect(mock.journal).toEqual([]);
+  });
 });
