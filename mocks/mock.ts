@@ -180,11 +180,11 @@ export function createMock(options: MockOptions = {}): Mock {
     observe: recorder.observe,
     records: () => journal.records(),
     streams: createEventStreams(),
-    health: async () => ({
-      pets: await store.count(),
-      inFlight,
-      rateLimitBuckets: await limiter.count(),
-    }),
+    health: async () => {
+      // Counts read from tables the engine cannot serve from (petkit_pets dropped) are no health.
+      await state.check?.();
+      return { pets: await store.count(), inFlight, rateLimitBuckets: await limiter.count() };
+    },
   };
 
   /**
@@ -539,7 +539,7 @@ export function createMock(options: MockOptions = {}): Mock {
   function failed(error: unknown, call: MockCall, kind: CallKind, decided: Decided): Answer {
     if (error instanceof StateUnavailableError) {
       loss.failed(error);
-      return stateLost(call, kind, decided.now);
+      return stateLost(call, kind, decided.now, error.told);
     }
     // The shared control kept changing under the limiter: nothing was counted; retry shortly.
     if (error instanceof StaleControlError) return stateLost(call, kind, decided.now);
@@ -560,14 +560,14 @@ export function createMock(options: MockOptions = {}): Mock {
   }
 
   /** The 503 while the shared state is lost: routing and auth again (no state needed) for its headers. */
-  function stateLost(call: MockCall, kind: CallKind, now: number): Answer {
+  function stateLost(call: MockCall, kind: CallKind, now: number, told?: string): Answer {
     if (kind === 'control') {
-      return { reply: stateUnavailableReply(undefined, undefined, now), operationId: null, delay: 0 };
+      return { reply: stateUnavailableReply(undefined, undefined, now, told), operationId: null, delay: 0 };
     }
     const route = router.match(call.method, call.url.pathname);
     const operation = route.kind === 'operation' ? route.operation : undefined;
     const auth = authenticate(call.header('authorization'), keys);
-    const reply = stateUnavailableReply(operation, auth.kind === 'ok' ? auth.key : anonymous, now);
+    const reply = stateUnavailableReply(operation, auth.kind === 'ok' ? auth.key : anonymous, now, told);
     return { reply, operationId: operation?.id ?? null, delay: 0 };
   }
 

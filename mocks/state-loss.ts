@@ -15,7 +15,8 @@ export function createLossTracker(logger: Logger): LossTracker {
   let lost = false;
   return {
     failed(error) {
-      if (!lost) logger.error(`petkit mock: ${error.message}; answering 503 until it is back`);
+      if (!lost)
+        logger.error(`petkit mock: ${error.message.replace(/\.$/, '')}; answering 503 until it is back`);
       lost = true;
     },
     answered() {

@@ -8,13 +8,17 @@ import { STATE_RETRY_AFTER } from './errors.js';
 import { MINUTE_MS } from './rate-limiter.js';
 import { addDeprecationHeaders, addRateHeaders, errorReply, type Reply } from './responses.js';
 
-/** The 503 for a call to `operation` (undefined: off the routes, or the control API) at `now`. */
+/**
+ * The 503 for a call to `operation` (undefined: off the routes, or the control API) at `now`; `told`:
+ * what the engine says in place of the default message (its tables damaged, and what to do).
+ */
 export function stateUnavailableReply(
   operation: OperationSpec | undefined,
   limits: Limits | undefined,
   now: number,
+  told?: string,
 ): Reply {
-  const reply = errorReply('state_unavailable', undefined, undefined, { 'retry-after': STATE_RETRY_AFTER });
+  const reply = errorReply('state_unavailable', told, undefined, { 'retry-after': STATE_RETRY_AFTER });
   if (limits === undefined) return reply;
   const reset = (Math.floor(now / MINUTE_MS) + 1) * (MINUTE_MS / 1000);
   addRateHeaders(reply, {

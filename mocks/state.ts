@@ -33,6 +33,11 @@ export interface MockState {
   /** Back to these pets, ids from 1, with every rate-limit bucket empty, no rule armed and real time. */
   reset(pets: readonly NewPet[]): Awaitable<void>;
   /**
+   * Whether the engine can serve, for /__petkit/health: throws StateUnavailableError when it cannot
+   * (a shared engine's tables damaged). Absent: it always can.
+   */
+  check?(): Awaitable<void>;
+  /**
    * An engine shared by replicas: runs `listener` whenever any replica resets the shared state (so
    * each drops what it keeps of its own, such as its journal). Answers the function that removes it.
    */
@@ -50,6 +55,17 @@ export interface ResetEvent {
 export class StateUnavailableError extends Error {
   override readonly name = 'StateUnavailableError';
   readonly code = 'state_unavailable';
+  /**
+   * What the 503 tells its client in place of "retry shortly", when retrying alone will not help (the
+   * state's tables damaged) and the engine can say what will. Never a secret: the message of a lost
+   * connection may name the database's address, this is said to whoever asks.
+   */
+  readonly told: string | undefined;
+
+  constructor(message: string, options?: ErrorOptions & { told?: string }) {
+    super(message, options);
+    this.told = options?.told;
+  }
 }
 
 /** The rate-limit bucket of a valid key, or of a client address that sent none (never banned). */

@@ -10,9 +10,9 @@ import type { StoredRule } from '../rules.js';
 import type { MockState } from '../state.js';
 import { describeError } from './connection-errors.js';
 import { createDatabase, type Database, urlProblem } from './database.js';
-import { StateConfigError, StateUnavailableError } from './errors.js';
+import { StateConfigError, StateSchemaError, StateUnavailableError } from './errors.js';
 import { openResetChannel, RESET_CHANNEL, RESET_PAYLOAD_SQL, type ResetListener } from './reset-channel.js';
-import { migrate } from './schema.js';
+import { damagedAtStart, guardSchema, migrate } from './schema.js';
 import {
   armSeededRules,
   type ControlCache,
@@ -83,6 +83,8 @@ export interface SharedState extends MockState {
    * is back), and with kind 'reconnected' when the channel comes back after a loss.
    */
   onReset(listener: ResetListener): () => void;
+  /** Rejects with StateSchemaError, saying what is wrong, when petkit's tables are damaged. */
+  check(): Promise<void>;
   /** This replica's id, as its resets carry it. */
   readonly replicaId: string;
   /** The state URL with its password hidden, for messages. */
@@ -202,7 +204,7 @@ export async function connectState(url: string, options: StateOptions = {}): Pro
   if (normalized.sslNote !== undefined) normalized.logger.error(normalized.sslNote);
   const { maxPets } = normalized;
   const replicaId = randomUUID();
-  const database = createDatabase(normalized);
+  const database = guardSchema(createDatabase(normalized));
   let channel: Awaited<ReturnType<typeof openResetChannel>>;
   let cache: ControlCache;
   try {
@@ -211,6 +213,7 @@ export async function connectState(url: string, options: StateOptions = {}): Pro
     channel = await openResetChannel({ ...normalized, replicaId });
   } catch (error) {
     await database.end().catch(() => undefined);
+    if (error instanceof StateSchemaError) throw damagedAtStart(normalized.shown, error.faults);
     if (!(error instanceof StateUnavailableError)) throw error;
     // One line: what could not be reached, and the driver's reason.
     const reason = describeError(error.cause).replace(/\s+/g, ' ');
@@ -280,6 +283,7 @@ export async function connectState(url: string, options: StateOptions = {}): Pro
       tail = entry.done.catch(() => undefined);
       return entry.done;
     },
+    check: () => database.check(),
     onReset: (listener) => channel.onReset(listener),
     close() {
       closing ??= channel.close().finally(() => database.end());

@@ -1,7 +1,7 @@
 // Which failures of pg mean "the database is not there now" rather than a fault in a statement: the
 // former become StateUnavailableError (503, retry later), the latter stay what they are (a defect).
 import pg from 'pg';
-import { StateUnavailableError } from './errors.js';
+import { StateSchemaError, StateUnavailableError } from './errors.js';
 
 /**
  * SQLSTATE classes and codes of a database that cannot serve now: 08 connection exception, 53
@@ -24,6 +24,8 @@ const CLIENT_MESSAGES =
 
 /** True when `error` says the database cannot be reached or the connection was lost. */
 export function isConnectionError(error: unknown): boolean {
+  // Damaged tables (schema.ts) are said as they are: the connection is sound, and kept.
+  if (error instanceof StateSchemaError) return false;
   if (error instanceof StateUnavailableError) return true;
   if (error instanceof pg.DatabaseError) {
     const code = error.code ?? '';

@@ -5,7 +5,23 @@
 
 // The state database cannot be reached now (refused, timed out, connection lost, not accepting): the
 // core's own StateUnavailableError, so that it answers 503 without importing this folder.
-export { StateUnavailableError } from '../state.js';
+import { StateUnavailableError } from '../state.js';
+
+export { StateUnavailableError };
+
+/**
+ * petkit's tables in the state database are not as it made them (dropped, renamed, a column gone or
+ * of another type, another petkit's version): the 503 says what is wrong, and what to do
+ * (schema.ts). A kind of StateUnavailableError, so the core answers it as one, and logs it once.
+ */
+export class StateSchemaError extends StateUnavailableError {
+  readonly faults: readonly string[];
+
+  constructor(faults: readonly string[], message: string, options?: ErrorOptions) {
+    super(message, { ...options, told: message });
+    this.faults = faults;
+  }
+}
 
 /** The state cannot be used with these settings: retrying will not help. */
 export class StateConfigError extends Error {
