@@ -6,9 +6,8 @@
 // (`/__petkit/events`, control-events.ts). Not rate limited as the API is, not journaled, no latency; over a socket, the
 // server guards it first (control-guard.ts). Its shapes are openapi.yaml's (`x-petkit-control`).
 import { describeFault, loadSpec, type NewPet, type Pet } from '../openapi/index.js';
-import { readJsonBody } from './body.js';
 import type { MockCall } from './call.js';
-import { json } from './control-answers.js';
+import { bodyOf, json } from './control-answers.js';
 import { answerClock } from './control-clock.js';
 import { answerEvents, type EventSource_ } from './control-events.js';
 import { answerPage, type PageData } from './control-page.js';
@@ -140,8 +139,8 @@ async function answerRequests(call: MockCall, method: string, mock: Controlled):
 async function answerReset(call: MockCall, mock: Controlled): Promise<Reply> {
   let options: ResetOptions | undefined;
   if (call.body.present) {
-    const read = await readJsonBody(call);
-    if ('refusal' in read) return errorReply(read.refusal.code, read.refusal.message);
+    const read = await bodyOf(call);
+    if ('refused' in read) return read.refused;
     const parsed = resetOptionsOf(read.value, mock.maxPets);
     if (typeof parsed === 'string') return errorReply('validation_failed', parsed);
     options = parsed;

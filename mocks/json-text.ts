@@ -5,6 +5,7 @@
 // jsonc-parser's own parse recurses per level, and a file nested 20,000 deep overflowed the stack.
 import { createRequire } from 'node:module';
 import type { JSONScanner } from 'jsonc-parser';
+import { lineAndColumn, repeatedNameFault } from './json-names.js';
 
 /**
  * jsonc-parser, loaded only when a file is not valid JSON: loading it took a tenth of the mock's
@@ -52,14 +53,6 @@ type Expecting = 'value' | 'value or ]' | 'name' | 'name or }' | 'colon' | ', or
 interface ParseFault {
   readonly offset: number;
   readonly what: string;
-}
-
-/** 1-based line and column of an offset. */
-function lineAndColumn(text: string, offset: number): string {
-  const before = text.slice(0, offset);
-  const line = before.split('\n').length;
-  const column = offset - (before.lastIndexOf('\n') + 1) + 1;
-  return `line ${line}, column ${column}`;
 }
 
 /** The next token that is not whitespace, or the fault of a token JSON does not allow. */
@@ -182,58 +175,6 @@ export function readJsonText(given: string): JsonRead {
   }
   // JSON.parse keeps the last of two members of one name: a keys file's second "keys" array (two
   // files pasted together) served the second alone, without a word.
-  const twice = repeatedName(text);
-  if (twice !== undefined)
-    return {
-      // Not quoted: a name may be anything the file holds, a key too.
-      fault: `has a name twice in one object, at ${lineAndColumn(text, twice.first)} and ${lineAndColumn(text, twice.again)}: JSON would keep the last; give it once`,
-    };
-  return { value };
-}
-
-/**
- * The first member name given twice in one object of a text JSON.parse read (so valid JSON), with
- * the offsets of its two places; undefined when there is none. One pass, a stack of its own (any depth).
- */
-function repeatedName(text: string): { first: number; again: number } | undefined {
-  // Per open object, its names so far and where each was; undefined for an open array.
-  const open: (Map<string, number> | undefined)[] = [];
-  let expectingName = false;
-  for (let i = 0; i < text.length; i += 1) {
-    const c = text.charCodeAt(i);
-    if (c === 0x22 /* " */) {
-      const start = i;
-      let end = i + 1;
-      let escaped = false;
-      for (; end < text.length; end += 1) {
-        const d = text.charCodeAt(end);
-        if (d === 0x5c /* \ */) {
-          escaped = true;
-          end += 1;
-        } else if (d === 0x22) break;
-      }
-      i = end;
-      const names = open.at(-1);
-      if (expectingName && names !== undefined) {
-        const raw = text.slice(start, end + 1);
-        const name = escaped ? (JSON.parse(raw) as string) : raw.slice(1, -1);
-        const first = names.get(name);
-        if (first !== undefined) return { first, again: start };
-        names.set(name, start);
-        expectingName = false;
-      }
-    } else if (c === 0x7b /* { */) {
-      open.push(new Map());
-      expectingName = true;
-    } else if (c === 0x5b /* [ */) {
-      open.push(undefined);
-      expectingName = false;
-    } else if (c === 0x7d /* } */ || c === 0x5d /* ] */) {
-      open.pop();
-      expectingName = false;
-    } else if (c === 0x2c /* , */) {
-      expectingName = open.at(-1) !== undefined;
-    }
-  }
-  return undefined;
+  const twice = repeatedNameFault(text);
+  return twice === undefined ? { value } : { fault: twice };
 }
