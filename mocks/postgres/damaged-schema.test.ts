@@ -8,6 +8,7 @@ import { createTestDatabase, type TestDatabase } from '../../test/support/postgr
 import type { KeysFile } from '../keys.js';
 import { createMock, type Mock } from '../mock.js';
 import { checkedRequest, withKey } from '../test-helpers.js';
+import { connectState } from './connect.js';
 import { createDatabase } from './database.js';
 import { StateConfigError } from './errors.js';
 import { DROP_TABLES_SQL, guardSchema, SCHEMA_VERSION } from './schema.js';
@@ -148,6 +149,51 @@ describe('petkit’s tables damaged under a running replica', () => {
     now = 1_000;
     // Due: this statement waits for the check, and is refused by it.
     await expect(update()).rejects.toThrow(/table petkit_store has 0 rows, not 1/);
+  });
+});
+
+describe('a privilege petkit uses revoked from the state URL’s user', () => {
+  it('answers 503 naming it, where each request was a 500 with a log line', async () => {
+    const replicas = await freshReplicas();
+    const schema = /search_path%3D(\w+)/.exec(replicas.url)?.[1] as string;
+    const role = `${schema}_user`;
+    await database.admin(`CREATE ROLE ${role} LOGIN`);
+    // Its grants in this database, then the role itself (cluster-wide).
+    onTestFinished(async () => {
+      await sql(replicas.url, `DROP OWNED BY ${role}`);
+      await database.admin(`DROP ROLE ${role}`);
+    });
+    await sql(replicas.url, `GRANT ALL ON SCHEMA ${schema} TO ${role}`);
+    await replicas.connect();
+    await sql(replicas.url, `GRANT SELECT, UPDATE ON ALL TABLES IN SCHEMA ${schema} TO ${role}`);
+    const url = replicas.url.replace(/^postgres:\/\/[^@]+@/, `postgres://${role}@`);
+    const errors: string[] = [];
+    const logger = { info: () => undefined, error: (line: string) => errors.push(line) };
+    const state = await connectState(url).catch((error: Error) => error);
+    // Refused at start: the user cannot write the pets.
+    expect(state).toBeInstanceOf(StateConfigError);
+    expect((state as Error).message).toContain(
+      "the state URL's user may not SELECT, INSERT, UPDATE, DELETE, TRUNCATE on table petkit_pets (GRANT them)",
+    );
+    // Granted, it serves; revoked under it, it says so.
+    await sql(replicas.url, `GRANT ALL ON ALL TABLES IN SCHEMA ${schema} TO ${role}`);
+    const shared = await connectState(url);
+    onTestFinished(() => shared.close());
+    const mock = createMock({ keys: KEYS, pets: 3, state: shared, logger });
+    expect((await checkedRequest(mock, '/v1/pets/1', withKey('roomy'))).status).toBe(200);
+    await sql(replicas.url, `REVOKE INSERT ON petkit_pets FROM ${role}`);
+    for (let i = 0; i < 3; i += 1) {
+      const created = await checkedRequest(
+        mock,
+        '/v1/pets',
+        withKey('roomy', { json: { name: 'Rex', categoryId: 1 } }),
+      );
+      expect(created.status).toBe(503);
+      expect((created.json as { message: string }).message).toContain(
+        "the state URL's user may not SELECT, INSERT, UPDATE, DELETE, TRUNCATE on table petkit_pets (GRANT them)",
+      );
+    }
+    expect(errors).toHaveLength(1);
   });
 });
 

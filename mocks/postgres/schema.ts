@@ -122,13 +122,19 @@ interface ColumnRow {
   /** NOT NULL with no default: an insert that does not name it fails. */
   readonly required: boolean | null;
   readonly keyed: boolean;
+  /** The connection's user holds every privilege petkit's statements use on the table. */
+  readonly allowed: boolean;
 }
+
+/** What petkit's statements do to its tables (a reset truncates). */
+const PRIVILEGES = ['SELECT', 'INSERT', 'UPDATE', 'DELETE', 'TRUNCATE'];
 
 /**
  * What is wrong with petkit's tables in the connection's schema (the URL's search_path), in words, or
  * nothing: a table missing (dropped, renamed), a column missing or of another type, a primary key
  * dropped (ON CONFLICT needs it), a column of someone else's that no insert of petkit's fills, a
- * one-row table emptied, or a version other than this petkit's. What petkit's statements would meet
+ * privilege petkit's statements use revoked, a one-row table emptied, or a version other than this
+ * petkit's. What petkit's statements would meet
  * as an error, or worse, as an answer changed without a word (a json column turned jsonb reorders a
  * pet's properties).
  */
@@ -136,16 +142,17 @@ export async function schemaFaults(client: TransactionClient): Promise<string[]>
   const { rows } = await client.query<ColumnRow>({
     text: `SELECT c.relname AS table, a.attname AS column, format_type(a.atttypid, a.atttypmod) AS type,
                   a.attnotnull AND NOT a.atthasdef AS required,
-                  EXISTS (SELECT 1 FROM pg_index i WHERE i.indrelid = c.oid AND i.indisprimary) AS keyed
+                  EXISTS (SELECT 1 FROM pg_index i WHERE i.indrelid = c.oid AND i.indisprimary) AS keyed,
+                  ${PRIVILEGES.map((privilege) => `has_table_privilege(c.oid, '${privilege}')`).join(' AND ')} AS allowed
            FROM pg_class c
            JOIN pg_namespace n ON n.oid = c.relnamespace AND n.nspname = current_schema()
            LEFT JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
            WHERE c.relname = ANY($1) AND c.relkind IN ('r', 'p')`,
     values: [TABLE_NAMES],
   });
-  const found = new Map<string, { columns: Map<string, ColumnRow>; keyed: boolean }>();
+  const found = new Map<string, { columns: Map<string, ColumnRow>; keyed: boolean; allowed: boolean }>();
   for (const row of rows) {
-    const table = found.get(row.table) ?? { columns: new Map(), keyed: row.keyed };
+    const table = found.get(row.table) ?? { columns: new Map(), keyed: row.keyed, allowed: row.allowed };
     found.set(row.table, table);
     if (row.column !== null) table.columns.set(row.column, row);
   }
@@ -166,6 +173,8 @@ export async function schemaFaults(client: TransactionClient): Promise<string[]>
         faults.push(`column ${name}.${column} is not petkit's, and NOT NULL with no default`);
     }
     if (!table.keyed) faults.push(`table ${name} has no primary key`);
+    if (!table.allowed)
+      faults.push(`the state URL's user may not ${PRIVILEGES.join(', ')} on table ${name} (GRANT them)`);
   }
   if (faults.length > 0) return faults;
   const counted = await client.query<{ table: string; rows: string }>({
