@@ -47,6 +47,25 @@ describe('listPets parameters', () => {
       'Invalid query: /limit must be integer; got " 5".',
     );
   });
+  it('says a query value whose percent-encoding does not decode so, with what was sent, not only U+FFFD', async () => {
+    const res = await checkedRequest(fresh(), '/v1/pets?limit=1&status=%E0%A4%A', withKey(FREE));
+    expect(res.status).toBe(400);
+    const note = ' (its percent-encoding "%E0%A4%A" does not decode as UTF-8)';
+    const fault = 'must be one of "available", "pending", "sold"; got "\uFFFD%A"';
+    expect(res.json).toMatchObject({
+      message: `Invalid query: /status ${fault}${note}.`,
+      details: [{ path: '/status', message: `${fault}${note}` }],
+    });
+    const limit = await checkedRequest(fresh(), '/v1/pets?limit=%FF', withKey(FREE));
+    expect((limit.json as { message: string }).message).toBe(
+      'Invalid query: /limit must be integer; got "\uFFFD" (its percent-encoding "%FF" does not decode as UTF-8).',
+    );
+    // Percent-encoding that decodes is quoted decoded, with no note.
+    const decodes = await checkedRequest(fresh(), '/v1/pets?status=%C3%A9', withKey(FREE));
+    expect((decodes.json as { message: string }).message).toBe(
+      'Invalid query: /status must be one of "available", "pending", "sold"; got "\u00e9".',
+    );
+  });
   it('answers 400 for status=adopted, naming /status', async () => {
     const res = await checkedRequest(fresh(), '/v1/pets?status=adopted', withKey(FREE));
     expect(res.status).toBe(400);

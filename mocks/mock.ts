@@ -38,7 +38,7 @@ import {
 } from './options.js';
 import { type Preferences, parsePrefer } from './prefer.js';
 import { type Answer, createRecorder } from './recorder.js';
-import { apiRoutesOf, forced, tooMany, unauthorized, unrouted } from './refusals.js';
+import { apiRoutesOf, forced, shown, tooMany, unauthorized, unrouted } from './refusals.js';
 import {
   addDeprecationHeaders,
   addRateHeaders,
@@ -501,6 +501,8 @@ export function createMock(options: MockOptions = {}): Mock {
             : verdict;
       if (where === 'query' && search.includes('+'))
         ({ message, details } = plusNoted(message, details, search));
+      if (where === 'query' && search.includes('%'))
+        ({ message, details } = undecodableNoted(message, details, search));
       return { refused: errorReply('validation_failed', message, details) };
     }
     if (verdict.kind === 'refused')
@@ -733,18 +735,61 @@ function plusNoted(
     const equals = pair.indexOf('=');
     if (equals !== -1 && pair.includes('+', equals)) plussed.add(`/${pair.slice(0, equals)}`);
   }
-  let noted = message;
-  const changed = details.map((detail, index) => {
-    if (!plussed.has(detail.path) || !/; got "[^"]* [^"]*"$/.test(detail.message)) return detail;
-    if (index === 0 && noted.endsWith('.')) {
-      const first = `${detail.path} ${detail.message}`;
-      const at = noted.indexOf(first);
-      if (at !== -1)
-        noted = `${noted.slice(0, at + first.length)}${PLUS_NOTE}${noted.slice(at + first.length)}`;
+  return noted(message, details, (detail) =>
+    plussed.has(detail.path) && /; got "[^"]* [^"]*"$/.test(detail.message) ? PLUS_NOTE : undefined,
+  );
+}
+
+/**
+ * A refused query's faults, each whose parameter's value is percent-encoding that does not decode as
+ * UTF-8 (`?status=%E0%A4%A`, `?limit=%FF`), told so with the value as sent: a query string is read
+ * leniently (each such byte a U+FFFD), and the fault quoted `got "\uFFFD%A"`, a value the client never
+ * sent. (A path's parameter is refused for it outright: "its percent-encoding does not decode".) Only
+ * when the query holds a `%`.
+ */
+function undecodableNoted(
+  message: string,
+  details: readonly ErrorDetail[],
+  search: string,
+): { message: string; details: readonly ErrorDetail[] } {
+  const sent = new Map<string, string>();
+  for (const pair of search.slice(1).split('&')) {
+    const equals = pair.indexOf('=');
+    if (equals === -1 || !pair.includes('%', equals)) continue;
+    const value = pair.slice(equals + 1);
+    try {
+      decodeURIComponent(value.replaceAll('+', ' '));
+    } catch {
+      sent.set(`/${pair.slice(0, equals)}`, value);
     }
-    return { path: detail.path, message: `${detail.message}${PLUS_NOTE}` };
+  }
+  if (sent.size === 0) return { message, details };
+  return noted(message, details, (detail) => {
+    const value = sent.get(detail.path);
+    return value === undefined
+      ? undefined
+      : ` (its percent-encoding ${JSON.stringify(shown(value))} does not decode as UTF-8)`;
   });
-  return { message: noted, details: changed };
+}
+
+/** The faults with each one's note (`noteOf`) after its message, the first's in the message too. */
+function noted(
+  message: string,
+  details: readonly ErrorDetail[],
+  noteOf: (detail: ErrorDetail) => string | undefined,
+): { message: string; details: readonly ErrorDetail[] } {
+  let told = message;
+  const changed = details.map((detail, index) => {
+    const note = noteOf(detail);
+    if (note === undefined) return detail;
+    if (index === 0 && told.endsWith('.')) {
+      const first = `${detail.path} ${detail.message}`;
+      const at = told.indexOf(first);
+      if (at !== -1) told = `${told.slice(0, at + first.length)}${note}${told.slice(at + first.length)}`;
+    }
+    return { path: detail.path, message: `${detail.message}${note}` };
+  });
+  return { message: told, details: changed };
 }
 
 /** Each mock's answer as it comes: the reply itself when nothing had to wait. */
