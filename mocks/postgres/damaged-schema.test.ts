@@ -75,7 +75,7 @@ const DAMAGES = [
   },
   {
     sql: `UPDATE petkit_schema_version SET version = ${SCHEMA_VERSION + 1}`,
-    fault: `petkit_schema_version says version ${SCHEMA_VERSION + 1}, and this petkit's is ${SCHEMA_VERSION} (a petkit of another version migrated it)`,
+    fault: `petkit_schema_version says version ${SCHEMA_VERSION + 1}, and this petkit's is ${SCHEMA_VERSION} (a petkit of another version migrated them: run every replica with one version of petkit)`,
   },
 ];
 

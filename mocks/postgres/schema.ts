@@ -192,7 +192,7 @@ export async function schemaFaults(client: TransactionClient): Promise<string[]>
   const version = Number(versions[0]?.version);
   if (version !== SCHEMA_VERSION)
     faults.push(
-      `petkit_schema_version says version ${version}, and this petkit's is ${SCHEMA_VERSION} (a petkit of another version migrated it)`,
+      `petkit_schema_version says version ${version}, and this petkit's is ${SCHEMA_VERSION} (a petkit of another version migrated them: run every replica with one version of petkit)`,
     );
   return faults;
 }
