@@ -11,6 +11,7 @@ import { checkedRequest, withKey } from '../test-helpers.js';
 import { connectState } from './connect.js';
 import { createDatabase } from './database.js';
 import { StateConfigError } from './errors.js';
+import { StateSchemaError as PublicStateSchemaError } from './index.js';
 import { DROP_TABLES_SQL, guardSchema, SCHEMA_VERSION } from './schema.js';
 import { type Replicas, replicasIn } from './test-helpers.js';
 
@@ -224,5 +225,21 @@ describe('a replica started on damaged tables', () => {
     await expect(failure).rejects.toThrow(
       /holds petkit's tables damaged \(petkit_schema_version holds no version, yet petkit_control, petkit_pets, petkit_rate_buckets, petkit_rules, petkit_store are there\)/,
     );
+  });
+});
+
+describe('state.check()', () => {
+  it('rejects with a StateSchemaError listing the faults, from petkit/postgres, and resolves once they are mended', async () => {
+    const replicas = await freshReplicas();
+    const state = await replicas.connect();
+    await expect(state.check()).resolves.toBeUndefined();
+    await sql(replicas.url, 'ALTER TABLE petkit_rules RENAME TO petkit_rules_old');
+    const failure = await state.check().catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(PublicStateSchemaError);
+    expect((failure as InstanceType<typeof PublicStateSchemaError>).faults).toEqual([
+      'table petkit_rules is missing',
+    ]);
+    await sql(replicas.url, 'ALTER TABLE petkit_rules_old RENAME TO petkit_rules');
+    await expect(state.check()).resolves.toBeUndefined();
   });
 });

@@ -9,7 +9,7 @@ export {
   type SharedState,
   type StateOptions,
 } from './connect.js';
-export { StateConfigError, StateUnavailableError } from './errors.js';
+export { StateConfigError, StateSchemaError, StateUnavailableError } from './errors.js';
 export type { ResetEvent, ResetListener } from './reset-channel.js';
 export { SCHEMA_VERSION } from './schema.js';
 export type { SharedControl } from './shared-control.js';
