@@ -331,26 +331,30 @@ export function guardSchema(
       });
     return checking;
   };
-  const guarded = async <T>(run: () => Promise<T>): Promise<T> => {
-    // Due, or under way: the statement waits for it (a catalog read, every few seconds).
-    if (checking !== undefined || now() - checkedAt >= everyMs) await check().catch(() => undefined);
-    if (damage !== undefined) throw damage;
+  /** A statement's error, or the damage that explains it. */
+  const explained = async (error: unknown): Promise<never> => {
+    // A lost connection is already said (StateUnavailableError); any other error of the server's
+    // may be the tables'.
+    if (!(error instanceof pg.DatabaseError) || isConnectionError(error)) throw error;
+    let found: StateSchemaError | undefined;
     try {
-      return await run();
-    } catch (error) {
-      // A lost connection is already said (StateUnavailableError); any other error of the server's
-      // may be the tables'.
-      if (!(error instanceof pg.DatabaseError) || isConnectionError(error)) throw error;
-      let found: StateSchemaError | undefined;
-      try {
-        found = await check();
-      } catch (checkError) {
-        // The database lost meanwhile says more than the statement's error.
-        throw checkError instanceof StateUnavailableError ? checkError : error;
-      }
-      throw found ?? error;
+      found = await check();
+    } catch (checkError) {
+      // The database lost meanwhile says more than the statement's error.
+      throw checkError instanceof StateUnavailableError ? checkError : error;
     }
+    throw found ?? error;
   };
+  /** Checked first when a check is due or under way, or damage was found; else the statement alone. */
+  const due = (): boolean => checking !== undefined || now() - checkedAt >= everyMs;
+  const afterCheck = async <T>(run: () => Promise<T>): Promise<T> => {
+    // Due, or under way: the statement waits for it (a catalog read, every few seconds).
+    if (due()) await check().catch(() => undefined);
+    if (damage !== undefined) throw damage;
+    return run().catch(explained);
+  };
+  const guarded = <T>(run: () => Promise<T>): Promise<T> =>
+    damage === undefined && !due() ? run().catch(explained) : afterCheck(run);
   return {
     query: <Row extends pg.QueryResultRow>(config: Statement) => guarded(() => database.query<Row>(config)),
     transaction: <T>(work: (client: TransactionClient) => Promise<T>) =>
