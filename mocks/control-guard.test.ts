@@ -143,7 +143,7 @@ describe('the control API over a socket', () => {
     const opaque = await call(origin, 'GET', '/__petkit/requests', { origin: 'null' });
     expect(opaque.status).toBe(403);
     expect(opaque.json.message).toBe(
-      'The control API refuses calls from web pages of another site (Origin "null"); the page has no origin of its own (a file:// page, a sandboxed frame), which --control-origin cannot name: serve it over http(s) and allow that origin, or start the mock with --control-origin "*" to allow every page.',
+      'The control API refuses calls from web pages of another site (Origin "null"); the page has no origin of its own (a page opened from a file, a sandboxed frame), which --control-origin cannot name: serve it over http(s) and allow that origin, or start the mock with --control-origin "*" to allow every page.',
     );
     const odd = await call(origin, 'GET', '/__petkit/requests', { origin: 'chrome-extension://abc' });
     expect(odd.json.message).toBe(

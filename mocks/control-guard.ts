@@ -85,7 +85,7 @@ function originsOf(given: readonly string[]): { any: boolean; origins: Set<strin
 }
 
 /**
- * How a refused origin could be allowed. `Origin: null` (a file:// page, a sandboxed frame) or one
+ * How a refused origin could be allowed. `Origin: null` (a page opened from a file, a sandboxed frame) or one
  * that is no web origin was told to start the mock with `--control-origin "null"`, which the mock
  * then refused to start with ("is not a web origin").
  */
@@ -93,7 +93,7 @@ function allowing(origin: string): string {
   const quoted = JSON.stringify(origin.slice(0, 100));
   if (isWebOrigin(origin)) return `start the mock with --control-origin ${quoted} to allow it.`;
   if (origin === 'null')
-    return 'the page has no origin of its own (a file:// page, a sandboxed frame), which --control-origin cannot name: serve it over http(s) and allow that origin, or start the mock with --control-origin "*" to allow every page.';
+    return 'the page has no origin of its own (a page opened from a file, a sandboxed frame), which --control-origin cannot name: serve it over http(s) and allow that origin, or start the mock with --control-origin "*" to allow every page.';
   return 'that is no web origin (scheme://host[:port] of http or https), which --control-origin cannot name; --control-origin "*" allows every page.';
 }
 

@@ -241,7 +241,18 @@ describe('hostile requests', () => {
               `${JSON.stringify(rawBytes(request, host, junk)).slice(0, 300)} → ${answer.status} ${answer.body.slice(0, 200)}: ${problems.join('; ')}`,
             ).toEqual([]);
           }),
-          { numRuns: RUNS, seed: SEED },
+          {
+            numRuns: RUNS,
+            seed: SEED,
+            // Found by the fuzz (seed 7): a page with no origin of its own refused by the control
+            // API, whose message named a file:// page, read as a path of this machine.
+            examples: [
+              [
+                { method: 'PUT', target: '/__petkit/nope', headers: { origin: 'null' }, body: undefined },
+                null,
+              ],
+            ],
+          },
         );
         const heapGrowth = retainedHeap() - heapBefore;
         // The journal (2 MiB at most) and the pets created are all the run may keep.
