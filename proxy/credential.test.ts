@@ -8,6 +8,7 @@ import {
   replayOf,
   STAND_IN,
   sentCredentials,
+  shellWord,
 } from './credential.js';
 
 const KEY = 'sk_live_Abc123xyz';
@@ -146,5 +147,67 @@ describe('replayOf', () => {
   it('replays the path as sent beside a refused credential that holds a word of it', () => {
     const refused = replayOf('Bearer wrong-pets-key', 401, createKeyBook(undefined));
     expect(refused.text('http://x/v1/pets?k=wrong-pets-key')).toBe(`http://x/v1/pets?k=${STAND_IN}`);
+  });
+});
+
+describe('exchangeHider, before an upstream that echoes a credential encoded', () => {
+  const SENT = 'sk_prod_0123456789';
+  const encodings: [string, (text: string) => string][] = [
+    ['percent-encoded', (text) => [...text].map((c) => `%${c.charCodeAt(0).toString(16)}`).join('')],
+    ['percent-encoded where a query needs it', (text) => text.replaceAll('_', '%5F')],
+    ['JSON-escaped', (text) => `\\u${text.charCodeAt(0).toString(16).padStart(4, '0')}${text.slice(1)}`],
+    ['HTML-escaped', (text) => [...text].map((c) => `&#${c.charCodeAt(0)};`).join('')],
+    ['in base64', (text) => Buffer.from(text).toString('base64')],
+    ['in base64, after another byte', (text) => Buffer.from(`:${text}`).toString('base64')],
+  ];
+
+  it.each(encodings)('hides a known key %s: as a marker, never its characters', (_, encode) => {
+    const hide = exchangeHider(createKeyBook(KEY), []);
+    const shown = hide(`{"message":"key ${encode(KEY)} is not valid"}`);
+    expect(shown).toMatch(/^\{"message":"key .*(\$API_KEY|\[API_KEY, base64\]).* is not valid"\}$/);
+    expect(shown).not.toContain(encode(KEY));
+    expect(shown.toLowerCase()).not.toContain('abc123');
+  });
+
+  it.each(encodings)('hides a credential sent %s as <credential sent>', (_, encode) => {
+    const hide = exchangeHider(createKeyBook(undefined), [SENT]);
+    const shown = hide(`key ${encode(SENT)} is not valid`);
+    expect(shown).toContain(CREDENTIAL_HIDDEN);
+    expect(shown).not.toContain(encode(SENT));
+    expect(shown).not.toContain('0123456789');
+  });
+
+  it('leaves a text whose escapes hold no credential as it came', () => {
+    const hide = exchangeHider(createKeyBook(KEY), [SENT]);
+    for (const text of ['/v1/pets?name=R%C3%A9x&x=%5F', '{"a":"\\u00e9\\\\"}', 'Tom &amp; Jerry &#38;'])
+      expect(hide(text)).toBe(text);
+  });
+});
+
+describe('the replay of a credential the upstream could decode', () => {
+  it('gives curl a Basic credential that holds the key as -u user:password, made from $API_KEY', () => {
+    const token = Buffer.from(`ada:${KEY}`).toString('base64');
+    for (const status of [200, 401]) {
+      const { word, flag } = replayAuthorization(`Basic ${token}`, status, told());
+      expect(flag).toBe('-u');
+      expect(expand(word)).toBe(`ada:${KEY}`);
+      expect(word).not.toContain(token.slice(4, 16));
+      for (const run of runsOf(KEY)) expect(word.toLowerCase()).not.toContain(run);
+    }
+  });
+
+  it('writes a known key sent percent-encoded in the URL from $API_KEY, decoded', () => {
+    const encoded = KEY.replaceAll('_', '%5F');
+    const replay = replayOf(`Bearer ${KEY}`, 200, told());
+    const word = shellWord(replay.text(`http://x/v1/pets?token=${encoded}`), replay.keys);
+    expect(word).not.toContain(encoded);
+    expect(expand(word)).toBe(`http://x/v1/pets?token=${KEY}`);
+  });
+
+  it('writes a refused credential sent percent-encoded in the URL as the stand-in', () => {
+    const refused = replayOf('Bearer sk_prod_0123456789', 401, createKeyBook(undefined));
+    expect(refused.text('http://x/v1/pets?token=sk%5Fprod%5F0123456789')).toBe(
+      `http://x/v1/pets?token=${STAND_IN}`,
+    );
   });
 });

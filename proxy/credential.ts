@@ -8,7 +8,11 @@
 // stand-in the upstream refuses the same way is written in its place; otherwise `$API_KEY`.
 // Every other text of an exchange (its target, a finding's expected and received, an excerpt of a
 // body, what is said of an upstream that failed) goes through exchangeHider: there no credential the
-// app sent is shown, whatever the upstream did with it and whether or not the proxy was told the key.
+// app sent is shown, whatever the upstream did with it (echoed it encoded, escaped, in base64) and
+// whether or not the proxy was told the key. Where a key stands in a text is the contract module's
+// answer (openapi/key-search.ts), the one the suite's redaction gives.
+
+import { base64Cores, keyRuns } from '../openapi/key-search.js';
 
 /** The fewest characters of a key, in a row, that are written from `$API_KEY` rather than shown. */
 export const MIN_KEY_RUN = 4;
@@ -52,6 +56,16 @@ export function createKeyBook(told: string | undefined): KeyBook {
 export interface ReplayWord {
   readonly word: string;
   readonly note?: string;
+  /** curl's flag for the word: `-H` (a header), or `-u` (a Basic credential's `user:password`). */
+  readonly flag?: '-H' | '-u';
+}
+
+/** A Basic credential's `user:password`, decoded, or undefined for any other. */
+function basicPair(value: string): string | undefined {
+  const { scheme, token } = partsOf(value);
+  if (!/^basic$/i.test(scheme) || token === '') return undefined;
+  const pair = Buffer.from(token, 'base64').toString('utf8');
+  return pair.includes(':') ? pair : undefined;
 }
 
 /** `Bearer abc` → scheme `Bearer`, token `abc`; a value of one word is all token. */
@@ -70,6 +84,14 @@ export function replayAuthorization(value: string, status: number, book: KeyBook
 type Written = 'derived' | 'as-sent' | 'stand-in' | 'key';
 
 function replayed(value: string, status: number, book: KeyBook): { word: ReplayWord; written: Written } {
+  const basic = basicPair(value);
+  if (basic !== undefined && book.keys().length > 0) {
+    // A known key as a Basic password: its base64 shown as sent is the key, to anyone who decodes it.
+    // curl makes that base64 itself from `-u user:password`, so the line gives `-u` the pair.
+    const pair = piecesOf(basic, book.keys());
+    if (pair.some((piece) => typeof piece !== 'string'))
+      return { word: { word: doubleQuoted(pair), flag: '-u' }, written: 'derived' };
+  }
   const pieces = piecesOf(value, book.keys());
   if (pieces.some((piece) => typeof piece !== 'string'))
     return { word: { word: doubleQuoted(['Authorization: ', ...pieces]) }, written: 'derived' };
@@ -122,7 +144,7 @@ export function replayOf(value: string | undefined, status: number, book: KeyBoo
   const standIn = (text: string) => {
     let shown = '';
     let previous: Piece | undefined;
-    for (const piece of piecesOf(text, [token], sentRun)) {
+    for (const piece of piecesOf(text, [token], sentRun, true)) {
       if (typeof piece === 'string') shown += piece;
       else if (typeof previous === 'string' || previous === undefined) shown += STAND_IN;
       previous = piece;
@@ -146,69 +168,25 @@ const upper = (c: string) => (c >= 'a' && c <= 'z' ? c.toUpperCase() : c);
 const lower = (c: string) => (c >= 'A' && c <= 'Z' ? c.toLowerCase() : c);
 
 /**
- * A text with its ASCII letters in lower case: a character sent is a key's, as one of the shell's
- * transforms (`tr` maps ASCII only) leaves it, when their folds are equal.
- */
-const fold = (text: string) => text.replace(/[A-Z]/g, (c) => c.toLowerCase());
-
-/**
- * The credential cut into text shown as sent and runs of known keys, leftmost-longest first. Linear
- * in the text: a run is sought only from the places in a key of the character at hand (an index of
- * each key's characters), with no string made on the way; a body
- * of a megabyte is cut in about 100 ms (it took 6 to 18 s, a run sought at every character, while the
- * proxy answered nobody).
+ * The credential cut into text shown as sent and runs of known keys, leftmost-longest first, as the
+ * contract module finds them (openapi/key-search.ts, the suite's own reading): linear in the text, so a
+ * body of a megabyte is cut in milliseconds (it took 6 to 18 s, a run sought at every character, while
+ * the proxy answered nobody). With `decode`, a run sent percent-encoded, JSON- or HTML-escaped or with
+ * NULs between its characters (UTF-16, UTF-32) is one too, as its decoded characters.
  */
 function piecesOf(
   value: string,
   keys: readonly string[],
   leastOf: (key: string) => number = (key) => Math.min(MIN_KEY_RUN, key.length),
+  decode = false,
 ): Piece[] {
-  const text = fold(value);
-  const indexed = keys
-    .filter((key) => key !== '')
-    .map((key) => {
-      const folded = fold(key);
-      // Where each character stands in the key: a run is sought only from those places.
-      const starts = new Map<string, number[]>();
-      for (let i = 0; i < folded.length; i += 1) {
-        const at = folded[i] as string;
-        starts.set(at, [...(starts.get(at) ?? []), i]);
-      }
-      return { key, folded, least: leastOf(key), starts };
-    });
   const pieces: Piece[] = [];
   let shown = 0; // where the text not yet in a piece starts
-  for (let p = 0; p < value.length; ) {
-    // Of one key, the longest run, the last place in the key on a tie; of keys, the first's on a tie.
-    let length = 0;
-    let key = '';
-    let from = 0;
-    for (const candidate of indexed) {
-      const { folded, least } = candidate;
-      let mine = 0;
-      let mineFrom = 0;
-      for (const at of candidate.starts.get(text[p] as string) ?? []) {
-        let run = 1;
-        while (at + run < folded.length && text[p + run] === folded[at + run]) run += 1;
-        if (run >= least && run >= mine) {
-          mine = run;
-          mineFrom = at;
-        }
-      }
-      if (mine > length) {
-        length = mine;
-        key = candidate.key;
-        from = mineFrom;
-      }
-    }
-    if (length === 0) {
-      p += 1;
-      continue;
-    }
-    if (p > shown) pieces.push(value.slice(shown, p));
-    pieces.push(...keyPieces(value.slice(p, p + length), key, from));
-    p += length;
-    shown = p;
+  const sought = keys.map((key) => ({ key, least: leastOf(key) }));
+  for (const run of keyRuns(value, sought, { decode })) {
+    if (run.start > shown) pieces.push(value.slice(shown, run.start));
+    pieces.push(...keyPieces(run.seen, keys[run.index] as string, run.from));
+    shown = run.end;
   }
   if (shown < value.length) pieces.push(value.slice(shown));
   return pieces;
@@ -284,6 +262,8 @@ export const singleQuoted = (text: string): string => `'${text.replaceAll("'", `
 
 /** What a run of a credential the app sent, and the proxy knows as no key, is written as in a text. */
 export const CREDENTIAL_HIDDEN = '<credential sent>';
+/** What the base64 of a key the proxy knows is written as in a text. */
+export const BASE64_KEY = '[API_KEY, base64]';
 /** The request headers whose values are credentials: never shown, whatever the upstream said of them. */
 const CREDENTIAL_HEADERS = new Set(['authorization', 'proxy-authorization']);
 
@@ -343,17 +323,29 @@ export function exchangeHider(book: KeyBook, sent: readonly string[]): (text: st
     const secrets = [...known, ...long.filter((token) => !known.includes(token))];
     let shown = text;
     if (secrets.length > 0 && shown !== '') {
-      // A run whose case changes comes in several pieces: one CREDENTIAL_HIDDEN stands for them all.
-      let previous: Piece | undefined;
-      shown = '';
-      for (const piece of piecesOf(text, secrets, (key) =>
-        known.includes(key) ? Math.min(MIN_KEY_RUN, key.length) : sentRun(key),
-      )) {
-        if (typeof piece === 'string') shown += piece;
-        else if (known.includes(piece.key)) shown += sliceOf(piece).text;
-        else if (typeof previous === 'string' || previous === undefined || known.includes(previous.key))
-          shown += CREDENTIAL_HIDDEN;
-        previous = piece;
+      const least = (key: string) => (known.includes(key) ? Math.min(MIN_KEY_RUN, key.length) : sentRun(key));
+      const pass = (from: string, decode: boolean) => {
+        // A run whose case changes comes in several pieces: one CREDENTIAL_HIDDEN stands for them all.
+        let previous: Piece | undefined;
+        let out = '';
+        for (const piece of piecesOf(from, secrets, least, decode)) {
+          if (typeof piece === 'string') out += piece;
+          else if (known.includes(piece.key)) out += sliceOf(piece).text;
+          else if (typeof previous === 'string' || previous === undefined || known.includes(previous.key))
+            out += CREDENTIAL_HIDDEN;
+          previous = piece;
+        }
+        return out;
+      };
+      // Read decoded, as the suite reads it: an upstream that echoes the credential in a query it built
+      // (sk%5Flive…), in JSON (\u0073k_live…) or in HTML (&#115;k_live…) echoes it all the same. A
+      // text with no escape is read as it is. Then as it is, for a key that itself holds a % or a \.
+      shown = pass(text, true);
+      if (secrets.some((secret) => /[%\\&]/.test(secret))) shown = pass(shown, false);
+      // And in base64, wherever it starts in a stream: a Basic credential echoed, a token wrapping it.
+      for (const secret of secrets) {
+        const marker = known.includes(secret) ? BASE64_KEY : CREDENTIAL_HIDDEN;
+        for (const core of base64Cores(secret)) shown = shown.replaceAll(core, marker);
       }
     }
     return shortPattern === undefined ? shown : shown.replace(shortPattern, CREDENTIAL_HIDDEN);
@@ -374,6 +366,6 @@ export function exchangeHider(book: KeyBook, sent: readonly string[]): (text: st
 /** `text` as one POSIX sh word: single-quoted, or double-quoted with known keys made from `$API_KEY`. */
 export function shellWord(text: string, book: KeyBook): string {
   const keys = book.keys();
-  const pieces = keys.length === 0 ? [text] : piecesOf(text, keys);
+  const pieces = keys.length === 0 ? [text] : piecesOf(text, keys, undefined, true);
   return pieces.every((piece) => typeof piece === 'string') ? singleQuoted(text) : doubleQuoted(pieces);
 }

@@ -21,7 +21,7 @@ export function curlLine(
   const notes: string[] = [];
   if (method !== 'GET') parts.push(`-X ${method}`);
   if (authorization !== undefined) {
-    parts.push(`-H ${authorization.word}`);
+    parts.push(`${authorization.flag ?? '-H'} ${authorization.word}`);
     if (authorization.note !== undefined) notes.push(authorization.note);
   }
   for (const name of KEPT) {

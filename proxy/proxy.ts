@@ -227,7 +227,9 @@ export function createProxy(options: ProxyOptions & { readonly host?: string }):
       try {
         handle(req, res);
       } catch (error) {
-        context.onUpstreamError(`petkit proxy could not forward ${req.method} (${String(error)})`);
+        // An error's words may quote what the app sent (a header's value): its credentials hidden.
+        const hide = exchangeHider(keys, sentCredentials(req.rawHeaders));
+        context.onUpstreamError(hide(`petkit proxy could not forward ${req.method} (${String(error)})`));
         if (res.headersSent) res.destroy();
         else sendError(res, 'bad_gateway', 'petkit proxy could not forward this request.');
       }

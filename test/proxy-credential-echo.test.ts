@@ -149,3 +149,66 @@ describe('petkit proxy, before an upstream that echoes the credential it refused
     expect(said.toLowerCase()).not.toContain(TOLD.toLowerCase());
   });
 });
+
+/** The forms an upstream echoes a credential in, by the name the test's path gives: `?e=pct`. */
+const ENCODINGS: Record<string, (text: string) => string> = {
+  pct: (text) => [...text].map((c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`).join(''),
+  query: (text) => encodeURIComponent(text).replaceAll('_', '%5F'),
+  json: (text) => [...text].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join(''),
+  html: (text) => [...text].map((c) => `&#x${c.charCodeAt(0).toString(16)};`).join(''),
+  base64: (text) => Buffer.from(text).toString('base64'),
+  base64pair: (text) => Buffer.from(`ada:${text}`).toString('base64'),
+};
+
+describe('petkit proxy, before an upstream that echoes the credential encoded', () => {
+  it('shows it in nothing it prints or keeps: percent-encoded, JSON- or HTML-escaped, in base64, split across chunks, in Location, Set-Cookie or a reason phrase', async () => {
+    const { upstream } = await rawUpstream((socket, head) => {
+      const [, path = ''] = /^\S+ (\S+)/.exec(head) ?? [];
+      const token = /^authorization: *bearer +(.*)$/im.exec(head)?.[1]?.trim() ?? '';
+      const encode = ENCODINGS[new URL(path, 'http://x').searchParams.get('e') ?? ''] ?? ((t: string) => t);
+      const echoed = encode(token);
+      // A body that is not JSON, its first bytes the echo (so the excerpt quotes them), in chunks
+      // that cut the echo in three.
+      const body = `${echoed} is not valid`;
+      const cuts = [Math.floor(echoed.length / 3), Math.floor((2 * echoed.length) / 3)];
+      const chunks = [body.slice(0, cuts[0]), body.slice(cuts[0], cuts[1]), body.slice(cuts[1])];
+      socket.end(
+        [
+          `HTTP/1.1 401 Refused ${token}`,
+          'Content-Type: application/json',
+          `X-RateLimit-Limit: ${echoed}`,
+          `Location: /v1/pets?k=${echoed}`,
+          `Set-Cookie: k=${echoed}; Path=/`,
+          'Transfer-Encoding: chunked',
+          'Connection: close',
+          '',
+          ...chunks.flatMap((chunk) => [Buffer.byteLength(chunk).toString(16), chunk]),
+          '0',
+          '',
+          '',
+        ].join('\r\n'),
+      );
+    }, closers);
+    for (const flags of [[], ['--api-key', SENT]]) {
+      const proxy = await startCliProxy(['--upstream', upstream, ...flags]);
+      closers.push(() => proxy.stop());
+      for (const e of Object.keys(ENCODINGS)) await send(proxy, `/v1/pets/7?e=${e}`, `Bearer ${SENT}`);
+      await printed(
+        proxy,
+        new RegExp(`(GET /v1/pets/7\\?e=\\w+ 401 [^\\n]*\\n[\\s\\S]*){${Object.keys(ENCODINGS).length}}`),
+      );
+      const journal = await (await fetch(`${proxy.origin}/__petkit/departures`)).text();
+      const said = `${proxy.output()}\n${journal}`;
+      // Each echo reached a text: the header's departure and the body's excerpt.
+      expect(said).toContain('received: X-RateLimit-Limit: "');
+      expect(said).toContain('where a JSON value was due: "');
+      const besides = said.replace(/^ {2}replay: .*$/gm, '').replace(/"curl":"(?:[^"\\]|\\.)*"/g, '');
+      for (const encode of Object.values(ENCODINGS)) {
+        // The encoded echo, or any 12 of its characters in a row.
+        const form = encode(SENT);
+        for (let i = 0; i + 12 <= form.length; i += 1) expect(besides).not.toContain(form.slice(i, i + 12));
+      }
+      for (const run of runsOf(SENT)) expect(besides.toLowerCase()).not.toContain(run);
+    }
+  });
+});
