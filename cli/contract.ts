@@ -147,8 +147,10 @@ export async function run(argv: string[], given?: Io): Promise<number> {
     values = parsed.values;
     twice = givenTwice(parsed.tokens);
   } catch (cause) {
+    // node:util quotes the option it did not know as typed: printable, and a key given there hidden.
+    const hide = createRedactor(givenKey(argv, io.env)).response;
     io.stderr.write(
-      `petkit contract: ${parseMessage(cause as Error, joinNegativeValues(argv))}\nRun 'petkit contract --help' for the options.\n`,
+      `petkit contract: ${printable(hide(parseMessage(cause as Error, joinNegativeValues(argv))))}\nRun 'petkit contract --help' for the options.\n`,
     );
     return 2;
   }
@@ -161,7 +163,10 @@ export async function run(argv: string[], given?: Io): Promise<number> {
   // What the command says on stderr may quote what the user typed (a flag's value): the key hidden in
   // it, should it have gone to the wrong flag. The reports hide it as they are built.
   const hide = createRedactor(apiKey).response;
-  const say = (text: string) => io.stderr.write(hide(text));
+  // And each of its lines printable: a flag's value or a file's name is what the user (or a script's
+  // variable) gave, and `--har $'\e[2J.har'` cleared the terminal the refusal was printed on.
+  const shown = (text: string) => hide(text).split('\n').map(printable).join('\n');
+  const say = (text: string) => io.stderr.write(shown(text));
   if (twice !== undefined) {
     say(`petkit contract: ${printable(twice)}\n`);
     return 2;
@@ -254,7 +259,7 @@ export async function run(argv: string[], given?: Io): Promise<number> {
       say(`petkit contract: cannot write --har ${values.har} (${codeOf(error)}); its exchanges are lost.\n`);
       return false;
     }
-    io.stderr.write(
+    say(
       `petkit contract: ${har.count} exchange${har.count === 1 ? '' : 's'} written to ${values.har} (HAR 1.2)\n`,
     );
     return true;
@@ -319,7 +324,9 @@ export async function run(argv: string[], given?: Io): Promise<number> {
         else writeOut(values.output, text);
         // The one-line verdict on stdout, unless stdout is the report (`> report.xml` stays whole).
         (own === 1 ? io.stderr : io.stdout).write(
-          `petkit contract: ${report.verdict} (exit ${report.exitCode}), ${report.findings.length} finding${report.findings.length === 1 ? '' : 's'}, seed ${report.seed}; ${reporter} report in ${values.output}\n`,
+          shown(
+            `petkit contract: ${report.verdict} (exit ${report.exitCode}), ${report.findings.length} finding${report.findings.length === 1 ? '' : 's'}, seed ${report.seed}; ${reporter} report in ${values.output}\n`,
+          ),
         );
       } catch (error) {
         // The folder went, or filled up, during the run: the report is not lost, it goes to stdout.
@@ -346,6 +353,16 @@ export async function run(argv: string[], given?: Io): Promise<number> {
     }
     throw cause;
   }
+}
+
+/** The key of a command line parseArgs could not read: its --api-key, or CONTRACT_API_KEY. */
+function givenKey(argv: readonly string[], env: Io['env']): string {
+  let key = env.CONTRACT_API_KEY ?? '';
+  argv.forEach((arg, i) => {
+    if (arg === '--api-key') key = argv[i + 1] ?? key;
+    else if (arg.startsWith('--api-key=')) key = arg.slice('--api-key='.length);
+  });
+  return key;
 }
 
 /**

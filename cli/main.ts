@@ -16,7 +16,7 @@
 // executable, so it gets them too, and runs its ceilings with them (docs/performance.md).)
 // The `petkit` command: picks the subcommand and hands it the rest of the arguments. Nothing else.
 import { readFileSync } from 'node:fs';
-import { guardStream } from './output.js';
+import { guardStream, printable } from './output.js';
 
 const HELP = `petkit: a mock server and contract-testing kit for the Pet Adoption API (openapi.yaml)
 
@@ -65,7 +65,8 @@ export async function main(argv: string[]): Promise<number> {
   const wanted = name === 'help' ? rest[0] : name;
   const load = wanted === undefined ? undefined : COMMANDS[wanted];
   if (load === undefined) {
-    stderr.write(`petkit: unknown command "${wanted}".\n\n${HELP}`);
+    // Quoted as the terminal may show it: `petkit $'\e[2J'` cleared the screen it was refused on.
+    stderr.write(`petkit: unknown command "${printable(wanted ?? '')}".\n\n${HELP}`);
     return 2;
   }
   const command = await load();

@@ -70,3 +70,29 @@ it('prints what a reader cannot see as the contract suite reports it: a lone sur
 it('escapes the characters that would reorder the rest of the line, and leaves the rest as it is', () => {
   expect(printable('a\u202eb\u2066c\u2028d é 🐶 \t')).toBe('a\\u202eb\\u2066c\\u2028d é 🐶 \\u0009');
 });
+
+it('prints an unknown command as escapes', () => {
+  const unknown = spawnSync(process.execPath, [MAIN, '\u001b[2Jmock'], { encoding: 'utf8' });
+  expect(unknown.status).toBe(2);
+  expect(unknown.stderr).toMatch(/^petkit: unknown command "\\u001b\[2Jmock"\.\n/);
+});
+
+it('prints what petkit contract refuses of its flags and files as escapes', async () => {
+  const { run } = await import('./contract.js');
+  const { captureIo } = await import('../test/support/contract-io.js');
+  const folder = join(fileOf('x', ''), '..');
+  const base = ['--api-key', 'sk_live_12345678', '--base-url', 'http://127.0.0.1:1/v1'];
+  for (const argv of [
+    [...base, '--reporter', '\u001b[2J'],
+    [...base, '--har', join(folder, 'missing\u001b]0;title\u0007', 'run.har')],
+    [...base, '--output', join(folder, 'r\u001b[2J.json'), '--har', join(folder, 'r\u001b[2J.json')],
+    ['--\u001b[2Jx'],
+  ]) {
+    const io = captureIo();
+    expect(await run(argv, io.io)).toBe(2);
+    expect(io.err()).toMatch(/\\u001b/);
+    expect([...io.err()].filter((c) => (c < ' ' && c !== '\n') || (c >= '\u007f' && c <= '\u009f'))).toEqual(
+      [],
+    );
+  }
+});

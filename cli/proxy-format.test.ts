@@ -1,7 +1,7 @@
 // What petkit proxy writes to the terminal of what an app or an upstream sent: never a control
 // character as one (an escape sequence would drive the terminal; a bidi control would reorder the line).
 import { describe, expect, it } from 'vitest';
-import { formatDeparture, formatExchange } from './proxy.js';
+import { formatDeparture, formatExchange, formatUpstreamError } from './proxy.js';
 
 describe('petkit proxy on the terminal', () => {
   it('shows the control characters of a departure as \\uXXXX, C1 and bidi controls too', () => {
@@ -32,5 +32,13 @@ describe('petkit proxy on the terminal', () => {
       unchecked: [{ side: 'response', reason: 'a body of \u202e' }],
     });
     expect(line).toBe('GET /v1/pets?x=\\u009b 200 3ms ok, response not checked: a body of \\u202e\n');
+  });
+
+  it('and of what it says of an upstream that failed, on one line', () => {
+    expect(
+      formatUpstreamError('the upstream http://x answered (\u001b[2J\r\nforged line) to GET /v1/pets'),
+    ).toBe(
+      'petkit proxy: the upstream http://x answered (\\u001b[2J\\u000d\\u000aforged line) to GET /v1/pets\n',
+    );
   });
 });

@@ -189,6 +189,14 @@ export function formatDeparture(d: Departure): string {
   );
 }
 
+/**
+ * What it says of an upstream that failed, as stderr shows it: one line, no control character of the
+ * error's words (an upstream's, Node's quoting of it) written as one. It went out as it came.
+ */
+export function formatUpstreamError(message: string): string {
+  return `petkit proxy: ${printable(message)}\n`;
+}
+
 export async function run(argv: string[]): Promise<number> {
   let parsed: Parsed;
   try {
@@ -220,7 +228,7 @@ export async function run(argv: string[]): Promise<number> {
       ...(parsed.apiKey === undefined ? {} : { apiKey: parsed.apiKey }),
       onDeparture: (departure) => out.stdout.write(formatDeparture(departure)),
       onExchange: (line) => out.stdout.write(formatExchange(line)),
-      onUpstreamError: (message) => out.stderr.write(`petkit proxy: ${message}\n`),
+      onUpstreamError: (message) => out.stderr.write(formatUpstreamError(message)),
     });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
@@ -246,8 +254,8 @@ export async function run(argv: string[]): Promise<number> {
     process.on('SIGTERM', stop);
     // Printed once a signal stops it cleanly: a script that sends one as soon as it reads this is heard.
     out.stdout.write(
-      `petkit proxy: forwarding ${running.url} to ${parsed.upstream}, checking against openapi.yaml\n` +
-        `Departures: GET ${running.origin}/__petkit/departures. Ctrl-C stops it.\n\n`,
+      `petkit proxy: forwarding ${printable(running.url)} to ${printable(parsed.upstream)}, checking against openapi.yaml\n` +
+        `Departures: GET ${printable(running.origin)}/__petkit/departures. Ctrl-C stops it.\n\n`,
     );
   });
 }
