@@ -5,7 +5,6 @@ describe('integerFlag', () => {
   it('reads an integer, and nothing when the flag was not given', () => {
     expect(integerFlag('--seed', '42')).toBe(42);
     expect(integerFlag('--seed', '-3')).toBe(-3);
-    expect(integerFlag('--seed', ' 7 ')).toBe(7);
     expect(integerFlag('--seed', undefined)).toBeUndefined();
   });
 
@@ -14,6 +13,18 @@ describe('integerFlag', () => {
       expect(() => integerFlag('--seed', raw)).toThrow(UsageError);
       expect(() => integerFlag('--seed', raw)).toThrow(`--seed must be an integer, got "${raw}".`);
     }
+  });
+
+  it('refuses white space around the digits, and a number past what is exact, rather than guess', () => {
+    // `--port ' 80'` (a quoting slip in a script) was read as port 80.
+    for (const raw of [' 7', '7 ', ' 7 ', '\t7', '7\n', '1 000', '99999999999999999999']) {
+      expect(() => integerFlag('--seed', raw)).toThrow(
+        new UsageError(`--seed must be an integer, got "${raw}".`),
+      );
+    }
+    expect(() => integerFlag('--port', ' 80', { min: 0, max: 65535 })).toThrow(
+      new UsageError('--port must be an integer from 0 to 65535, got " 80".'),
+    );
   });
 
   it('refuses a value out of its range, saying the range', () => {

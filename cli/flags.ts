@@ -7,8 +7,10 @@ export class UsageError extends Error {
 }
 
 /**
- * An integer flag's value, undefined when the flag was not given. Digits only (a sign allowed,
- * white space around ignored), and within `range` when one is given; else a UsageError naming the flag.
+ * An integer flag's value, undefined when the flag was not given. Digits only, a minus sign allowed:
+ * white space is refused, not trimmed (`--port ' 80'`, a quoting slip in a script, was read as 80,
+ * where most commands refuse it), as is a number past what a double holds exactly; and within `range`
+ * when one is given. Else a UsageError naming the flag and the value as given.
  */
 export function integerFlag(
   flag: string,
@@ -17,7 +19,7 @@ export function integerFlag(
 ): number | undefined {
   if (raw === undefined) return undefined;
   const value = Number(raw);
-  const integer = /^-?\d+$/.test(raw.trim());
+  const integer = /^-?\d+$/.test(raw) && Number.isSafeInteger(value);
   if (range === undefined) {
     if (!integer) throw new UsageError(`${flag} must be an integer, got "${raw}".`);
   } else if (!integer || value < range.min || value > range.max) {
