@@ -1,6 +1,7 @@
 // `petkit proxy`: reads flags, starts the proxy (proxy/), prints each departure as it happens and one
 // line per exchange, and stops on SIGINT/SIGTERM. Never prints a key: the curl lines write the app's
 // key, and what is derived from it, from $API_KEY (proxy/credential.ts).
+import { hostname as machineName, networkInterfaces } from 'node:os';
 import { parseArgs } from 'node:util';
 import {
   DEFAULT_UPSTREAM_TIMEOUT_MS,
@@ -111,7 +112,39 @@ export function parse(argv: string[], env: Readonly<Record<string, string | unde
       `--upstream must be the API's base URL, with no ?query or #fragment: ${url.origin}${url.pathname.replace(/\/+$/, '')}, for instance.`,
     );
   }
-  return { help, upstream: url.href.replace(/\/+$/, ''), port, host, upstreamTimeoutMs, apiKey };
+  const upstream = url.href.replace(/\/+$/, '');
+  if (isThisProxy(url, host, port)) {
+    throw new UsageError(
+      `--upstream ${upstream} is this proxy's own address (it listens on ${host}:${port}): every request would come back to it without end; give the backend's URL.`,
+    );
+  }
+  return { help, upstream, port, host, upstreamTimeoutMs, apiKey };
+}
+
+const ANY_INTERFACE = new Set(['0.0.0.0', '::', '']);
+const isLoopbackName = (name: string) =>
+  name === 'localhost' || name.endsWith('.localhost') || /^127\.\d+\.\d+\.\d+$/.test(name) || name === '::1';
+
+/**
+ * Whether an http upstream is the proxy itself: its port, and a name of the address the proxy binds
+ * (this machine's loopback for a loopback host; any address of this machine for 0.0.0.0). Each request
+ * then came back to the proxy, which forwarded it again: one request became thousands of exchanges,
+ * their departures printed and their sockets held, until --upstream-timeout. With --port 0 the port
+ * is not known yet, and is no port anything listens on.
+ */
+function isThisProxy(url: URL, host: string, port: number): boolean {
+  if (port === 0 || url.protocol !== 'http:' || Number(url.port === '' ? 80 : url.port) !== port)
+    return false;
+  const bare = (name: string) => name.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+  const name = bare(url.hostname);
+  const bound = bare(host);
+  if (name === bound || ANY_INTERFACE.has(name)) return true;
+  if (isLoopbackName(name) && (isLoopbackName(bound) || ANY_INTERFACE.has(bound))) return true;
+  if (!ANY_INTERFACE.has(bound)) return false;
+  const own = Object.values(networkInterfaces()).flatMap((addresses) =>
+    (addresses ?? []).map(({ address }) => address.toLowerCase()),
+  );
+  return own.includes(name) || name === machineName().toLowerCase();
 }
 
 /** A refused --upstream as a message may quote it: what comes before an `@` of its authority is `***`. */

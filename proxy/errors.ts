@@ -27,6 +27,11 @@ export const PROXY_ERRORS = {
   bad_gateway: 502,
   /** The upstream said nothing for `upstreamTimeoutMs`. */
   upstream_timeout: 504,
+  /**
+   * The request has come through a petkit proxy MAX_PETKIT_HOPS times (its Via): the upstream leads
+   * back to one, and each pass would forward it again.
+   */
+  loop_detected: 508,
 } as const;
 
 export type ProxyErrorCode = keyof typeof PROXY_ERRORS;

@@ -25,7 +25,7 @@ import { type Captured, captureBody } from './body-capture.js';
 import { type ProxyErrorCode, sendError } from './errors.js';
 import { endToEnd } from './hop-by-hop.js';
 
-const VIA = '1.1 petkit';
+export const VIA = '1.1 petkit';
 
 /** The most interim answers (1xx) relayed to the client in one exchange; the rest are passed over. */
 export const MAX_INTERIM = 16;

@@ -11,7 +11,7 @@ import { answerClientError, answerConnect } from './client-error.js';
 import { controlRefusal } from './control-guard.js';
 import { createKeyBook, exchangeHider, sentCredentials } from './credential.js';
 import { sendError } from './errors.js';
-import { type Forwarded, forward } from './forward.js';
+import { type Forwarded, forward, VIA } from './forward.js';
 import { type Departure, type Inspection, inspect, type Unchecked } from './inspect.js';
 import { createJournal, type ProxyJournal } from './journal.js';
 import { placeTarget } from './target.js';
@@ -20,6 +20,8 @@ import { terminalJson } from './terminal-json.js';
 export const CONTROL_PATH = '/__petkit/departures';
 /** The most of a body kept for checking, decoded; a larger one is forwarded whole, not checked. */
 export const MAX_CAPTURE_BYTES = 1024 * 1024;
+/** The most petkit proxies a request may have come through (its Via) before it is refused as a loop. */
+export const MAX_PETKIT_HOPS = 8;
 /** How long the upstream may say nothing before the client gets a 504. */
 export const DEFAULT_UPSTREAM_TIMEOUT_MS = 30_000;
 
@@ -183,6 +185,24 @@ export function createProxy(options: ProxyOptions & { readonly host?: string }):
     const target = req.url ?? '/';
     if (target.startsWith('/__petkit/')) {
       control(req, res, target.replace(/[?#].*$/s, ''));
+      return;
+    }
+    // An upstream that leads back to a petkit proxy (itself, under another name, or through a relay):
+    // each pass forwarded the request again, and one request became thousands of exchanges, their
+    // sockets held and their departures printed, until the upstream timeout. Counted in Via, which
+    // each pass adds to; a chain of petkit proxies this long is no one's setup.
+    const hops = (req.headers.via ?? '').split(',').filter((entry) => entry.trim() === VIA).length;
+    if (hops >= MAX_PETKIT_HOPS) {
+      req.resume();
+      context.onUpstreamError(
+        `a request came back to it through ${hops} petkit proxies (its Via): the upstream ${base.origin} leads back to a petkit proxy, which forwarded it again; answered 508 loop_detected`,
+      );
+      sendError(
+        res,
+        'loop_detected',
+        `petkit proxy: this request has come through a petkit proxy ${hops} times (its Via): the upstream leads back to one; give --upstream the backend's URL.`,
+        { connection: 'close' },
+      );
       return;
     }
     const placed = placeTarget(target, base, spec.basePath);
