@@ -4,6 +4,7 @@ export {
   type Automaton,
   anchorsOf,
   automatonOf,
+  base64Cores,
   decodedView,
   stretches,
   stretchFinder,
