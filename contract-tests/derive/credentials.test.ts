@@ -86,6 +86,13 @@ describe('credentialSpellings', () => {
     expect(new Set(zero.map((c) => c.header('demo-free'))).size).toBe(zero.length);
   });
 
+  it("sends the key followed by a space and another word, which a server that reads the key up to the next space (split(' ')[1]) accepts", () => {
+    const [, extension] = tierZeroNearMisses(credentialSpellings('demo-free'));
+    expect(extension?.header('demo-free')).toBe('Bearer demo-free x');
+    expect(extension?.valid).toBe(false);
+    expect(extension?.kind).toBe('extension');
+  });
+
   it('edits the first, middle and last positions', () => {
     const headers = credentialSpellings('abcdef').map((c) => c.header('abcdef'));
     expect(headers).toEqual(

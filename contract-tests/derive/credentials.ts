@@ -187,7 +187,11 @@ export function credentialSpellings(key: string): DerivedCredential[] {
           ),
         ]
       : []),
-    near('extension', 'the key with an x appended', (k) => `${k}x`, `${KEY}x`, 0),
+    // The extension sent by default: what a server that compares a prefix (startsWith) takes for the
+    // key, as `x` appended is, and what one that reads the key up to the next space does too
+    // (`split(' ')[1]`, a pattern not anchored at its end). The key is compared whole.
+    near('extension', 'the key with a space and another word after it', (k) => `${k} x`, `${KEY} x`, 0),
+    near('extension', 'the key with an x appended', (k) => `${k}x`, `${KEY}x`, 1),
     near('extension', 'the key with a 0 appended', (k) => `${k}0`, `${KEY}0`, 1),
     near('extension', 'the key with = appended', (k) => `${k}=`, `${KEY}=`, 1),
     near('extension', 'the key twice', (k) => k + k, `${KEY}${KEY}`, 1),

@@ -10,6 +10,7 @@ import type { Because } from '../model/types.js';
 import { jsonText } from '../pet-id.js';
 import { exampleBody, existingPetId, validRequest } from '../requests.js';
 import {
+  emptyQuery,
   jsonIntegerSpellings,
   parameterSpellings,
   repeatedParameter,
@@ -101,7 +102,7 @@ const tierZero = (spellings: readonly Spelling[]) => spellings.filter((s) => s.t
 const judgedBy = (spelling: Spelling): CheckId =>
   spelling.means === 'refused' ? 'negative_data_rejection' : 'positive_data_acceptance';
 
-/** listPets: `limit` at its minimum in each tier-0 spelling, given twice, and `status` in another case. */
+/** listPets: `limit` at its minimum in each tier-0 spelling and given twice, `status` in another case, and every query parameter empty. */
 async function listSpellings(context: Context, operation: OperationSpec): Promise<void> {
   const base = validRequest(context, operation);
   for (const parameter of operation.parameters.filter((p) => p.in === 'query')) {
@@ -149,6 +150,19 @@ async function listSpellings(context: Context, operation: OperationSpec): Promis
         because,
       });
     }
+  }
+  const empty = emptyQuery(operation.parameters);
+  const first = operation.parameters.find((p) => p.in === 'query');
+  if (empty !== undefined && first !== undefined && context.selected('negative_data_rejection')) {
+    const exchange = await context.send({ ...base, rawQuery: empty.raw });
+    expectRefused(context, {
+      check: 'negative_data_rejection',
+      operation,
+      exchange,
+      what: `${empty.raw} (${empty.grammar})`,
+      // Limit's decision says it in words ("an empty value is a 400, not the default").
+      because: decision(context, parameterPointer(first)),
+    });
   }
 }
 

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { loadSpec, type ParameterSpec } from '../../openapi/index.js';
 import {
+  emptyQuery,
   enumSpellings,
   integerSpellings,
   jsonIntegerSpellings,
@@ -83,8 +84,26 @@ describe('enum spellings', () => {
     }
   });
   it('derives by schema: an enum parameter gets enum spellings, an integer integer ones', () => {
-    expect(parameterSpellings(status, 'sold').map((s) => s.raw)).toEqual(['sold', 'Sold', '%73old', 'sold+']);
+    expect(parameterSpellings(status, 'sold').map((s) => s.raw)).toEqual([
+      'sold',
+      'Sold',
+      '%73old',
+      'sold+',
+      '',
+    ]);
+    expect(parameterSpellings(status, 'sold').find((s) => s.raw === '')?.means).toBe('refused');
     expect(parameterSpellings(limit, 5)[0]?.raw).toBe('5');
+  });
+});
+
+describe('emptyQuery', () => {
+  it('gives every query parameter an empty value in one query, which the contract module refuses for each', () => {
+    const empty = emptyQuery([limit, status, petId]);
+    expect(empty).toMatchObject({ raw: 'limit=&status=', tier: 0, means: 'refused' });
+    const query = new URLSearchParams(empty?.raw);
+    for (const parameter of [limit, status])
+      expect(parameter.parse(query.get(parameter.name) ?? undefined).faults, parameter.name).not.toEqual([]);
+    expect(emptyQuery([petId])).toBeUndefined();
   });
 });
 

@@ -37,6 +37,7 @@ export function integerSpellings(parameter: Pick<ParameterSpec, 'in'>, v: number
     { raw: `${sign}0${digits}`, grammar: 'a leading zero', tier: 1, means: 'refused' },
     { raw: `${canonical}e0`, grammar: 'an exponent', tier: 1, means: 'refused' },
     { raw: `%20${canonical}`, grammar: 'a leading space', tier: 1, means: 'refused' },
+    // Sent in a default run for every query parameter at once (emptyQuery); in a path, another route.
     { raw: '', grammar: 'an empty value', tier: 1, means: 'refused' },
   ];
   if (v >= 0) {
@@ -52,8 +53,12 @@ export function integerSpellings(parameter: Pick<ParameterSpec, 'in'>, v: number
   return spellings;
 }
 
-/** An enum parameter's value: its percent-encoding means it; a change of case or a trailing `+` (a space) is refused. */
-export function enumSpellings(value: string): Spelling[] {
+/**
+ * An enum parameter's value: its percent-encoding means it; a change of case, a trailing `+` (a space)
+ * or, in a query, an empty value (`status=`, which a server that tests the value for truth reads as no
+ * filter) is refused.
+ */
+export function enumSpellings(value: string, place: ParameterSpec['in'] = 'query'): Spelling[] {
   const cased =
     value === value.toUpperCase() ? value.toLowerCase() : `${value[0]?.toUpperCase() ?? ''}${value.slice(1)}`;
   const spellings: Spelling[] = [
@@ -66,9 +71,23 @@ export function enumSpellings(value: string): Spelling[] {
     },
     { raw: `${value}+`, grammar: 'a trailing + (a space)', tier: 1, means: 'refused' },
   ];
+  if (place === 'query') spellings.push({ raw: '', grammar: 'an empty value', tier: 1, means: 'refused' });
   if (cased !== value)
     spellings.splice(1, 0, { raw: cased, grammar: 'another case', tier: 0, means: 'refused' });
   return spellings;
+}
+
+/**
+ * Every query parameter given with an empty value (`limit=&status=`): refused, each outside its schema
+ * (openapi.yaml: an empty limit is a 400, not the default; a status outside PetStatus is a 400). What a
+ * server that tests a value for truth (`if (query.status)`) reads as nothing given: the default page,
+ * unfiltered. One request for all, a default run's economy: such a server reads them all alike.
+ */
+export function emptyQuery(parameters: readonly Pick<ParameterSpec, 'name' | 'in'>[]): Spelling | undefined {
+  const names = parameters.filter((parameter) => parameter.in === 'query').map((p) => p.name);
+  if (names.length === 0) return undefined;
+  const raw = names.map((name) => `${encodeURIComponent(name)}=`).join('&');
+  return { raw, grammar: names.length > 1 ? 'empty values' : 'an empty value', tier: 0, means: 'refused' };
 }
 
 /** A parameter given twice with the same raw value: refused (openapi.yaml: given twice, even equal, is a 400). */
@@ -81,7 +100,7 @@ export function repeatedParameter(parameter: Pick<ParameterSpec, 'name'>, raw: s
 export function parameterSpellings(parameter: ParameterSpec, value: unknown): Spelling[] {
   const schema = parameter.schema as { type?: unknown; enum?: unknown };
   if (schema.type === 'integer' && typeof value === 'number') return integerSpellings(parameter, value);
-  if (Array.isArray(schema.enum) && typeof value === 'string') return enumSpellings(value);
+  if (Array.isArray(schema.enum) && typeof value === 'string') return enumSpellings(value, parameter.in);
   return [];
 }
 

@@ -81,4 +81,29 @@ export const BROKEN_DERIVED_SERVERS: readonly MethodBrokenServer[] = [
     ),
     fails: ['positive_data_acceptance'],
   },
+  {
+    name: 'empty-query-value-is-absent',
+    breaks:
+      'reads limit= and status= as not given (a value tested for truth): the default page, unfiltered, where openapi.yaml decides an empty value is a 400',
+    method: 'derived',
+    handler: rewriting((request) => {
+      const query = new URLSearchParams(request.query);
+      for (const name of ['limit', 'status']) if (query.get(name) === '') query.delete(name);
+      return { ...request, query };
+    }),
+    fails: ['negative_data_rejection'],
+  },
+  {
+    name: 'key-read-to-the-next-space',
+    breaks:
+      "reads the key up to the next space (split(' ')[1], a pattern not anchored at its end): Bearer KEY x is the key",
+    method: 'derived',
+    handler: rewriting((request) => {
+      const token = /^(\S+) +(\S+) /.exec(request.headers.authorization ?? '');
+      return token === null
+        ? request
+        : { ...request, headers: { ...request.headers, authorization: `${token[1]} ${token[2]}` } };
+    }),
+    fails: ['auth_enforced'],
+  },
 ];
