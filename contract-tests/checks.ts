@@ -39,7 +39,11 @@ export const CHECKS = [
   info('content_type_conformance', 'JSON bodies are application/json', every),
   info('response_schema_conformance', "every body validates against its status's schema", every),
   info('response_headers_conformance', 'documented headers present and valid; X-RateLimit-* sane', every),
-  info('error_body_consistency', "an Error's status equals the HTTP status", every),
+  info(
+    'error_body_consistency',
+    "an Error's status equals the HTTP status; its code and details name the fault as the document does",
+    every,
+  ),
   info('auth_enforced', '401 + Error without a key, with a wrong key, with a non-Bearer scheme', every),
   info(
     'negative_data_rejection',

@@ -83,6 +83,7 @@ test('against Prism: runs to the end (timeouts included) and reports exactly wha
   expect(failed).toEqual([
     'auth_enforced',
     'deprecation_signalled',
+    'error_body_consistency',
     'http_semantics',
     'list_semantics',
     'negative_data_rejection',

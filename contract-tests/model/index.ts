@@ -4,6 +4,8 @@
 import type { NewPet, Spec } from '../../openapi/index.js';
 import { isPetId, jsonText, type Pet } from '../pet-id.js';
 import { createAbsentIds } from './absent.js';
+import { faultPointers, isJsonPointer } from './details.js';
+import { invalidBodyCode, readErrorCodes } from './error-codes.js';
 import { judgeList } from './lists.js';
 import { createPetLedger, differingFields } from './pets.js';
 import { classify, documentSays, predict } from './predict.js';
@@ -23,6 +25,7 @@ export function createContractModel(spec: Spec, baseUrl: string): ContractModel 
   /** Whether getPet answered 200 for an id no pet has: then what it alone shows teaches nothing. */
   let getPetInvents = false;
   const window = createWindowModel();
+  const errorCodes = readErrorCodes(spec);
   const basePath = new URL(baseUrl).pathname;
   const view: ModelView = {
     knownPets: ledger.all,
@@ -65,6 +68,8 @@ export function createContractModel(spec: Spec, baseUrl: string): ContractModel 
     }
     if (!response.conforms || response.json === undefined) return judgements;
     const body = response.json.value;
+    if (response.status >= 400)
+      judgements.push(...judgeCode(observed, body), ...judgeDetails(observed, body));
     const since = (what: string) => `${exchange.request.method} ${what} (request ${exchange.sentSeq})`;
     if (operation.id === 'createPet' && response.status === 201) {
       const pet = body as Pet;
@@ -162,6 +167,85 @@ export function createContractModel(spec: Spec, baseUrl: string): ContractModel 
       for (const pet of body as Pet[]) ledger.learn(pet, 'seen', exchange, since('listPets'));
     }
     return judgements;
+  };
+
+  /** An Error's code against the fault the request has and the status it came with (error-codes.ts). */
+  const judgeCode = (observed: Observed, body: unknown): Judgement[] => {
+    const { exchange, operation, response } = observed;
+    const code = (body as { code?: unknown } | null)?.code;
+    // A code the document does not list is response_schema_conformance's alone.
+    if (operation === undefined || response === undefined || typeof code !== 'string') return [];
+    if (!errorCodes.listed(code)) return [];
+    const requestClass = response.status === 400 ? classify(operation, exchange, basePath) : undefined;
+    if (requestClass?.kind === 'invalid' && requestClass.where === 'body') {
+      const wanted = invalidBodyCode(spec, requestClass.what);
+      return [
+        code === wanted.code
+          ? { check: 'error_body_consistency' }
+          : {
+              check: 'error_body_consistency',
+              cause: `${requestClass.what}: a 400 with code ${code}`,
+              message: `${requestClass.what}: the 400 has code ${JSON.stringify(code)}`,
+              expected: `code ${JSON.stringify(wanted.code)}`,
+              instancePath: '/code',
+              case: requestClass.what,
+              because: wanted.because,
+            },
+      ];
+    }
+    const misfit = errorCodes.misfit(code, response.status);
+    if (misfit === undefined) return [{ check: 'error_body_consistency' }];
+    const others = [...misfit.statuses].join(', ');
+    return [
+      {
+        check: 'error_body_consistency',
+        cause: `a ${response.status} with code ${code}`,
+        message: `the ${response.status} has code ${JSON.stringify(code)}, which the document gives to ${others} only`,
+        expected: `${errorCodes.codesOf(response.status).join(' or ') || 'a code'}: what the document gives to ${response.status}`,
+        instancePath: '/code',
+        because: misfit.because,
+      },
+    ];
+  };
+
+  /**
+   * Each of a 400's details points at a fault the request has (ErrorDetail.path): one that points
+   * elsewhere, or is no JSON Pointer (`categoryId`, `body.categoryId`), sends a client to the wrong field.
+   */
+  const judgeDetails = (observed: Observed, body: unknown): Judgement[] => {
+    const { exchange, operation, response } = observed;
+    const details = (body as { details?: unknown } | null)?.details;
+    if (operation === undefined || response?.status !== 400 || !Array.isArray(details)) return [];
+    if (classify(operation, exchange, basePath)?.kind !== 'invalid') return [];
+    const faults = faultPointers(operation, exchange, basePath);
+    if (faults === undefined) return [];
+    const because = [documentSays(spec, '/components/schemas/ErrorDetail/properties/path/description')];
+    const paths = details.map((detail) => String((detail as { path?: unknown }).path));
+    const at = paths.findIndex((path) => !isJsonPointer(path) || !faults.has(path));
+    if (at < 0) return [{ check: 'error_body_consistency' }];
+    const path = paths[at] ?? '';
+    // The object that lacks or holds a property is named by the property's own path.
+    const where = [...faults].filter((pointer) => pointer !== '');
+    const shown = where.length > 0 ? where.join(', ') : '"" (the body)';
+    return [
+      isJsonPointer(path)
+        ? {
+            check: 'error_body_consistency',
+            cause: 'a detail that points where the request has no fault',
+            message: `details/${at}/path is ${JSON.stringify(path)}, where the request has no fault; its faults are at ${shown}`,
+            expected: `details that point at ${shown}`,
+            instancePath: `/details/${at}/path`,
+            because,
+          }
+        : {
+            check: 'error_body_consistency',
+            cause: 'a detail whose path is no JSON Pointer',
+            message: `details/${at}/path is ${JSON.stringify(path)}, which is no JSON Pointer (RFC 6901: empty, or each part after a /)`,
+            expected: `a JSON Pointer: ${shown}`,
+            instancePath: `/details/${at}/path`,
+            because,
+          },
+    ];
   };
 
   return {

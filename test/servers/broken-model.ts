@@ -32,4 +32,57 @@ export const BROKEN_MODEL_SERVERS: readonly MethodBrokenServer[] = [
     },
     fails: ['list_semantics'],
   },
+  {
+    name: 'malformed-json-as-validation-failed',
+    breaks:
+      'answers a body that is not JSON, or empty, with 400 validation_failed (openapi.yaml: malformed_json), as a framework that reports every refused body alike',
+    method: 'model',
+    handler: (_clock, options: ReferenceOptions = {}) => {
+      const reference = createReference(options);
+      return (request: RawRequest): RawResponse => {
+        const response = reference(request);
+        if (response.status === 400)
+          response.body = response.body.replace('"malformed_json"', '"validation_failed"');
+        return response;
+      };
+    },
+    fails: ['error_body_consistency'],
+  },
+  {
+    name: 'refusals-as-validation-failed',
+    breaks:
+      'the 413 and the 415 carry code validation_failed, which the document gives to its 400s only (their own: payload_too_large, unsupported_media_type)',
+    method: 'model',
+    handler: (_clock, options: ReferenceOptions = {}) => {
+      const reference = createReference(options);
+      return (request: RawRequest): RawResponse => {
+        const response = reference(request);
+        if (response.status === 413 || response.status === 415)
+          response.body = response.body.replace(/"code":"[a-z_]+"/, '"code":"validation_failed"');
+        return response;
+      };
+    },
+    fails: ['error_body_consistency'],
+  },
+  {
+    name: 'details-paths-not-pointers',
+    breaks:
+      "a 400's details name the field as a bare or dotted name (categoryId, limit), as express-validator or Joi do, not the JSON Pointer the document gives (/categoryId)",
+    method: 'model',
+    handler: (_clock, options: ReferenceOptions = {}) => {
+      const reference = createReference(options);
+      return (request: RawRequest): RawResponse => {
+        const response = reference(request);
+        if (response.status !== 400) return response;
+        const body = JSON.parse(response.body) as { details?: { path: string }[] };
+        if (body.details === undefined) return response;
+        body.details = body.details.map((detail) => ({
+          ...detail,
+          path: detail.path.replace(/^\//, '').replaceAll('/', '.'),
+        }));
+        return { ...response, body: JSON.stringify(body) };
+      };
+    },
+    fails: ['error_body_consistency'],
+  },
 ];
