@@ -603,4 +603,29 @@ export const BROKEN_SERVERS: readonly BrokenServer[] = [
     fails: [],
     warns: ['http_advisories'],
   },
+  {
+    name: 'names-nfc-normalised',
+    breaks:
+      'names are stored and echoed in Unicode NFC (e + U+0308 becomes ë), not exactly as sent, as a "sanitising" layer does',
+    handler: (_clock, options: ReferenceOptions = {}) => {
+      const reference = createReference(options);
+      return (request: RawRequest) =>
+        reference(isCreate(request) ? { ...request, body: request.body.normalize('NFC') } : request);
+    },
+    fails: ['positive_data_acceptance'],
+  },
+  {
+    name: 'html-escapes-names',
+    breaks: 'names are stored and echoed HTML-escaped (<b> becomes &lt;b&gt;), not exactly as sent',
+    handler: (_clock, options: ReferenceOptions = {}) => {
+      const reference = createReference(options);
+      return (request: RawRequest) =>
+        reference(
+          isCreate(request)
+            ? { ...request, body: request.body.replaceAll('<', '&lt;').replaceAll('>', '&gt;') }
+            : request,
+        );
+    },
+    fails: ['positive_data_acceptance'],
+  },
 ];
