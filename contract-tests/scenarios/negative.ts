@@ -124,10 +124,12 @@ async function bodyNegatives(context: Context, operation: OperationSpec, salt: n
     },
   ];
   if (operation.responses.has('415')) {
+    // Another media type that is still JSON: a server that parses any body (text/plain included)
+    // parses it, and so does one that takes any +json suffix for JSON (Flask's is_json).
     examples.push({
       kind: 'media type',
-      what: 'a JSON body sent as text/plain',
-      contentType: 'text/plain',
+      what: 'a JSON body sent as application/merge-patch+json, another media type',
+      contentType: 'application/merge-patch+json',
       body: example,
       expected: 415,
     });
