@@ -90,7 +90,7 @@ export const CHECKS = [
   ),
   info(
     'http_semantics',
-    'what RFC 9110, 6750, 8594 and 9745 require of every response (their MUSTs); headers the document ties to one operation or status absent elsewhere',
+    "what RFC 9110, 6750, 8594 and 9745 require of every response (their MUSTs), and RFC 9112 of its framing on the wire (the wire probe's bytes); headers the document ties to one operation or status absent elsewhere",
     every,
   ),
   info('http_advisories', 'what those RFCs recommend of every response (their SHOULDs)', every, {

@@ -3,10 +3,13 @@
 // banned. The clock, sleep, randomness and fetch are injected, so tests never wait for real.
 import { isUtf8 } from 'node:buffer';
 import { maxHeaderSize } from 'node:http';
+import { brotliDecompressSync, gunzipSync, inflateRawSync, inflateSync } from 'node:zlib';
 import { bodyBreak, headerInteger } from '../openapi/index.js';
 import { ContractAbort, interrupted, stopped, TargetSilent } from './errors.js';
 import { ACCEPT_ENCODING, type Exchange, type RequestRecord } from './exchange.js';
 import { duplicateName } from './http/duplicate-names.js';
+import type { FramingFault } from './http/framing.js';
+import { type Connect, openWire, type WireConnection, wireCap } from './http/wire.js';
 import type { CredentialClass } from './model/types.js';
 import type { NormalizedOptions } from './options.js';
 import { swapCase } from './redaction.js';
@@ -85,7 +88,32 @@ export type ClientOptions = Pick<
   readonly deadlineMs?: number;
   /** A wait for a window's reset begins: whose window, and when it ends. */
   readonly onWait?: (bucket: Bucket, untilMs: number) => void;
+  /** Opens a raw connection to the target (sendOnWire); without it, sendOnWire sends nothing. */
+  readonly connect?: Connect | undefined;
 };
+
+/** A request of sendOnWire: `close` sends it with Connection: close. */
+export type WireOutgoing = Outgoing & { readonly close?: boolean };
+
+/** One request sendOnWire sent, and what came for it on the wire. */
+export interface WireStep {
+  /** As every other exchange (judged, in the HAR); its response null when no message could be read. */
+  readonly exchange: Exchange;
+  /** How the answer's framing breaks RFC 9112 (its words with the key hidden). */
+  readonly fault?: FramingFault;
+  /** Why nothing can be said of its framing: no answer in time, a failure, a cap (fetch's requests say it). */
+  readonly unjudged?: string;
+  /** The message's bytes as they came, for comparing with the one before. */
+  readonly raw?: Buffer;
+  /** Bytes that came after the message: before the next request left, or (the last) before the close. */
+  readonly after: Buffer;
+  /** Their first 4 KiB as latin1 text (a character a byte), the key hidden: what a report may show. */
+  readonly afterText: string;
+  /** Sent with Connection: close and answered: whether the target closed within the --timeout. */
+  readonly closed?: boolean;
+  /** Sent on the connection of the request before it. */
+  readonly reused: boolean;
+}
 
 export interface Client {
   /** Sends, paced; a 429 is retried after Retry-After (unless `retry` is false). */
@@ -98,10 +126,22 @@ export interface Client {
    * `got no whole response to 3 requests in a row (the last: …)`.
    */
   readonly muted: ReadonlyMap<string, string>;
+  /**
+   * Operations an answer of which Node's fetch refused as not HTTP/1.1 (llhttp's HPE_* codes) or would
+   * not take (undici's refusals): that answer is already a finding, in fetch's words.
+   */
+  readonly refused: ReadonlySet<string>;
   /** 2 × (limit − margin) of the key's window, once its limit is known. */
   requestBudget(): number | undefined;
   /** Moves the deadline for waits (the probes lift it). */
   setDeadline(deadlineMs: number): void;
+  /**
+   * Sends GETs one after another on one raw connection (a new one when the target ends it), each paced,
+   * counted and recorded as `send` does, the last kept to the close: what came, byte for byte, for
+   * the framing to be judged (http/framing.ts). Nothing without a `connect`; nothing of an operation
+   * no longer sent. Not retried on a 429.
+   */
+  sendOnWire(outgoings: readonly WireOutgoing[]): Promise<readonly WireStep[]>;
 }
 
 /**
@@ -181,6 +221,32 @@ async function readBody(response: Response): Promise<{ text: string; utf8: boole
   return { text: bytes.toString('utf8'), utf8: isUtf8(bytes), size: bytes.byteLength };
 }
 
+/**
+ * A body read off the wire, its content coding taken off as fetch takes it off (gzip, x-gzip, deflate
+ * with or without its zlib wrapper, br), to at most MAX_RESPONSE_BYTES; an Error when it cannot be.
+ */
+function decoded(body: Buffer, coding: string | undefined): { text: string; utf8: boolean; size: number } {
+  const limit = { maxOutputLength: MAX_RESPONSE_BYTES };
+  const codings = (coding ?? '')
+    .split(',')
+    .map((c) => c.trim().toLowerCase())
+    .filter((c) => c !== '' && c !== 'identity')
+    .reverse();
+  let bytes = body;
+  for (const c of codings) {
+    if (c === 'gzip' || c === 'x-gzip') bytes = gunzipSync(bytes, limit);
+    else if (c === 'br') bytes = brotliDecompressSync(bytes, limit);
+    else if (c === 'deflate') {
+      try {
+        bytes = inflateSync(bytes, limit);
+      } catch {
+        bytes = inflateRawSync(bytes, limit);
+      }
+    } else throw new Error(`a content coding it cannot decode: ${c}`);
+  }
+  return { text: bytes.toString('utf8'), utf8: isUtf8(bytes), size: bytes.byteLength };
+}
+
 /** Whether a body is JSON (JSON.parse's own pass, faster than finding where one is not). */
 function parses(text: string): boolean {
   try {
@@ -223,6 +289,7 @@ export function createClient(options: ClientOptions): Client {
   const strikesOf = new Map<string, { requests: number; timeouts: number; heads: number }>();
   /** Operations no longer sent, with why (OPERATION_SILENT_AFTER). */
   const mutedOf = new Map<string, string>();
+  const refusedOf = new Set<string>();
   /**
    * How far the target's clock reads ahead of ours (CLOCK_TOLERANCE_MS), by its Date: 0 while it is
    * within the tolerance. Kept until an answer says otherwise by more than the tolerance, so that the
@@ -262,8 +329,68 @@ export function createClient(options: ClientOptions): Client {
     return true;
   };
 
-  const once = async (outgoing: Outgoing, reserved: boolean): Promise<Exchange> => {
-    const bucket = bucketOf(outgoing);
+  /** What an answer's headers say of the key's window and the target's clock (the pace follows). */
+  const learn = (bucket: Bucket, responseHeaders: Record<string, string>, reserved: boolean): void => {
+    const limit = headerInteger(responseHeaders['x-ratelimit-limit']);
+    const remaining = headerInteger(responseHeaders['x-ratelimit-remaining']);
+    const reset = headerInteger(responseHeaders['x-ratelimit-reset']);
+    // Only the key's own responses say what its window is: without a (valid) key the server counts
+    // the request elsewhere (the mock: an anonymous bucket per address), which has its own.
+    // The headers describe whichever window has fewer requests left: keep the tightest limit seen.
+    if (bucket === 'key' && options.maxRpm === undefined && limit !== undefined && limit > 0) {
+      maxRpm = Math.min(maxRpm ?? limit, limit);
+    }
+    const dateMs = responseHeaders.date === undefined ? Number.NaN : Date.parse(responseHeaders.date);
+    if (Number.isFinite(dateMs)) {
+      // An answer a cache kept was dated when it was made: its Age (RFC 9111 §5.1) says how long ago.
+      const measured = dateMs + (headerInteger(responseHeaders.age) ?? 0) * 1000 - options.now();
+      if (Math.abs(measured - skewMs) > CLOCK_TOLERANCE_MS)
+        skewMs =
+          Math.abs(measured) > CLOCK_TOLERANCE_MS && Math.abs(measured) <= LONGEST_WINDOW_MS ? measured : 0;
+    }
+    // The Reset on our clock: a time on the target's.
+    const resetMs = reset === undefined ? undefined : reset * 1000 - skewMs;
+    // A Reset more than a day away is no window this API has (a finding of its own, in milliseconds
+    // perhaps): it is not waited for; a 429's Retry-After still is.
+    const plausible = resetMs !== undefined && resetMs - options.now() <= LONGEST_WINDOW_MS;
+    const windowLimit = limit !== undefined && limit > 0 ? limit : remaining;
+    windows.learn(
+      bucket,
+      remaining !== undefined && resetMs !== undefined && plausible && windowLimit !== undefined
+        ? { limit: windowLimit, remaining, resetMs }
+        : undefined,
+      reserved,
+    );
+  };
+
+  /** A response as the run records it: the body as text, the key hidden, where it stops being JSON. */
+  const responseRecord = (
+    status: number,
+    responseHeaders: Record<string, string>,
+    body: { text: string; utf8: boolean; size: number },
+  ): NonNullable<Exchange['response']> => {
+    const shown = redactor.response(body.text);
+    // Where it stops being JSON, read in the body as it came, shown from the recorded one (the key hidden).
+    const json = parses(body.text);
+    const notJson = json ? undefined : bodyBreak(body.text, shown, body.size);
+    // An object naming a member twice: said with its name and place as the recorded body shows them.
+    const twice = json ? duplicateName(body.text) : undefined;
+    const duplicate =
+      twice === undefined
+        ? undefined
+        : { pointer: redactor.response(twice.pointer), name: redactor.response(twice.name) };
+    return {
+      status,
+      headers: responseHeaders,
+      body: shown,
+      ...(body.utf8 ? {} : { notUtf8: true as const }),
+      ...(notJson === undefined ? {} : { notJson }),
+      ...(duplicate === undefined ? {} : { duplicateName: duplicate }),
+    };
+  };
+
+  /** A request as it is sent (the key in it) and as it is recorded (the key as $API_KEY). */
+  const prepare = (outgoing: Outgoing) => {
     const url = new URL(options.baseUrl.replace(/\/+$/, '') + outgoing.path);
     for (const [name, value] of Object.entries(outgoing.query ?? {})) url.searchParams.set(name, value);
     if (outgoing.rawQuery !== undefined)
@@ -287,6 +414,12 @@ export function createClient(options: ClientOptions): Client {
       headers: recorded,
       ...(outgoing.body === undefined ? {} : { body: redactor.request(outgoing.body) }),
     };
+    return { url, headers, credential, request };
+  };
+
+  const once = async (outgoing: Outgoing, reserved: boolean): Promise<Exchange> => {
+    const bucket = bucketOf(outgoing);
+    const { url, headers, credential, request } = prepare(outgoing);
     const startedMs = options.now();
     /** The exchange of a request that got no response (or was not sent), and why. */
     const unansweredExchange = (sentSeq: number, failure: Exchange['failure']): Exchange => ({
@@ -345,61 +478,15 @@ export function createClient(options: ClientOptions): Client {
       response.headers.forEach((value, name) => {
         responseHeaders[redactor.response(name.toLowerCase())] = redactor.response(value);
       });
-      const limit = headerInteger(responseHeaders['x-ratelimit-limit']);
-      const remaining = headerInteger(responseHeaders['x-ratelimit-remaining']);
-      const reset = headerInteger(responseHeaders['x-ratelimit-reset']);
-      // Only the key's own responses say what its window is: without a (valid) key the server counts
-      // the request elsewhere (the mock: an anonymous bucket per address), which has its own.
-      // The headers describe whichever window has fewer requests left: keep the tightest limit seen.
-      if (bucket === 'key' && options.maxRpm === undefined && limit !== undefined && limit > 0) {
-        maxRpm = Math.min(maxRpm ?? limit, limit);
-      }
-      const dateMs = responseHeaders.date === undefined ? Number.NaN : Date.parse(responseHeaders.date);
-      if (Number.isFinite(dateMs)) {
-        // An answer a cache kept was dated when it was made: its Age (RFC 9111 §5.1) says how long ago.
-        const measured = dateMs + (headerInteger(responseHeaders.age) ?? 0) * 1000 - options.now();
-        if (Math.abs(measured - skewMs) > CLOCK_TOLERANCE_MS)
-          skewMs =
-            Math.abs(measured) > CLOCK_TOLERANCE_MS && Math.abs(measured) <= LONGEST_WINDOW_MS ? measured : 0;
-      }
-      // The Reset on our clock: a time on the target's.
-      const resetMs = reset === undefined ? undefined : reset * 1000 - skewMs;
-      // A Reset more than a day away is no window this API has (a finding of its own, in milliseconds
-      // perhaps): it is not waited for; a 429's Retry-After still is.
-      const plausible = resetMs !== undefined && resetMs - options.now() <= LONGEST_WINDOW_MS;
-      const windowLimit = limit !== undefined && limit > 0 ? limit : remaining;
-      windows.learn(
-        bucket,
-        remaining !== undefined && resetMs !== undefined && plausible && windowLimit !== undefined
-          ? { limit: windowLimit, remaining, resetMs }
-          : undefined,
-        reserved,
-      );
+      learn(bucket, responseHeaders, reserved);
       paced();
-      const shown = redactor.response(body.text);
-      // Where it stops being JSON, read in the body as it came, shown from the recorded one (the key hidden).
-      const json = parses(body.text);
-      const notJson = json ? undefined : bodyBreak(body.text, shown, body.size);
-      // An object naming a member twice: said with its name and place as the recorded body shows them.
-      const twice = json ? duplicateName(body.text) : undefined;
-      const duplicate =
-        twice === undefined
-          ? undefined
-          : { pointer: redactor.response(twice.pointer), name: redactor.response(twice.name) };
       return {
         operationId: outgoing.operationId,
         sentSeq,
         answeredSeq: ++tick,
         credential,
         request,
-        response: {
-          status: response.status,
-          headers: responseHeaders,
-          body: shown,
-          ...(body.utf8 ? {} : { notUtf8: true as const }),
-          ...(notJson === undefined ? {} : { notJson }),
-          ...(duplicate === undefined ? {} : { duplicateName: duplicate }),
-        },
+        response: responseRecord(response.status, responseHeaders, body),
         durationMs: options.now() - startedMs,
         ...(overlapped() ? { overlapped: true } : {}),
       };
@@ -419,6 +506,9 @@ export function createClient(options: ClientOptions): Client {
       const unparsable = status === undefined && typeof code === 'string' && code.startsWith('HPE_');
       // undici's own refusals of what came: the target answered too, in a way Node's client does not take.
       const refusal = status === undefined ? refusedAnswer(code, reason) : undefined;
+      // Its head or its body (a chunk size that is not hexadecimal): either way fetch's finding says it.
+      if ((typeof code === 'string' && code.startsWith('HPE_')) || refusal !== undefined)
+        refusedOf.add(outgoing.operationId);
       return unansweredExchange(
         sentSeq,
         timeout
@@ -502,6 +592,207 @@ export function createClient(options: ClientOptions): Client {
     );
   };
 
+  /**
+   * One request of sendOnWire, after its turn, on the connection `reuse` then gives (or a new one): the
+   * step, and the connection after it.
+   */
+  const wireOnce = async (
+    outgoing: WireOutgoing,
+    connect: Connect,
+    reuse: () => WireConnection | undefined,
+  ): Promise<{ step: WireStep; connection: WireConnection | undefined; persistent: boolean }> => {
+    const bucket = bucketOf(outgoing);
+    const { url, headers, credential, request } = prepare(outgoing);
+    const close = outgoing.close === true;
+    const head = `${[
+      `${outgoing.method} ${url.pathname}${url.search} HTTP/1.1`,
+      `host: ${url.host}`,
+      ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
+      ...(close ? ['connection: close'] : []),
+    ].join('\r\n')}\r\n\r\n`;
+    const recorded: RequestRecord = close
+      ? { ...request, headers: { ...request.headers, connection: 'close' } }
+      : request;
+    const stop = options.signal;
+    let open: WireConnection | undefined;
+    try {
+      for (let attempt = 0; ; attempt += 1) {
+        const reserved = await waitYourTurn(true, bucket);
+        if (stop !== undefined && stopped(stop)) throw interrupted(stop);
+        if (attempt === 0) open = reuse();
+        const reused = open !== undefined;
+        open ??= openWire(connect(url), wireCap(MAX_RESPONSE_BYTES), stop);
+        requests += 1;
+        const sentSeq = ++tick;
+        const startedMs = options.now();
+        const answer = await open.exchange(head, outgoing.method, options.timeoutMs);
+        if (stop !== undefined && stopped(stop)) throw interrupted(stop);
+        if (options.maxRpm !== undefined) nextAt = Math.max(nextAt, startedMs) + 60_000 / options.maxRpm;
+        const exchangeOf = (response: Exchange['response'], failure?: Exchange['failure']): Exchange => ({
+          operationId: outgoing.operationId,
+          sentSeq,
+          answeredSeq: ++tick,
+          credential,
+          request: recorded,
+          response,
+          ...(failure === undefined ? {} : { failure }),
+          durationMs: options.now() - startedMs,
+        });
+        if (answer.kind !== 'message') {
+          windows.learn(bucket, undefined, reserved);
+          open.destroy();
+          open = undefined;
+          // A connection kept alive that the target closed as the request left: once more on a new one,
+          // as any client does for a GET.
+          if (answer.kind === 'failed' && answer.got === 0 && reused && attempt === 0) continue;
+          const fault =
+            answer.kind === 'fault'
+              ? {
+                  ...answer.fault,
+                  message: redactor.response(answer.fault.message),
+                  expected: redactor.response(answer.fault.expected),
+                }
+              : undefined;
+          const why =
+            answer.kind === 'fault'
+              ? undefined
+              : answer.kind === 'unjudged'
+                ? answer.reason
+                : answer.kind === 'timeout'
+                  ? `no whole answer within ${options.timeoutMs} ms`
+                  : redactor.response(answer.message);
+          const exchange = exchangeOf(
+            null,
+            answer.kind === 'timeout'
+              ? { kind: 'timeout', message: `no whole response within ${options.timeoutMs} ms` }
+              : {
+                  kind: 'network',
+                  message:
+                    fault !== undefined
+                      ? `an answer not framed as RFC 9112 requires: ${fault.message}`
+                      : `no whole response: ${why}`,
+                  ...(answer.kind === 'failed' && answer.code !== undefined ? { code: answer.code } : {}),
+                  ...(fault?.status === undefined ? {} : { status: fault.status }),
+                },
+          );
+          options.onExchange(exchange);
+          // No answer in time counts as fetch's does: three in a row, and the target stopped answering.
+          if (answer.kind === 'timeout') {
+            unanswered += 1;
+            if (answered > 0) await stillAnswering(exchange);
+          }
+          return {
+            step: {
+              exchange,
+              ...(fault === undefined ? {} : { fault }),
+              ...(why === undefined ? {} : { unjudged: why }),
+              after: Buffer.alloc(0),
+              afterText: '',
+              reused,
+            },
+            connection: undefined,
+            persistent: false,
+          };
+        }
+        const { message } = answer;
+        answered += 1;
+        unanswered = 0;
+        const responseHeaders: Record<string, string> = {};
+        for (const [name, value] of message.fields) {
+          // As fetch gives them: names lower-cased, the values of a name joined by ", ".
+          const key = redactor.response(name.toLowerCase());
+          const text = redactor.response(value);
+          responseHeaders[key] = key in responseHeaders ? `${responseHeaders[key]}, ${text}` : text;
+        }
+        learn(bucket, responseHeaders, reserved);
+        let exchange: Exchange;
+        let unjudged: string | undefined;
+        try {
+          const body = decoded(message.body, responseHeaders['content-encoding']);
+          exchange = exchangeOf(responseRecord(message.status, responseHeaders, body));
+        } catch (cause) {
+          unjudged = `its body could not be read: ${redactor.response(cause instanceof Error ? cause.message : String(cause))}`;
+          exchange = exchangeOf(null, {
+            kind: 'network',
+            message: `answered ${message.status}, but ${unjudged}`,
+            status: message.status,
+            ...(responseHeaders['content-encoding'] === undefined ? {} : { encoded: true as const }),
+          });
+        }
+        options.onExchange(exchange);
+        return {
+          step: {
+            exchange,
+            ...(unjudged === undefined ? {} : { unjudged }),
+            raw: answer.raw,
+            after: Buffer.alloc(0),
+            afterText: '',
+            reused,
+          },
+          connection: open,
+          persistent: message.persistent,
+        };
+      }
+    } catch (cause) {
+      // Stopped, or out of time, with a connection of its own open: not left to the target to close.
+      open?.destroy();
+      throw cause;
+    }
+  };
+
+  const sendOnWire = async (outgoings: readonly WireOutgoing[]): Promise<readonly WireStep[]> => {
+    const connect = options.connect;
+    if (connect === undefined) return [];
+    const steps: WireStep[] = [];
+    let connection: WireConnection | undefined;
+    let persistent = false;
+    /** The bytes after the last step's message, as far as they came, added to it. */
+    const collect = (rest: Buffer) => {
+      const last = steps.pop();
+      if (last === undefined) return;
+      const after = Buffer.concat([last.after, rest]);
+      steps.push({ ...last, after, afterText: redactor.response(after.toString('latin1', 0, 4096)) });
+    };
+    try {
+      for (const outgoing of outgoings) {
+        if (options.readOnly && outgoing.method !== 'GET') {
+          throw new ContractAbort(
+            'read_only_violation',
+            `Refusing to send ${outgoing.method} ${outgoing.path}: the run is --read-only.`,
+          );
+        }
+        if (mutedOf.has(outgoing.operationId)) break;
+        // The turn may be a wait: what the target sends meanwhile is after the message before.
+        const sent = await wireOnce(outgoing, connect, () => {
+          if (connection === undefined) return undefined;
+          collect(connection.takeRest());
+          const keep = persistent && !connection.ended() && (steps.at(-1)?.after.length ?? 0) === 0;
+          if (!keep) connection.destroy();
+          connection = keep ? connection : undefined;
+          return connection;
+        });
+        steps.push(sent.step);
+        connection = sent.connection;
+        persistent = sent.persistent;
+        if (sent.step.fault !== undefined) break;
+      }
+      const last = steps.at(-1);
+      if (connection !== undefined && last !== undefined) {
+        const close = outgoings[steps.length - 1]?.close === true;
+        const closed = close ? await connection.waitForClose(options.timeoutMs) : undefined;
+        if (options.signal !== undefined && stopped(options.signal)) throw interrupted(options.signal);
+        collect(connection.takeRest());
+        if (closed !== undefined) {
+          const now = steps.pop() as WireStep;
+          steps.push({ ...now, closed });
+        }
+      }
+      return steps;
+    } finally {
+      connection?.destroy();
+    }
+  };
+
   return {
     get maxRpm() {
       return maxRpm;
@@ -510,9 +801,11 @@ export function createClient(options: ClientOptions): Client {
       return requests;
     },
     muted: mutedOf,
+    refused: refusedOf,
     // From the key's limit even when its Reset is unreadable: the budget needs no Reset.
     requestBudget: () => (maxRpm === undefined ? undefined : requestBudgetOf(maxRpm)),
     setDeadline: (ms) => windows.setDeadline(ms),
+    sendOnWire,
     async send(outgoing, sendOptions = {}) {
       if (options.readOnly && outgoing.method !== 'GET') {
         throw new ContractAbort(

@@ -1,7 +1,7 @@
 // What a scenario is given: a way to send, to record verdicts, and the run's settings.
 import type { Spec } from '../openapi/index.js';
 import type { CheckId } from './checks.js';
-import type { Outgoing } from './client.js';
+import type { Outgoing, WireOutgoing, WireStep } from './client.js';
 import type { DerivedCredential } from './derive/credentials.js';
 import type { Exchange } from './exchange.js';
 import type { FindingInput } from './finding.js';
@@ -35,6 +35,12 @@ export interface Context {
   /** The kinds of case that failed so far in a property (by its check, operation and salt). */
   failedKinds(property: string): Set<string>;
   send(outgoing: Outgoing, options?: { retry?: boolean; pace?: boolean }): Promise<Exchange>;
+  /** GETs on one raw connection, their answers' bytes read by the suite (client.ts sendOnWire). */
+  sendOnWire(outgoings: readonly WireOutgoing[]): Promise<readonly WireStep[]>;
+  /** Whether Node's fetch refused an answer of an operation as not HTTP/1.1 (client.ts `refused`). */
+  refusedByFetch(operationId: string): boolean;
+  /** Runs `settle` when the run's requests are over, before its findings are: a verdict that waits for them. */
+  atEnd(settle: () => void): void;
   selected(check: CheckId): boolean;
   /** Whether an operation is tested (--operations, --skip-operations); others get helper requests only. */
   tested(operationId: string): boolean;

@@ -133,6 +133,23 @@ export function toCurl(request: RequestRecord, encoded = false): string {
 }
 
 /**
+ * Requests sent one after another on one connection as a POSIX sh curl command that shows the bytes
+ * of the answers (`--raw`: chunks as they came; `-v`: the head as it came, and what curl makes of
+ * bytes after a message, `Excess found …`, `Leftovers after chunking`): the headers of the first
+ * (curl gives them to every URL and reuses the connection between them), Connection aside.
+ */
+export function toWireCurl(requests: readonly RequestRecord[], encoded = false): string {
+  const [first] = requests;
+  if (first === undefined) return '';
+  const parts = ['curl -v --raw --http1.1'];
+  for (const [name, value] of Object.entries(first.headers))
+    if (name !== 'connection') parts.push(`-H ${shellWord(`${name}: ${value}`)}`);
+  if (encoded) parts.push(`-H ${shellWord(`accept-encoding: ${ACCEPT_ENCODING}`)}`);
+  for (const request of requests) parts.push(shellWord(request.url));
+  return parts.join(' ');
+}
+
+/**
  * At most `max` characters of a body on one line (runs of white space folded), for a report; never
  * half of a surrogate pair. Other characters as they came: the reporters that print it for a person
  * show the ones a terminal would act on as escapes (reporters/printable.ts).

@@ -60,6 +60,8 @@ export interface FindingInput {
   readonly case?: string;
   readonly because?: readonly Because[];
   readonly script?: string;
+  /** The curl line, when the request's own (toCurl) would not show the fault (the wire probe's). */
+  readonly curl?: string;
 }
 
 /** The most case descriptions a finding keeps; `occurrences` still counts them all. */
@@ -89,10 +91,12 @@ export function findingOf(exchange: Exchange, input: FindingInput): Finding {
     message: input.message,
     expected: input.expected,
     request: exchange.request,
-    curl: toCurl(
-      exchange.request,
-      response?.headers['content-encoding'] !== undefined || exchange.failure?.encoded === true,
-    ),
+    curl:
+      input.curl ??
+      toCurl(
+        exchange.request,
+        response?.headers['content-encoding'] !== undefined || exchange.failure?.encoded === true,
+      ),
     response:
       response === null
         ? null

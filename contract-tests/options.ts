@@ -5,6 +5,7 @@ import { apiKeyFault } from './api-key.js';
 import { type CheckId, isCheckId } from './checks.js';
 import { ContractAbort, interrupted } from './errors.js';
 import type { Exchange } from './exchange.js';
+import { type Connect, connectTarget } from './http/wire.js';
 import { METHOD_IDS, type MethodId } from './model/types.js';
 import { createRedactor, type Redactor } from './redaction.js';
 
@@ -70,6 +71,12 @@ export interface ContractOptions {
   readonly backoffBaseMs?: number;
   /** Injected for tests: default global fetch, Date.now, setTimeout, Math.random. */
   readonly fetch?: typeof fetch;
+  /**
+   * Opens the raw connection of the few requests whose bytes the suite reads itself (the wire probe,
+   * http/wire-probe.ts). Default node:net or node:tls; none when `fetch` is injected without it (a
+   * test's fetch has no socket behind it), and then the wire probe sends nothing.
+   */
+  readonly connect?: Connect;
   readonly now?: () => number;
   readonly sleep?: (ms: number) => Promise<void>;
   readonly random?: () => number;
@@ -114,6 +121,8 @@ export interface NormalizedOptions {
   readonly maxRetries: number;
   readonly backoffBaseMs: number;
   readonly fetch: typeof fetch;
+  /** Undefined: the wire probe sends nothing (a test injected a fetch alone). */
+  readonly connect: Connect | undefined;
   readonly now: () => number;
   readonly sleep: (ms: number) => Promise<void>;
   readonly random: () => number;
@@ -314,6 +323,7 @@ function selection(
     maxRetries: options.maxRetries ?? 3,
     backoffBaseMs: options.backoffBaseMs ?? 500,
     fetch: options.fetch ?? globalThis.fetch,
+    connect: options.connect ?? (options.fetch === undefined ? connectTarget : undefined),
     now: options.now ?? Date.now,
     sleep: stoppable(options.sleep ?? timer(options.signal), options.signal),
     random,

@@ -11,6 +11,7 @@ import { ContractAbort, TargetSilent } from './errors.js';
 import { type Exchange, toCurl } from './exchange.js';
 import { findingOf } from './finding.js';
 import { methodProbe } from './http/probe.js';
+import { wireProbe } from './http/wire-probe.js';
 import { createJudge } from './judge.js';
 import { createJudges } from './judges.js';
 import { createContractModel } from './model/index.js';
@@ -34,6 +35,8 @@ type Scenario = (context: Context) => Promise<void>;
 
 /** First every boundary and every kind of case, once each: what must not be lost to a tight budget. */
 const FIRST_PASS: readonly (readonly [string, Scenario])[] = [
+  // Two requests, first: a tight budget would otherwise leave no room for them.
+  ['wire probe', wireProbe],
   ['auth', authScenario],
   ['list', listScenario],
   ['create', createScenario],
@@ -121,6 +124,8 @@ export async function runContract(input: ContractOptions, spec: Spec = loadSpec(
   const failedKinds = new Map<string, Set<string>>();
   let reserve = 0;
   const budgetLeft = () => budget - reserve - client.requests;
+  /** Verdicts that wait for the run's requests to be over (context.atEnd). */
+  const atEnd: (() => void)[] = [];
   const context: Context = {
     spec,
     baseUrl: options.baseUrl,
@@ -151,6 +156,15 @@ export async function runContract(input: ContractOptions, spec: Spec = loadSpec(
     send: (outgoing, sendOptions) => {
       if (budgetLeft() < 1) throw new BudgetSpent();
       return client.send(outgoing, sendOptions);
+    },
+    sendOnWire: (outgoings) => {
+      // Each request counts as any other; a retry on a connection the target closed, one more.
+      if (budgetLeft() < outgoings.length + 1) throw new BudgetSpent();
+      return client.sendOnWire(outgoings);
+    },
+    refusedByFetch: (operationId) => client.refused.has(operationId),
+    atEnd: (settle) => {
+      atEnd.push(settle);
     },
     selected: (check) => options.checks.has(check),
     tested: (operationId) => options.operations.has(operationId),
@@ -242,6 +256,7 @@ export async function runContract(input: ContractOptions, spec: Spec = loadSpec(
       };
   }
 
+  for (const settle of atEnd.splice(0)) settle();
   judge.settle();
   const table = results.table({
     silentAfter: silence?.answered,
