@@ -7,9 +7,10 @@ import { brotliDecompressSync, gunzipSync, inflateRawSync, inflateSync } from 'n
 import { bodyBreak, headerInteger } from '../openapi/index.js';
 import { ContractAbort, interrupted, stopped, TargetSilent } from './errors.js';
 import { ACCEPT_ENCODING, type Exchange, type RequestRecord } from './exchange.js';
+import type { Connect } from './http/connect.js';
 import { duplicateName } from './http/duplicate-names.js';
 import type { FramingFault } from './http/framing.js';
-import { type Connect, openWire, type WireConnection, wireCap } from './http/wire.js';
+import { openWire, type WireConnection, wireCap } from './http/wire.js';
 import type { CredentialClass } from './model/types.js';
 import type { NormalizedOptions } from './options.js';
 import { swapCase } from './redaction.js';

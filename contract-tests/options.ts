@@ -5,7 +5,7 @@ import { apiKeyFault } from './api-key.js';
 import { type CheckId, isCheckId } from './checks.js';
 import { ContractAbort, interrupted } from './errors.js';
 import type { Exchange } from './exchange.js';
-import { type Connect, connectTarget } from './http/wire.js';
+import { type Connect, connectTarget } from './http/connect.js';
 import { METHOD_IDS, type MethodId } from './model/types.js';
 import { createRedactor, type Redactor } from './redaction.js';
 

@@ -2,30 +2,9 @@
 // sends past Node's fetch to see the bytes of the answers as they came (framing.ts reads them). Every
 // read is bounded: bytes (a cap), time (the --timeout of each request), and the run's signal; a target
 // that never ends its message, or streams for ever, costs one --timeout and no more memory than the cap.
-import { isIP, connect as netConnect } from 'node:net';
-import type { Duplex } from 'node:stream';
-import { connect as tlsConnect } from 'node:tls';
+
+import type { WireSocket } from './connect.js';
 import { MAX_HEAD_BYTES, readResponse, type WireMemo, type WireNeed, type WireReading } from './framing.js';
-
-/** Opens a connection to the target of a URL (injected in tests; the default is node:net or node:tls). */
-export type Connect = (url: URL) => Duplex;
-
-/**
- * node:net for http:, node:tls for https: with what Node's fetch (undici) offers by default: the name
- * for SNI and the certificate check, the CAs Node trusts (NODE_EXTRA_CA_CERTS too), HTTP/1.1 by ALPN.
- */
-export const connectTarget: Connect = (url) => {
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  const https = url.protocol === 'https:';
-  const port = url.port === '' ? (https ? 443 : 80) : Number(url.port);
-  if (!https) return netConnect({ host, port });
-  return tlsConnect({
-    host,
-    port,
-    ...(isIP(host) === 0 ? { servername: host } : {}),
-    ALPNProtocols: ['http/1.1'],
-  });
-};
 
 /** What came for one request on the connection. */
 export type WireAnswer =
@@ -51,7 +30,7 @@ export interface WireConnection {
  * A connection over `socket`, reading at most `cap` bytes (past it the socket is destroyed), given up
  * at once when `signal` aborts.
  */
-export function openWire(socket: Duplex, cap: number, signal: AbortSignal | undefined): WireConnection {
+export function openWire(socket: WireSocket, cap: number, signal: AbortSignal | undefined): WireConnection {
   let chunks: Buffer[] = [];
   let size = 0;
   let eof = false;
@@ -63,7 +42,8 @@ export function openWire(socket: Duplex, cap: number, signal: AbortSignal | unde
     wake = undefined;
     w?.();
   };
-  socket.on('data', (chunk: Buffer) => {
+  socket.on('data', (data: Uint8Array) => {
+    const chunk = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
     size += chunk.length;
     if (size > cap) {
       overflow = true;
