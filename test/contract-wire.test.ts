@@ -4,7 +4,7 @@
 // fetch hides pass with the 'http' method off, as the whole suite passed them before. Servers that
 // frame their answers in the other ways RFC 9112 allows, the reference and the mock, pass clean.
 import { afterEach, describe, expect, test } from 'vitest';
-import { connectTarget } from '../contract-tests/http/wire.js';
+import { connectTarget } from '../contract-tests/http/connect.js';
 import { type ContractOptions, type Report, renderPretty, runContract } from '../contract-tests/index.js';
 import { METHOD_IDS } from '../contract-tests/model/types.js';
 import { type RunningServer, startServer } from '../mocks/node-server.js';
