@@ -35,8 +35,6 @@ type Scenario = (context: Context) => Promise<void>;
 
 /** First every boundary and every kind of case, once each: what must not be lost to a tight budget. */
 const FIRST_PASS: readonly (readonly [string, Scenario])[] = [
-  // Two requests, first: a tight budget would otherwise leave no room for them.
-  ['wire probe', wireProbe],
   ['auth', authScenario],
   ['list', listScenario],
   ['create', createScenario],
@@ -52,6 +50,9 @@ const FIRST_PASS: readonly (readonly [string, Scenario])[] = [
 ];
 /** Then the other cases of each kind and the generated ones, as the budget allows. */
 const SECOND_PASS: readonly (readonly [string, Scenario])[] = [
+  // Two requests on the wire, first of what the budget allows: before the first pass they took two of
+  // the cases every check needs once (at 60 a minute the first pass spends the whole budget of 114).
+  ['wire probe', wireProbe],
   ['list (more cases)', listScenario],
   ['create (more cases)', createScenario],
   ['negative (more cases)', negativeScenario],

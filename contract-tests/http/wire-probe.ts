@@ -50,8 +50,9 @@ export async function wireProbe(context: Context): Promise<void> {
   if (!context.methodOn('http') || !context.selected('http_semantics')) return;
   if (!context.tested('listPets')) return;
   const outgoings = requests(context);
-  // Two requests, and one more should the target close the kept connection as the second leaves; a
-  // budget without them is spent by the checks that come next, and says so.
+  // Two requests, and one more should the target close the kept connection as the second leaves: sent
+  // when the budget has them after the first pass (every check's cases once), as the second pass's
+  // generated cases are; a default run at 60 a minute has none left.
   if (context.budgetLeft() < outgoings.length + 1) return;
   const steps = await context.sendOnWire(outgoings);
   const curl = toWireCurl(
