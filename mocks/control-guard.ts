@@ -3,7 +3,7 @@
 // Host that names the address it listens on (DNS rebinding sends another name), refuses a cross-site
 // Origin unless the user allowed it, counts every control request against a limit of its own, and
 // can be turned off. In-process calls (mock.request, MSW) have no socket and pass no guard.
-import { httpOriginOf } from '../openapi/index.js';
+import { callingPage, hostNaming, sameSite } from '../openapi/control-site.js';
 import type { MockCall } from './call.js';
 import { MockOptionsError } from './options.js';
 import { errorReply, type Reply } from './responses.js';
@@ -36,21 +36,6 @@ export interface ControlGuard {
 export interface Listening {
   readonly host: string;
   readonly port: number;
-}
-
-const IPV4 = /^\d{1,3}(?:\.\d{1,3}){3}$/;
-const isIp = (hostname: string) => IPV4.test(hostname) || hostname.startsWith('[');
-const isLoopback = (hostname: string) =>
-  hostname === 'localhost' ||
-  hostname.endsWith('.localhost') ||
-  (IPV4.test(hostname) && hostname.startsWith('127.')) ||
-  hostname === '[::1]';
-
-/** `host[:port]` as a Host header or a URL's host has it, the name lower-cased. */
-function splitHost(value: string): { hostname: string; port: number } | undefined {
-  const match = /^(\[[0-9a-fA-F:.]+\]|[^:[\]]+)(?::(\d{1,5}))?$/.exec(value.trim());
-  if (match === null) return undefined;
-  return { hostname: (match[1] ?? '').toLowerCase(), port: match[2] === undefined ? 80 : Number(match[2]) };
 }
 
 function originsOf(given: readonly string[]): { any: boolean; origins: Set<string>; hosts: Set<string> } {
@@ -139,11 +124,8 @@ export function createControlGuard(
 
   /** Host names this address: an IP, localhost, the name it was bound by, or an allowed origin's host. */
   function hostRefusal(host: string | null, what = 'Host'): Reply | undefined {
-    const parsed = host === null ? undefined : splitHost(host);
-    const { hostname = '', port = -1 } = parsed ?? {};
-    const named =
-      isIp(hostname) || isLoopback(hostname) || names.has(hostname) || allowed.hosts.has(hostname);
-    if (parsed !== undefined && named && port === listening.port) return undefined;
+    if (hostNaming(host, listening.port, (name) => names.has(name) || allowed.hosts.has(name)) !== undefined)
+      return undefined;
     const shown = host === null ? 'no Host' : `${what} ${JSON.stringify(host.slice(0, 100))}`;
     return errorReply(
       'host_not_allowed',
@@ -154,17 +136,7 @@ export function createControlGuard(
   /** Whether a page of `origin` (an Origin, or a Referer's origin) may call: this machine's own, the mock's own host, or one the user allowed. */
   function originAllowed(origin: string, host: string | null): boolean {
     if (allowed.any || allowed.origins.has(origin)) return true;
-    let hostname: string | undefined;
-    try {
-      hostname = origin === 'null' ? undefined : new URL(origin).hostname.toLowerCase();
-    } catch {
-      hostname = undefined;
-    }
-    const hostName = host === null ? undefined : splitHost(host)?.hostname;
-    return (
-      hostname !== undefined &&
-      (hostname === hostName || (isLoopback(hostname) && hostName !== undefined && isLoopback(hostName)))
-    );
+    return sameSite(origin, host === null ? undefined : hostNaming(host, listening.port, () => true));
   }
 
   const originRefused = (origin: string, said: string): Reply =>
@@ -181,26 +153,19 @@ export function createControlGuard(
    * top-level navigation) passes: it shows the page to the user, and gives the other site nothing.
    */
   function originRefusal(call: MockCall, host: string | null): Reply | undefined {
-    const origin = call.header('origin');
-    if (origin !== null) return originAllowed(origin, host) ? undefined : originRefused(origin, 'Origin');
-    const referer = call.header('referer');
-    const from = referer === null ? undefined : httpOriginOf(referer);
-    const site = call.header('sec-fetch-site');
-    if (site !== null) {
-      if (site.trim().toLowerCase() !== 'cross-site') return undefined;
-      const navigation =
-        call.header('sec-fetch-mode')?.trim().toLowerCase() === 'navigate' &&
-        call.header('sec-fetch-dest')?.trim().toLowerCase() === 'document' &&
-        (call.method === 'GET' || call.method === 'HEAD');
-      if (navigation || allowed.any || (from !== undefined && allowed.origins.has(from))) return undefined;
-      if (from !== undefined) return originRefused(from, 'Sec-Fetch-Site cross-site, Referer from');
-      return errorReply(
-        'origin_not_allowed',
-        "The control API refuses calls from web pages of another site (Sec-Fetch-Site: cross-site, no Origin or Referer); start the mock with --control-origin for that page's origin to allow it.",
-      );
-    }
-    if (from === undefined || originAllowed(from, host)) return undefined;
-    return originRefused(from, 'Referer from');
+    const page = callingPage((name) => call.header(name), call.method);
+    if (page === undefined) return undefined;
+    if (page.kind === 'origin')
+      return originAllowed(page.origin, host) ? undefined : originRefused(page.origin, 'Origin');
+    if (page.kind === 'referer')
+      return originAllowed(page.origin, host) ? undefined : originRefused(page.origin, 'Referer from');
+    if (allowed.any || (page.origin !== undefined && allowed.origins.has(page.origin))) return undefined;
+    if (page.origin !== undefined)
+      return originRefused(page.origin, 'Sec-Fetch-Site cross-site, Referer from');
+    return errorReply(
+      'origin_not_allowed',
+      "The control API refuses calls from web pages of another site (Sec-Fetch-Site: cross-site, no Origin or Referer); start the mock with --control-origin for that page's origin to allow it.",
+    );
   }
 
   function limitRefusal(): Reply | undefined {
