@@ -1,6 +1,14 @@
 // `petkit mock` as a user runs it: the built binary, a real port, real signals.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -309,6 +317,33 @@ process.stdout.write = (chunk, ...rest) => {
     expect(result.status).toBe(2);
     expect(result.stdout).not.toContain('serving');
     expect(result.stderr).toMatch(message);
+  });
+  it('says in words that a --har or --url-file path is a loop of symbolic links (exit 2)', () => {
+    const dir = folder('petkit-loop-');
+    symlinkSync(join(dir, 'b'), join(dir, 'a'));
+    symlinkSync(join(dir, 'a'), join(dir, 'b'));
+    for (const flag of ['--har', '--url-file']) {
+      const result = spawnSync(process.execPath, [MAIN, 'mock', '--port', '0', flag, join(dir, 'a')], {
+        encoding: 'utf8',
+        timeout: 5_000,
+      });
+      expect(result.status).toBe(2);
+      // It said "cannot be reached (ELOOP)".
+      expect(result.stderr).toContain(
+        `${flag} ${join(dir, 'a')}: is a symbolic link that never reaches a file (a loop of links, or more than 40 in a row); point the link at the file itself, or give another path (ELOOP).`,
+      );
+    }
+  });
+  it('prints a --har path that holds a control character escaped, as it starts and as it writes the HAR', async () => {
+    const har = join(folder('petkit-har-'), 'a\u001b[2J.har');
+    const { output, exit } = await startCli(['--har', har]);
+    child?.kill('SIGTERM');
+    expect(await exit).toBe(0);
+    // It wrote the ESC to the terminal: "wrote 0 exchange(s) to …/a^[[2J.har".
+    expect(output()).not.toContain('\u001b');
+    expect(output()).toContain('a\\u001b[2J.har when the mock stops');
+    expect(output()).toContain('wrote 0 exchange(s) to ');
+    expect(existsSync(har)).toBe(true);
   });
   it('names --fixtures and --max-pets when the file gives more pets than the store holds (exit 2)', () => {
     const file = join(folder('petkit-fixtures-'), 'pets.json');

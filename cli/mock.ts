@@ -294,7 +294,9 @@ export async function run(argv: string[]): Promise<number> {
       writeWhole(urlFile, `${server.url}\n`);
     } catch (error) {
       signal.release();
-      out.stderr.write(`petkit mock: cannot write --url-file ${urlFile}: ${(error as Error).message}\n`);
+      out.stderr.write(
+        `petkit mock: ${printable(`cannot write --url-file ${urlFile}: ${(error as Error).message}`)}\n`,
+      );
       await server.close();
       await shared?.close();
       return 2;
@@ -322,7 +324,9 @@ export async function run(argv: string[]): Promise<number> {
         ? `Try: curl -H "Authorization: Bearer $API_KEY" ${server.url}/pets   (API_KEY: a key of your file)\n`
         : `Try: curl -H 'Authorization: Bearer ${demoKey}' ${server.url}/pets\n`) +
       control +
-      (har === undefined ? '' : `HAR: the exchanges are written to ${parsed.har} when the mock stops.\n`) +
+      (har === undefined
+        ? ''
+        : `HAR: the exchanges are written to ${printable(parsed.har ?? '')} when the mock stops.\n`) +
       'Ctrl-C stops it.\n\n',
   );
   const why = await signal.why;
@@ -340,9 +344,9 @@ export async function run(argv: string[]): Promise<number> {
     try {
       await har?.write();
       if (har !== undefined)
-        out.stdout.write(`petkit mock: wrote ${har.count} exchange(s) to ${parsed.har}.\n`);
+        out.stdout.write(`petkit mock: wrote ${har.count} exchange(s) to ${printable(parsed.har ?? '')}.\n`);
     } catch (error) {
-      out.stderr.write(`petkit mock: cannot write --har ${parsed.har}: ${String(error)}\n`);
+      out.stderr.write(`petkit mock: ${printable(`cannot write --har ${parsed.har}: ${String(error)}`)}\n`);
     }
     process.exit(1);
   };
@@ -364,17 +368,21 @@ export async function run(argv: string[]): Promise<number> {
     if (har !== undefined) {
       await har.write();
       const dropped = har.dropped === 0 ? '' : ` (the oldest ${har.dropped} dropped)`;
-      out.stdout.write(`petkit mock: wrote ${har.count} exchange(s) to ${parsed.har}${dropped}.\n`);
+      out.stdout.write(
+        `petkit mock: wrote ${har.count} exchange(s) to ${printable(parsed.har ?? '')}${dropped}.\n`,
+      );
     }
   } catch (error) {
     for (const name of STOP_SIGNALS) process.off(name, hurry);
     log.flush();
-    out.stderr.write(`petkit mock: stopping failed: ${String(error)}\n`);
+    out.stderr.write(`petkit mock: ${printable(`stopping failed: ${String(error)}`)}\n`);
     return 1;
   }
   for (const name of STOP_SIGNALS) process.off(name, hurry);
   if (notRemoved === undefined) return 0;
-  out.stderr.write(`petkit mock: cannot remove --url-file ${urlFile}: ${(notRemoved as Error).message}\n`);
+  out.stderr.write(
+    `petkit mock: ${printable(`cannot remove --url-file ${urlFile}: ${(notRemoved as Error).message}`)}\n`,
+  );
   return 1;
 }
 

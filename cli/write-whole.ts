@@ -49,7 +49,7 @@ export function fileFault(file: string, options: { readonly devices?: boolean } 
   // `--har ''` (an unset variable): no file at all, found only at the end, by the rename, and the output lost.
   if (file === '') return 'an empty path names no file; give the path of a file to write';
   const target = statOf(file);
-  if (target !== undefined && 'error' in target) return `cannot be reached (${codeOf(target.error)})`;
+  if (target !== undefined && 'error' in target) return unreachable(target.error);
   if (target !== undefined) {
     // `--output /dev/null`: written into as it is (writeOut), never replaced; `/dev/stdout`: the
     // process's own stream (ownStream), whatever it is. Not another named pipe: with no reader,
@@ -74,6 +74,23 @@ export function fileFault(file: string, options: { readonly devices?: boolean } 
     return `cannot create a file in ${folder} (${codeOf(error)})`;
   }
   return undefined;
+}
+
+/**
+ * Why the system would not reach a path, in words, the code after them for a search: `cannot be
+ * reached (ELOOP)` told a user whose path was a loop of symbolic links nothing to act on.
+ */
+const UNREACHABLE: Readonly<Record<string, string>> = {
+  ELOOP:
+    'is a symbolic link that never reaches a file (a loop of links, or more than 40 in a row); point the link at the file itself, or give another path',
+  EACCES: 'cannot be reached: permission denied (this user may not enter a folder on its path)',
+  ENAMETOOLONG: 'cannot be reached: the path, or a name in it, is longer than the system allows',
+};
+
+function unreachable(error: unknown): string {
+  const code = codeOf(error);
+  const words = UNREACHABLE[code];
+  return words === undefined ? `cannot be reached (${code})` : `${words} (${code})`;
 }
 
 /** An error's code (ENOENT, EACCES…), or its text. */
