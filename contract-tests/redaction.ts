@@ -16,7 +16,7 @@
 // form is a marker: `$API_KEY` for the key as it is, `[API_KEY, upper-cased]`, `[part of API_KEY]`…
 // Markers hold no quote or backslash, so a JSON body stays JSON.
 import { MAX_API_KEY_LENGTH } from './api-key.js';
-import { decodedView, stretchFinder } from './key-search.js';
+import { base64Cores, decodedView, stretchFinder } from './key-search.js';
 
 export interface Redactor {
   /** For a request the suite sent: each form of the key as a sh expansion of $API_KEY (toCurl expands them). */
@@ -80,21 +80,6 @@ const TOKEN_CHAR = /^[A-Za-z0-9\-._~+/]$/;
 /** The shortest part of the key that is redacted: half of it, and at least 8 characters (the whole of a shorter key). */
 export function shortestPart(length: number): number {
   return Math.max(Math.min(length, 8), Math.ceil(length / 2));
-}
-
-/** The base64 of the key wherever it starts in a base64 stream: the characters that encode only its bytes. */
-function base64Cores(key: string): string[] {
-  const bytes = Buffer.from(key, 'latin1');
-  const cores = new Set<string>();
-  for (const offset of [0, 1, 2]) {
-    const encoded = Buffer.concat([Buffer.alloc(offset), bytes]).toString('base64');
-    const core = encoded.slice(offset === 0 ? 0 : offset + 1, Math.floor(((offset + bytes.length) * 8) / 6));
-    if (core.length >= 8) {
-      cores.add(core);
-      cores.add(core.replaceAll('+', '-').replaceAll('/', '_'));
-    }
-  }
-  return [...cores];
 }
 
 /**
