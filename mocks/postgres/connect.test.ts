@@ -9,7 +9,7 @@ import { connectState, type SharedState } from './connect.js';
 import { StateConfigError, StateUnavailableError } from './errors.js';
 import type { ResetEvent } from './reset-channel.js';
 import { SCHEMA_VERSION } from './schema.js';
-import { nextReset, type Replicas, replicasIn } from './test-helpers.js';
+import { freshReplicasIn, nextReset, type Replicas } from './test-helpers.js';
 
 const PETS = [
   { name: 'Biscuit', categoryId: 3, status: 'available' as const },
@@ -27,11 +27,7 @@ beforeAll(async () => {
 });
 afterAll(() => database?.drop());
 
-async function freshReplicas(): Promise<Replicas> {
-  const replicas = await replicasIn(database);
-  onTestFinished(() => replicas.close());
-  return replicas;
-}
+const freshReplicas = () => freshReplicasIn(database);
 
 async function sql<Row extends pg.QueryResultRow>(url: string, text: string): Promise<Row[]> {
   const client = new pg.Client({ connectionString: url });

@@ -13,7 +13,7 @@ import { createDatabase } from './database.js';
 import { StateConfigError } from './errors.js';
 import { StateSchemaError as PublicStateSchemaError } from './index.js';
 import { DROP_TABLES_SQL, guardSchema, SCHEMA_VERSION } from './schema.js';
-import { type Replicas, replicasIn } from './test-helpers.js';
+import { freshReplicasIn, type Replicas } from './test-helpers.js';
 
 const KEYS: KeysFile = {
   keys: [{ key: 'roomy', plan: 'enterprise', perMinute: 100_000, perDay: 10_000_000 }],
@@ -25,11 +25,7 @@ beforeAll(async () => {
 });
 afterAll(() => database?.drop());
 
-async function freshReplicas(): Promise<Replicas> {
-  const replicas = await replicasIn(database);
-  onTestFinished(() => replicas.close());
-  return replicas;
-}
+const freshReplicas = () => freshReplicasIn(database);
 
 async function sql(url: string, text: string): Promise<void> {
   const client = new pg.Client({ connectionString: url });

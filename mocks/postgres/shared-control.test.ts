@@ -2,14 +2,14 @@
 // in-memory store keeps, change for change, and what one replica changes the other reads.
 import fc from 'fast-check';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../test/support/postgres/database.js';
 import { memoryControl } from '../memory-control.js';
 import { MAX_RULES, type StoredRule } from '../rules.js';
 import { type BucketRef, StaleControlError } from '../state.js';
 import { storedRule } from '../test-helpers.js';
 import { SCHEMA_VERSION } from './schema.js';
-import { type Replicas, replicasIn } from './test-helpers.js';
+import { freshReplicasIn } from './test-helpers.js';
 
 let database: TestDatabase;
 beforeAll(async () => {
@@ -17,11 +17,7 @@ beforeAll(async () => {
 });
 afterAll(() => database?.drop());
 
-async function freshReplicas(): Promise<Replicas> {
-  const replicas = await replicasIn(database);
-  onTestFinished(() => replicas.close());
-  return replicas;
-}
+const freshReplicas = () => freshReplicasIn(database);
 
 async function sql<Row extends pg.QueryResultRow>(url: string, text: string): Promise<Row[]> {
   const client = new pg.Client({ connectionString: url });

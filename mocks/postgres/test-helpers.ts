@@ -1,5 +1,6 @@
 // For the shared-state tests: replicas (each its own pool and reset channel, as separate processes
 // would have) on a schema of their own in the test file's database.
+import { onTestFinished } from 'vitest';
 import type { TestDatabase } from '../../test/support/postgres/database.js';
 import { connectState, type SharedState, type StateOptions } from './connect.js';
 import type { ResetEvent } from './reset-channel.js';
@@ -28,6 +29,13 @@ export async function replicasIn(database: TestDatabase): Promise<Replicas> {
       await Promise.all(open.splice(0).map((state) => state.close().catch(() => undefined)));
     },
   };
+}
+
+/** Replicas on a schema of their own (replicasIn), closed when the test that made them ends. */
+export async function freshReplicasIn(database: TestDatabase): Promise<Replicas> {
+  const replicas = await replicasIn(database);
+  onTestFinished(() => replicas.close());
+  return replicas;
 }
 
 /** Resolves on the next reset event of `state` that `accept` takes. */
