@@ -4,7 +4,7 @@
 // `/categoryId` "is required") or by the object that lacks or holds it (where a validator reports it).
 import { describeFault, type OperationSpec } from '../../openapi/index.js';
 import type { Exchange } from '../exchange.js';
-import { pathUnder } from './predict.js';
+import { sentParameters } from './predict.js';
 
 /** The pointers a detail of this request's 400 may name; undefined when the run cannot tell. */
 export function faultPointers(
@@ -12,19 +12,11 @@ export function faultPointers(
   exchange: Exchange,
   basePath: string,
 ): ReadonlySet<string> | undefined {
-  const path = pathUnder(exchange.request.url, basePath);
-  if (path === undefined) return undefined;
-  let pathParams: Record<string, string> | null;
-  try {
-    pathParams = operation.match(path);
-  } catch {
-    return undefined;
-  }
-  if (pathParams === null) return undefined;
-  const query = new URL(exchange.request.url).searchParams;
+  const sent = sentParameters(operation, exchange.request.url, basePath);
+  if (sent === undefined || sent === 'undecodable') return undefined;
   const pointers = new Set<string>();
   for (const parameter of operation.parameters) {
-    const given = parameter.in === 'path' ? [pathParams[parameter.name]] : query.getAll(parameter.name);
+    const given = sent(parameter);
     if (given.length > 1 || parameter.parse(given[0]).faults.length > 0) pointers.add(`/${parameter.name}`);
   }
   // A fault in the parameters is answered before the body is read: the body says nothing then.

@@ -48,6 +48,29 @@ export function pathUnder(url: string, basePath: string): string | undefined {
   return pathname.startsWith(`${base}/`) ? pathname.slice(base.length) : undefined;
 }
 
+/**
+ * Each of the operation's parameters as the request sent it (a path's one value, a query's every one),
+ * or 'undecodable' for a path that does not decode; undefined when the URL is not the operation's path.
+ */
+export function sentParameters(
+  operation: OperationSpec,
+  url: string,
+  basePath: string,
+): ((parameter: OperationSpec['parameters'][number]) => (string | undefined)[]) | 'undecodable' | undefined {
+  const path = pathUnder(url, basePath);
+  if (path === undefined) return undefined;
+  let pathParams: Record<string, string> | null;
+  try {
+    pathParams = operation.match(path);
+  } catch {
+    return 'undecodable';
+  }
+  if (pathParams === null) return undefined;
+  const matched = pathParams;
+  const query = new URL(url).searchParams;
+  return (parameter) => (parameter.in === 'path' ? [matched[parameter.name]] : query.getAll(parameter.name));
+}
+
 /** Reads the request as the contract does; undefined when its class cannot be told from the record. */
 export function classify(
   operation: OperationSpec,
@@ -63,20 +86,14 @@ export function classify(
           : 'a key that is not the key';
     return { kind: 'unauthenticated', what };
   }
-  const path = pathUnder(exchange.request.url, basePath);
-  if (path === undefined) return undefined;
-  let pathParams: Record<string, string> | null;
-  try {
-    pathParams = operation.match(path);
-  } catch {
+  const sent = sentParameters(operation, exchange.request.url, basePath);
+  if (sent === 'undecodable')
     return { kind: 'invalid', where: 'parameters', what: 'a path that does not decode' };
-  }
   // Another path's shape (a route the document lacks): not this model's to predict.
-  if (pathParams === null) return undefined;
-  const query = new URL(exchange.request.url).searchParams;
+  if (sent === undefined) return undefined;
   const params: Record<string, unknown> = {};
   for (const parameter of operation.parameters) {
-    const given = parameter.in === 'path' ? [pathParams[parameter.name]] : query.getAll(parameter.name);
+    const given = sent(parameter);
     if (given.length > 1)
       return { kind: 'invalid', where: 'parameters', what: `${parameter.name} given twice` };
     const parsed = parameter.parse(given[0]);
