@@ -42,6 +42,22 @@ export interface LoadFigures {
   readonly cpuUsPerRequest: number | undefined;
 }
 
+/**
+ * A scenario's requests as autocannon sends them, below `prefix`; `onUnexpected` is called for each
+ * answer whose status is not the one its request expects.
+ */
+export function loadRequests(prefix: string, scenario: Scenario, onUnexpected: () => void) {
+  return scenario.requests.map((r) => ({
+    method: r.method,
+    path: `${prefix}${r.path}`,
+    headers: { ...r.headers },
+    ...(r.body === undefined ? {} : { body: r.body }),
+    onResponse: (status: number) => {
+      if (status !== r.expect) onUnexpected();
+    },
+  }));
+}
+
 const SAMPLE_MS = 100;
 
 /** How often autocannon samples, and so how soon after its duration a run ends. */
@@ -54,15 +70,9 @@ export async function runLoad(
   options: LoadOptions,
 ): Promise<LoadFigures> {
   let unexpected = 0;
-  const requests = scenario.requests.map((r) => ({
-    method: r.method,
-    path: `${prefix}${r.path}`,
-    headers: { ...r.headers },
-    ...(r.body === undefined ? {} : { body: r.body }),
-    onResponse: (status: number) => {
-      if (status !== r.expect) unexpected += 1;
-    },
-  }));
+  const requests = loadRequests(prefix, scenario, () => {
+    unexpected += 1;
+  });
   let peakRss: number | undefined;
   const { pid, cpuPids } = options;
   const readCpu = async (): Promise<number | undefined> =>

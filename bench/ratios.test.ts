@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { computeRatios, journalCost, meanInterval, pooledJournalCost } from './ratios.js';
+import { computeRatios, journalCost, meanInterval, pooledJournalCost, sideBySideCost } from './ratios.js';
 import type { ScenarioResult, ServerResult } from './report.js';
 import type { ScenarioId } from './scenarios.js';
 import type { ServerId } from './servers.js';
@@ -189,5 +189,77 @@ describe('journalCost', () => {
         server('petkit-no-journal', [withSlices(20, [20, 20], 'mixed')]),
       ]),
     ).toBeUndefined();
+  });
+});
+
+describe('sideBySideCost', () => {
+  const sideBySide = (pairs: [number, number][]) =>
+    figures('mixed', 40_000, {
+      cpuUsPerRequest: 53,
+      journalSideBySide: {
+        windows: pairs.map(([journal, none]) => ({
+          cpuUsPerRequest: [journal, none] as const,
+          answers: [10_000, 10_000] as const,
+        })),
+        unexpected: [0, 0],
+        errors: [0, 0],
+      },
+    });
+  const alone = figures('mixed', 40_000, { cpuUsPerRequest: 50 });
+
+  it("sets the windows' mean difference against --journal-limit 0's CPU an answer alone, with its interval", () => {
+    // Differences 1, 2, 3 µs: mean 2, sd 1, t(2) 4.303: 2 ± 2.484 µs, over 50 µs alone.
+    const cost = sideBySideCost(
+      sideBySide([
+        [61, 60],
+        [72, 70],
+        [73, 70],
+      ]),
+      alone,
+    );
+    expect(cost?.extraUs).toBeCloseTo(2, 10);
+    expect(cost?.ratio).toBeCloseTo(1.04, 10);
+    expect(cost?.low).toBeCloseTo(1 + (2 - 4.303 / Math.sqrt(3)) / 50, 10);
+    expect(cost?.high).toBeCloseTo(1 + (2 + 4.303 / Math.sqrt(3)) / 50, 10);
+    // Together both paid more an answer (70 against 50 alone): their ratio dilutes the journal's 2 µs.
+    expect(cost?.together).toBeCloseTo(206 / 200, 10);
+    expect(cost?.windows).toBe(3);
+  });
+
+  it('reads a machine whose speed moves from window to window as well as a steady one', () => {
+    // The same 3 µs in every window, the windows' CPU an answer 40 to 90: no spread left.
+    const cost = sideBySideCost(
+      sideBySide([
+        [43, 40],
+        [93, 90],
+        [63, 60],
+        [53, 50],
+      ]),
+      alone,
+    );
+    expect(cost?.ratio).toBeCloseTo(1.06, 10);
+    expect(cost?.low).toBeCloseTo(1.06, 10);
+    expect(cost?.high).toBeCloseTo(1.06, 10);
+  });
+
+  it('gives none with fewer than three windows or without the CPU an answer alone, and rides on journalCost', () => {
+    const three = sideBySide([
+      [51, 50],
+      [51, 50],
+      [51, 50],
+    ]);
+    expect(
+      sideBySideCost(
+        sideBySide([
+          [51, 50],
+          [51, 50],
+        ]),
+        alone,
+      ),
+    ).toBeUndefined();
+    expect(sideBySideCost(three, figures('mixed', 1, { cpuUsPerRequest: undefined }))).toBeUndefined();
+    expect(sideBySideCost(figures('mixed', 1), alone)).toBeUndefined();
+    expect(journalCost(three, alone)?.sideBySide?.ratio).toBeCloseTo(1.02, 10);
+    expect(journalCost(figures('mixed', 1), alone)).not.toHaveProperty('sideBySide');
   });
 });

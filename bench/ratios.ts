@@ -1,5 +1,5 @@
 // petkit's figures over the other servers', scenario by scenario: the ratio columns of the table.
-import type { JournalCost, RatioRow, ScenarioResult, ServerResult } from './report.js';
+import type { JournalCost, RatioRow, ScenarioResult, ServerResult, SideBySideCost } from './report.js';
 import type { ScenarioId } from './scenarios.js';
 import type { ServerId } from './servers.js';
 
@@ -28,8 +28,10 @@ export function journalCost(
 ): JournalCost | undefined {
   const ratio = cpuRatio(none, petkit);
   if (ratio === undefined) return undefined;
+  const sideBySide = sideBySideCost(petkit, none);
+  const together = sideBySide === undefined ? {} : { sideBySide };
   const pairs = slicePairs(petkit, none);
-  if (pairs.length === 0) return { ratio };
+  if (pairs.length === 0) return { ratio, ...together };
   const slices = { median: median(pairs), min: Math.min(...pairs), max: Math.max(...pairs) };
   const interval = meanInterval(pairs.map(Math.log));
   return {
@@ -38,6 +40,35 @@ export function journalCost(
     ...(interval === undefined
       ? {}
       : { interval: { low: Math.exp(interval.low), high: Math.exp(interval.high) } }),
+    ...together,
+  };
+}
+
+/**
+ * The journal's cost from petkit's side-by-side windows (see SideBySideCost): undefined without
+ * three windows or without `--journal-limit 0`'s CPU an answer alone.
+ */
+export function sideBySideCost(
+  petkit: ScenarioResult | undefined,
+  none: ScenarioResult | undefined,
+): SideBySideCost | undefined {
+  const windows = petkit?.journalSideBySide?.windows ?? [];
+  const alone = none?.cpuUsPerRequest;
+  if (alone === undefined || alone <= 0) return undefined;
+  const differences = windows.map((w) => w.cpuUsPerRequest[0] - w.cpuUsPerRequest[1]);
+  const interval = meanInterval(differences);
+  if (interval === undefined) return undefined;
+  const mean = (values: readonly number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
+  const extraUs = mean(differences);
+  const journal = mean(windows.map((w) => w.cpuUsPerRequest[0]));
+  const without = mean(windows.map((w) => w.cpuUsPerRequest[1]));
+  return {
+    ratio: 1 + extraUs / alone,
+    low: 1 + interval.low / alone,
+    high: 1 + interval.high / alone,
+    extraUs,
+    together: without > 0 ? journal / without : Number.NaN,
+    windows: windows.length,
   };
 }
 

@@ -4,6 +4,7 @@ import type { LoadFigures } from './load.js';
 import type { ProxyOverhead } from './proxy-overhead.js';
 import type { ScenarioId } from './scenarios.js';
 import type { ServerId } from './servers.js';
+import type { SideBySideFigures } from './side-by-side.js';
 
 export interface ScenarioResult extends LoadFigures {
   readonly scenario: ScenarioId;
@@ -13,6 +14,11 @@ export interface ScenarioResult extends LoadFigures {
    * run). Absent from results written before 2026-11-28.
    */
   readonly slices?: readonly SliceFigures[];
+  /**
+   * On petkit's row: petkit and `--journal-limit 0` driven at the same time (bench/side-by-side.ts),
+   * petkit first in each window's pair. Absent from results written before 2026-11-30.
+   */
+  readonly journalSideBySide?: SideBySideFigures;
 }
 
 export interface SliceFigures {
@@ -81,6 +87,29 @@ export interface JournalCost {
    * 1.05 cannot say on which side of 5 % the journal is. Absent with fewer than three pairs.
    */
   readonly interval?: { readonly low: number; readonly high: number } | undefined;
+  /** The same cost read with both driven at once; absent without a side-by-side run. */
+  readonly sideBySide?: SideBySideCost | undefined;
+}
+
+/**
+ * The journal's cost from a side-by-side run: each window's CPU an answer of petkit minus that of
+ * `--journal-limit 0` (the machine's moves fall on both and cancel), over `--journal-limit 0`'s CPU an
+ * answer driven alone. Alone, not side by side: two servers sharing the cores both pay more an answer,
+ * and that shared extra would make any difference look smaller; what the journal adds is set against
+ * what an answer costs without it, as the in-turn ratio does.
+ */
+export interface SideBySideCost {
+  /** 1 + extraUs / the no-journal server's CPU an answer alone: the figure the target reads. */
+  readonly ratio: number;
+  /** The 95 % interval of `ratio` (Student's t over the windows' differences). */
+  readonly low: number;
+  readonly high: number;
+  /** The journal's CPU an answer, in µs: the mean of the windows' differences. */
+  readonly extraUs: number;
+  /** petkit's CPU an answer over `--journal-limit 0`'s while both ran together. */
+  readonly together: number;
+  /** Windows read. */
+  readonly windows: number;
 }
 
 export interface BenchReport {

@@ -17,6 +17,7 @@ import { startResetLoop } from './reset-loop.js';
 import { SCENARIOS, type Scenario } from './scenarios.js';
 import { type RunningServer, startServer } from './server-process.js';
 import { PETKIT_BIN, petkitBinIn, SERVERS, type ServerContext, type ServerSpec } from './servers.js';
+import { runSideBySide, type SideBySideFigures } from './side-by-side.js';
 import { fullReport } from './table.js';
 
 const log = (line: string): void => {
@@ -101,6 +102,49 @@ async function measure(
 }
 
 /**
+ * petkit and `--journal-limit 0` driven at the same time for as many windows as the scenario has
+ * slices, each window a slice long (bench/side-by-side.ts): the journal's cost read with the machine's
+ * moves falling on both. Undefined unless both run.
+ */
+async function journalSideBySide(
+  running: readonly Started[],
+  scenario: Scenario,
+  options: BenchOptions,
+): Promise<SideBySideFigures | undefined> {
+  const petkit = running.find((r) => r.spec.id === 'petkit');
+  const none = running.find((r) => r.spec.id === 'petkit-no-journal');
+  if (petkit === undefined || none === undefined) return undefined;
+  const pair = [petkit, none] as const;
+  const stops = await Promise.all(
+    pair.map((r) =>
+      r.spec.resetPath === undefined ? undefined : startResetLoop(`${r.server.origin}${r.spec.resetPath}`),
+    ),
+  );
+  try {
+    const figures = await runSideBySide(
+      [
+        { origin: petkit.server.origin, prefix: petkit.spec.prefix, pid: petkit.server.pid },
+        { origin: none.server.origin, prefix: none.spec.prefix, pid: none.server.pid },
+      ],
+      scenario,
+      {
+        connections: options.connections,
+        windows: options.slices,
+        windowMs: (options.duration * 1000) / options.slices,
+      },
+    );
+    const wrong = figures.unexpected[0] + figures.unexpected[1] + figures.errors[0] + figures.errors[1];
+    log(
+      `${scenario.id}, the journal side by side: ${figures.windows.length} windows` +
+        (wrong > 0 ? `, ${wrong} unexpected answers or errors (${JSON.stringify(figures)})` : ''),
+    );
+    return figures;
+  } finally {
+    for (const stop of stops) stop?.();
+  }
+}
+
+/**
  * Every server runs at once but only one is driven at a time: scenario by scenario, and within a
  * scenario slice by slice in turn, so the figures compared in a ratio are taken seconds apart (the
  * machine is shared; its load drifts).
@@ -137,6 +181,7 @@ async function benchServers(context: ServerContext, options: BenchOptions): Prom
             );
         }
       }
+      const journal = await journalSideBySide(running, scenario, options);
       for (const started of running) {
         const taken = slices.get(started) ?? [];
         const figures = mergeSlices(taken);
@@ -144,6 +189,7 @@ async function benchServers(context: ServerContext, options: BenchOptions): Prom
           scenario: scenario.id,
           ...figures,
           slices: taken.map((slice) => ({ rps: slice.rps, cpuUsPerRequest: slice.cpuUsPerRequest })),
+          ...(journal !== undefined && started.spec.id === 'petkit' ? { journalSideBySide: journal } : {}),
         });
         log(
           `${scenario.id} on ${started.spec.label}: ${Math.round(figures.rps)} req/s, p99 ${figures.p99} ms, ` +

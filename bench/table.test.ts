@@ -64,6 +64,26 @@ describe('the bench tables', () => {
         interval: { low: 0.998, high: 1.071 },
       }),
     ).toBe('1.034× (slices 1.006× to 1.061×, median 1.028×; 95 % 0.998× to 1.071×) |');
+    const sideBySide = {
+      ratio: 1.0123,
+      low: 1.0041,
+      high: 1.0206,
+      extraUs: 0.62,
+      together: 1.009,
+      windows: 10,
+    };
+    expect(row({ ratio: 1.034, sideBySide })).toBe(
+      '1.012× side by side, +0.6 µs an answer, 95 % 1.004× to 1.021×; in turns 1.034× |',
+    );
+    expect(
+      row({
+        ratio: 0.97,
+        slices: { median: 0.98, min: 0.9, max: 1.1 },
+        sideBySide: { ...sideBySide, ratio: 0.995, low: 0.99, high: 1.0, extraUs: -0.25 },
+      }),
+    ).toBe(
+      '0.995× side by side, −0.3 µs an answer, 95 % 0.990× to 1.000×; in turns 0.970× (slices 0.900× to 1.100×, median 0.980×) |',
+    );
   });
 
   it('draws a Markdown table with a header rule', () => {
@@ -182,5 +202,28 @@ describe('the bench tables', () => {
     expect(fullReport(both)).toContain(note);
     expect(journalNote(report)).toBe('');
     expect(fullReport(report)).not.toContain('The journal over');
+  });
+
+  it('leads the journal note with the side-by-side reading of each scenario and its highest', () => {
+    const cost = (ratio: number) => ({
+      ratio,
+      low: ratio - 0.01,
+      high: ratio + 0.01,
+      extraUs: 1,
+      together: 1,
+      windows: 10,
+    });
+    const base = report.ratios[0] as BenchReport['ratios'][number];
+    const read: BenchReport = {
+      ...report,
+      ratios: [
+        { ...base, scenario: 'list-20', journal: { ratio: 1.1, sideBySide: cost(1.021) } },
+        { ...base, scenario: 'create', journal: { ratio: 0.9, sideBySide: cost(1.043) } },
+        { ...base, scenario: 'get', journal: { ratio: 1 } },
+      ],
+    };
+    expect(journalNote(read)).toBe(
+      "The journal side by side (petkit and --journal-limit 0 driven at once, their difference in CPU an answer over --journal-limit 0's alone): list-20 1.021×, create 1.043×; the highest 1.043× (create, 95 % 1.033× to 1.053×).",
+    );
   });
 });
