@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { computeRatios, journalCost, meanInterval, pooledJournalCost, sideBySideCost } from './ratios.js';
+import {
+  ceilingSideBySide,
+  computeRatios,
+  journalCost,
+  meanInterval,
+  pooledJournalCost,
+  sideBySideCost,
+} from './ratios.js';
 import type { ScenarioResult, ServerResult } from './report.js';
 import type { ScenarioId } from './scenarios.js';
 import type { ServerId } from './servers.js';
@@ -261,5 +268,33 @@ describe('sideBySideCost', () => {
     expect(sideBySideCost(figures('mixed', 1), alone)).toBeUndefined();
     expect(journalCost(three, alone)?.sideBySide?.ratio).toBeCloseTo(1.02, 10);
     expect(journalCost(figures('mixed', 1), alone)).not.toHaveProperty('sideBySide');
+  });
+});
+
+describe('ceilingSideBySide', () => {
+  it("reads the ceiling's CPU an answer alone over the same plus petkit's extra in the windows", () => {
+    const windows = [
+      [70, 60],
+      [50, 40],
+      [90, 80],
+    ].map(([petkit, ceiling]) => ({
+      cpuUsPerRequest: [petkit as number, ceiling as number] as const,
+      answers: [10_000, 10_000] as const,
+    }));
+    const petkit = figures('list-20', 1, {
+      ceilingSideBySide: { windows, unexpected: [0, 0], errors: [0, 0] },
+    });
+    // petkit 10 µs over the ceiling's 40 alone, in every window: 40 / 50.
+    const read = ceilingSideBySide(petkit, figures('list-20', 1, { cpuUsPerRequest: 40 }));
+    expect(read?.ratio).toBeCloseTo(0.8, 10);
+    expect(read?.low).toBeCloseTo(0.8, 10);
+    expect(read?.high).toBeCloseTo(0.8, 10);
+    expect(read?.extraUs).toBeCloseTo(10, 10);
+    expect(ceilingSideBySide(figures('list-20', 1), figures('list-20', 1))).toBeUndefined();
+    const rows = computeRatios(
+      [server('petkit', [petkit]), server('ceiling-work', [figures('list-20', 1, { cpuUsPerRequest: 40 })])],
+      ['list-20'],
+    );
+    expect(rows[0]?.ceilingSideBySide?.ratio).toBeCloseTo(0.8, 10);
   });
 });

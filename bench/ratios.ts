@@ -2,6 +2,7 @@
 import type { JournalCost, RatioRow, ScenarioResult, ServerResult, SideBySideCost } from './report.js';
 import type { ScenarioId } from './scenarios.js';
 import type { ServerId } from './servers.js';
+import type { SideBySideWindow } from './side-by-side.js';
 
 function scenariosOf(servers: readonly ServerResult[], id: ServerId): readonly ScenarioResult[] | undefined {
   const server = servers.find((s) => s.server === id);
@@ -52,22 +53,48 @@ export function sideBySideCost(
   petkit: ScenarioResult | undefined,
   none: ScenarioResult | undefined,
 ): SideBySideCost | undefined {
-  const windows = petkit?.journalSideBySide?.windows ?? [];
-  const alone = none?.cpuUsPerRequest;
+  return differenceCost(petkit?.journalSideBySide?.windows ?? [], none?.cpuUsPerRequest);
+}
+
+/**
+ * The work-matched ceiling's CPU an answer over petkit's from their side-by-side windows: the
+ * ceiling's alone over the same plus petkit's extra (the windows' mean difference), so read the way
+ * the journal's cost is. Undefined without three windows or the ceiling's CPU an answer alone.
+ */
+export function ceilingSideBySide(
+  petkit: ScenarioResult | undefined,
+  ceiling: ScenarioResult | undefined,
+): RatioRow['ceilingSideBySide'] {
+  const cost = differenceCost(petkit?.ceilingSideBySide?.windows ?? [], ceiling?.cpuUsPerRequest);
+  if (cost === undefined) return undefined;
+  return {
+    ratio: 1 / cost.ratio,
+    low: 1 / cost.high,
+    high: 1 / cost.low,
+    extraUs: cost.extraUs,
+    windows: cost.windows,
+  };
+}
+
+/** What the first of a side-by-side pair costs over the second, a window at a time, over the second's CPU an answer `alone`. */
+function differenceCost(
+  windows: readonly SideBySideWindow[],
+  alone: number | undefined,
+): SideBySideCost | undefined {
   if (alone === undefined || alone <= 0) return undefined;
   const differences = windows.map((w) => w.cpuUsPerRequest[0] - w.cpuUsPerRequest[1]);
   const interval = meanInterval(differences);
   if (interval === undefined) return undefined;
   const mean = (values: readonly number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
   const extraUs = mean(differences);
-  const journal = mean(windows.map((w) => w.cpuUsPerRequest[0]));
-  const without = mean(windows.map((w) => w.cpuUsPerRequest[1]));
+  const first = mean(windows.map((w) => w.cpuUsPerRequest[0]));
+  const second = mean(windows.map((w) => w.cpuUsPerRequest[1]));
   return {
     ratio: 1 + extraUs / alone,
     low: 1 + interval.low / alone,
     high: 1 + interval.high / alone,
     extraUs,
-    together: without > 0 ? journal / without : Number.NaN,
+    together: second > 0 ? first / second : Number.NaN,
     windows: windows.length,
   };
 }
@@ -159,6 +186,7 @@ export function computeRatios(
     overPrecomputed: ratio(find(petkit, id), find(precomputed, id)),
     cpuOverPrecomputed: cpuRatio(find(petkit, id), find(precomputed, id)),
     journal: journalCost(find(petkit, id), find(none, id)),
+    ceilingSideBySide: ceilingSideBySide(find(petkit, id), find(ceiling, id)),
     ...(baseline === undefined
       ? {}
       : {

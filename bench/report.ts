@@ -19,6 +19,8 @@ export interface ScenarioResult extends LoadFigures {
    * petkit first in each window's pair. Absent from results written before 2026-11-30.
    */
   readonly journalSideBySide?: SideBySideFigures;
+  /** On petkit's row: petkit and the work-matched ceiling driven at the same time, petkit first. */
+  readonly ceilingSideBySide?: SideBySideFigures;
 }
 
 export interface SliceFigures {
@@ -70,6 +72,20 @@ export interface RatioRow {
   readonly cpuOverBaseline?: number | undefined;
   /** What the journal costs: petkit's CPU per answer over `--journal-limit 0`'s, when both ran. */
   readonly journal?: JournalCost | undefined;
+  /**
+   * The work-matched ceiling's CPU an answer over petkit's, read side by side: the ceiling's CPU an
+   * answer alone over the same plus the windows' mean difference (petkit's extra work, with the
+   * machine's moves divided out), and its 95 % interval. Absent without a side-by-side run.
+   */
+  readonly ceilingSideBySide?:
+    | {
+        readonly ratio: number;
+        readonly low: number;
+        readonly high: number;
+        readonly extraUs: number;
+        readonly windows: number;
+      }
+    | undefined;
 }
 
 /**

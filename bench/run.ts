@@ -16,7 +16,14 @@ import type { BenchReport, ContractResult, ScenarioResult, ServerResult } from '
 import { startResetLoop } from './reset-loop.js';
 import { SCENARIOS, type Scenario } from './scenarios.js';
 import { type RunningServer, startServer } from './server-process.js';
-import { PETKIT_BIN, petkitBinIn, SERVERS, type ServerContext, type ServerSpec } from './servers.js';
+import {
+  PETKIT_BIN,
+  petkitBinIn,
+  SERVERS,
+  type ServerContext,
+  type ServerId,
+  type ServerSpec,
+} from './servers.js';
 import { runSideBySide, type SideBySideFigures } from './side-by-side.js';
 import { fullReport } from './table.js';
 
@@ -102,19 +109,21 @@ async function measure(
 }
 
 /**
- * petkit and `--journal-limit 0` driven at the same time for as many windows as the scenario has
- * slices, each window a slice long (bench/side-by-side.ts): the journal's cost read with the machine's
- * moves falling on both. Undefined unless both run.
+ * petkit and another server (`--journal-limit 0`, the work-matched ceiling) driven at the same time
+ * for as many windows as the scenario has slices, each window a slice long (bench/side-by-side.ts):
+ * what petkit costs over the other read with the machine's moves falling on both. Undefined unless
+ * both run.
  */
-async function journalSideBySide(
+async function sideBySideWith(
   running: readonly Started[],
+  other: ServerId,
   scenario: Scenario,
   options: BenchOptions,
 ): Promise<SideBySideFigures | undefined> {
   const petkit = running.find((r) => r.spec.id === 'petkit');
-  const none = running.find((r) => r.spec.id === 'petkit-no-journal');
-  if (petkit === undefined || none === undefined) return undefined;
-  const pair = [petkit, none] as const;
+  const against = running.find((r) => r.spec.id === other);
+  if (petkit === undefined || against === undefined) return undefined;
+  const pair = [petkit, against] as const;
   const stops = await Promise.all(
     pair.map((r) =>
       r.spec.resetPath === undefined ? undefined : startResetLoop(`${r.server.origin}${r.spec.resetPath}`),
@@ -124,7 +133,7 @@ async function journalSideBySide(
     const figures = await runSideBySide(
       [
         { origin: petkit.server.origin, prefix: petkit.spec.prefix, pid: petkit.server.pid },
-        { origin: none.server.origin, prefix: none.spec.prefix, pid: none.server.pid },
+        { origin: against.server.origin, prefix: against.spec.prefix, pid: against.server.pid },
       ],
       scenario,
       {
@@ -135,7 +144,7 @@ async function journalSideBySide(
     );
     const wrong = figures.unexpected[0] + figures.unexpected[1] + figures.errors[0] + figures.errors[1];
     log(
-      `${scenario.id}, the journal side by side: ${figures.windows.length} windows` +
+      `${scenario.id}, petkit and ${against.spec.label} side by side: ${figures.windows.length} windows` +
         (wrong > 0 ? `, ${wrong} unexpected answers or errors (${JSON.stringify(figures)})` : ''),
     );
     return figures;
@@ -181,7 +190,8 @@ async function benchServers(context: ServerContext, options: BenchOptions): Prom
             );
         }
       }
-      const journal = await journalSideBySide(running, scenario, options);
+      const journal = await sideBySideWith(running, 'petkit-no-journal', scenario, options);
+      const ceiling = await sideBySideWith(running, 'ceiling-work', scenario, options);
       for (const started of running) {
         const taken = slices.get(started) ?? [];
         const figures = mergeSlices(taken);
@@ -190,6 +200,7 @@ async function benchServers(context: ServerContext, options: BenchOptions): Prom
           ...figures,
           slices: taken.map((slice) => ({ rps: slice.rps, cpuUsPerRequest: slice.cpuUsPerRequest })),
           ...(journal !== undefined && started.spec.id === 'petkit' ? { journalSideBySide: journal } : {}),
+          ...(ceiling !== undefined && started.spec.id === 'petkit' ? { ceilingSideBySide: ceiling } : {}),
         });
         log(
           `${scenario.id} on ${started.spec.label}: ${Math.round(figures.rps)} req/s, p99 ${figures.p99} ms, ` +

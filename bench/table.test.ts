@@ -204,6 +204,22 @@ describe('the bench tables', () => {
     expect(fullReport(report)).not.toContain('The journal over');
   });
 
+  it("adds the ceiling's side-by-side reading to petkit's cell and its lowest to the note", () => {
+    const base = report.ratios[0] as BenchReport['ratios'][number];
+    const read: BenchReport = {
+      ...report,
+      ratios: [
+        { ...base, ceilingSideBySide: { ratio: 0.9123, low: 0.9011, high: 0.9236, extraUs: 4, windows: 10 } },
+      ],
+    };
+    expect(loadTable(read).split('\n')[2]).toContain(
+      '| 0.63× (CPU 0.600×); side by side 0.912× (95 % 0.901× to 0.924×) |',
+    );
+    expect(journalNote(read)).toBe(
+      "petkit against the work-matched ceiling side by side (the ceiling's CPU an answer alone over the same plus petkit's extra, both driven at once): list-20 0.912×; the lowest 0.912× (list-20, 95 % 0.901× to 0.924×).",
+    );
+  });
+
   it('leads the journal note with the side-by-side reading of each scenario and its highest', () => {
     const cost = (ratio: number) => ({
       ratio,

@@ -28,7 +28,7 @@ function ratioCells(row: RatioRow | undefined, baseline: boolean): string[] {
     `${times(row?.overPrismSilent, 1)}${cpu(row?.cpuOverPrismSilent, 1)}`,
     // Three digits where a target is read (0.8× the work-matched ceiling, the journal within 5 %):
     // two would show 0.796 as 0.80× and 1.054 as 1.05×.
-    `${times(row?.overCeiling, 2)}${cpu(row?.cpuOverCeiling, 3)}`,
+    `${times(row?.overCeiling, 2)}${cpu(row?.cpuOverCeiling, 3)}${ceilingSideBySideCell(row)}`,
     `${times(row?.overPrecomputed, 2)}${cpu(row?.cpuOverPrecomputed, 2)}`,
     journalCell(row),
     ...(baseline ? [`${times(row?.overBaseline, 2)}${cpu(row?.cpuOverBaseline, 2)}`] : []),
@@ -53,6 +53,13 @@ function journalCell(row: RatioRow | undefined): string {
   const within =
     interval === undefined ? '' : `; 95 % ${times(interval.low, 3)} to ${times(interval.high, 3)}`;
   return `${lead}${times(journal.ratio, 3)} (slices ${times(slices.min, 3)} to ${times(slices.max, 3)}, median ${times(slices.median, 3)}${within})`;
+}
+
+/** `; side by side 0.912× (95 % 0.897× to 0.927×)`: the ceiling's CPU over petkit's, read side by side; empty without. */
+function ceilingSideBySideCell(row: RatioRow | undefined): string {
+  const read = row?.ceilingSideBySide;
+  if (read === undefined) return '';
+  return `; side by side ${times(read.ratio, 3)} (95 % ${times(read.low, 3)} to ${times(read.high, 3)})`;
 }
 
 const signed = (n: number) => `${n < 0 ? '−' : '+'}${Math.abs(n).toFixed(1)}`;
@@ -143,8 +150,8 @@ export function machineNote(report: BenchReport): string {
 
 /**
  * What the journal costs: side by side, scenario by scenario, and its highest (the target's reading),
- * when the run drove both at once; over the whole run's slices in turns (pooledJournalCost). Empty
- * without both petkit rows.
+ * when the run drove both at once; petkit against the work-matched ceiling side by side, and its
+ * lowest; the journal over the whole run's slices in turns (pooledJournalCost). Empty without them.
  */
 export function journalNote(report: BenchReport): string {
   const lines: string[] = [];
@@ -158,6 +165,18 @@ export function journalNote(report: BenchReport): string {
   if (highest !== undefined) {
     lines.push(
       `The journal side by side (petkit and --journal-limit 0 driven at once, their difference in CPU an answer over --journal-limit 0's alone): ${read.map((r) => `${r.scenario} ${times(r.cost.ratio, 3)}`).join(', ')}; the highest ${times(highest.cost.ratio, 3)} (${highest.scenario}, 95 % ${times(highest.cost.low, 3)} to ${times(highest.cost.high, 3)}).`,
+    );
+  }
+  const ceiling = report.ratios.flatMap((row) =>
+    row.ceilingSideBySide === undefined ? [] : [{ scenario: row.scenario, read: row.ceilingSideBySide }],
+  );
+  const lowest = ceiling.reduce<(typeof ceiling)[number] | undefined>(
+    (low, r) => (low === undefined || r.read.ratio < low.read.ratio ? r : low),
+    undefined,
+  );
+  if (lowest !== undefined) {
+    lines.push(
+      `petkit against the work-matched ceiling side by side (the ceiling's CPU an answer alone over the same plus petkit's extra, both driven at once): ${ceiling.map((r) => `${r.scenario} ${times(r.read.ratio, 3)}`).join(', ')}; the lowest ${times(lowest.read.ratio, 3)} (${lowest.scenario}, 95 % ${times(lowest.read.low, 3)} to ${times(lowest.read.high, 3)}).`,
     );
   }
   const pooled = pooledJournalCost(report.servers);
