@@ -51,7 +51,8 @@ export const HELP = `npm run bench -- [options]
                       (an embedded one the bench starts, unless --state URL)
   --state URL         the shared mode's PostgreSQL (implies --shared)
   --baseline DIR      also run the petkit mock of DIR, another checkout of petkit built with
-                      npm run build (a commit before a change), slice by slice beside this one
+                      npm run build (a commit before a change), slice by slice beside this one,
+                      then side by side with it (both driven at once)
   --scenarios a,b     among ${SCENARIOS.map((s) => s.id).join(', ')} (default all)
   --no-contract       skip timing a full petkit contract run
   --no-proxy          skip measuring petkit proxy's overhead against a direct call

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import {
-  ceilingSideBySide,
   computeRatios,
   journalCost,
   meanInterval,
+  overPetkitSideBySide,
   pooledJournalCost,
   sideBySideCost,
 } from './ratios.js';
@@ -271,7 +271,7 @@ describe('sideBySideCost', () => {
   });
 });
 
-describe('ceilingSideBySide', () => {
+describe('overPetkitSideBySide', () => {
   it("reads the ceiling's CPU an answer alone over the same plus petkit's extra in the windows", () => {
     const windows = [
       [70, 60],
@@ -285,16 +285,31 @@ describe('ceilingSideBySide', () => {
       ceilingSideBySide: { windows, unexpected: [0, 0], errors: [0, 0] },
     });
     // petkit 10 µs over the ceiling's 40 alone, in every window: 40 / 50.
-    const read = ceilingSideBySide(petkit, figures('list-20', 1, { cpuUsPerRequest: 40 }));
+    const read = overPetkitSideBySide(windows, figures('list-20', 1, { cpuUsPerRequest: 40 }));
     expect(read?.ratio).toBeCloseTo(0.8, 10);
     expect(read?.low).toBeCloseTo(0.8, 10);
     expect(read?.high).toBeCloseTo(0.8, 10);
     expect(read?.extraUs).toBeCloseTo(10, 10);
-    expect(ceilingSideBySide(figures('list-20', 1), figures('list-20', 1))).toBeUndefined();
+    expect(overPetkitSideBySide(undefined, figures('list-20', 1))).toBeUndefined();
+    expect(
+      overPetkitSideBySide(windows, figures('list-20', 1, { cpuUsPerRequest: undefined })),
+    ).toBeUndefined();
     const rows = computeRatios(
       [server('petkit', [petkit]), server('ceiling-work', [figures('list-20', 1, { cpuUsPerRequest: 40 })])],
       ['list-20'],
     );
     expect(rows[0]?.ceilingSideBySide?.ratio).toBeCloseTo(0.8, 10);
+    // The same with a baseline build (--baseline DIR): its row's side-by-side reading.
+    const withBaseline = computeRatios(
+      [
+        server('petkit', [
+          figures('list-20', 1, { baselineSideBySide: { windows, unexpected: [0, 0], errors: [0, 0] } }),
+        ]),
+        server('petkit-baseline', [figures('list-20', 1, { cpuUsPerRequest: 40 })]),
+      ],
+      ['list-20'],
+    );
+    expect(withBaseline[0]?.baselineSideBySide?.ratio).toBeCloseTo(0.8, 10);
+    expect(withBaseline[0]?.ceilingSideBySide).toBeUndefined();
   });
 });

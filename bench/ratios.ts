@@ -1,5 +1,12 @@
 // petkit's figures over the other servers', scenario by scenario: the ratio columns of the table.
-import type { JournalCost, RatioRow, ScenarioResult, ServerResult, SideBySideCost } from './report.js';
+import type {
+  JournalCost,
+  OverPetkit,
+  RatioRow,
+  ScenarioResult,
+  ServerResult,
+  SideBySideCost,
+} from './report.js';
 import type { ScenarioId } from './scenarios.js';
 import type { ServerId } from './servers.js';
 import type { SideBySideWindow } from './side-by-side.js';
@@ -57,15 +64,16 @@ export function sideBySideCost(
 }
 
 /**
- * The work-matched ceiling's CPU an answer over petkit's from their side-by-side windows: the
- * ceiling's alone over the same plus petkit's extra (the windows' mean difference), so read the way
- * the journal's cost is. Undefined without three windows or the ceiling's CPU an answer alone.
+ * Another server's CPU an answer over petkit's from their side-by-side windows (the work-matched
+ * ceiling's, a baseline build's): the other's alone over the same plus petkit's extra (the windows'
+ * mean difference), so read the way the journal's cost is. Undefined without three windows or the
+ * other's CPU an answer alone.
  */
-export function ceilingSideBySide(
-  petkit: ScenarioResult | undefined,
-  ceiling: ScenarioResult | undefined,
-): RatioRow['ceilingSideBySide'] {
-  const cost = differenceCost(petkit?.ceilingSideBySide?.windows ?? [], ceiling?.cpuUsPerRequest);
+export function overPetkitSideBySide(
+  windows: readonly SideBySideWindow[] | undefined,
+  other: ScenarioResult | undefined,
+): OverPetkit | undefined {
+  const cost = differenceCost(windows ?? [], other?.cpuUsPerRequest);
   if (cost === undefined) return undefined;
   return {
     ratio: 1 / cost.ratio,
@@ -186,12 +194,16 @@ export function computeRatios(
     overPrecomputed: ratio(find(petkit, id), find(precomputed, id)),
     cpuOverPrecomputed: cpuRatio(find(petkit, id), find(precomputed, id)),
     journal: journalCost(find(petkit, id), find(none, id)),
-    ceilingSideBySide: ceilingSideBySide(find(petkit, id), find(ceiling, id)),
+    ceilingSideBySide: overPetkitSideBySide(find(petkit, id)?.ceilingSideBySide?.windows, find(ceiling, id)),
     ...(baseline === undefined
       ? {}
       : {
           overBaseline: ratio(find(petkit, id), find(baseline, id)),
           cpuOverBaseline: cpuRatio(find(petkit, id), find(baseline, id)),
+          baselineSideBySide: overPetkitSideBySide(
+            find(petkit, id)?.baselineSideBySide?.windows,
+            find(baseline, id),
+          ),
         }),
   }));
 }

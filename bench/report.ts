@@ -21,6 +21,8 @@ export interface ScenarioResult extends LoadFigures {
   readonly journalSideBySide?: SideBySideFigures;
   /** On petkit's row: petkit and the work-matched ceiling driven at the same time, petkit first. */
   readonly ceilingSideBySide?: SideBySideFigures;
+  /** On petkit's row, with `--baseline DIR`: petkit and the baseline build driven at the same time. */
+  readonly baselineSideBySide?: SideBySideFigures;
 }
 
 export interface SliceFigures {
@@ -77,15 +79,19 @@ export interface RatioRow {
    * answer alone over the same plus the windows' mean difference (petkit's extra work, with the
    * machine's moves divided out), and its 95 % interval. Absent without a side-by-side run.
    */
-  readonly ceilingSideBySide?:
-    | {
-        readonly ratio: number;
-        readonly low: number;
-        readonly high: number;
-        readonly extraUs: number;
-        readonly windows: number;
-      }
-    | undefined;
+  readonly ceilingSideBySide?: OverPetkit | undefined;
+  /** The baseline build's CPU an answer over petkit's, read side by side the same way (`--baseline DIR`). */
+  readonly baselineSideBySide?: OverPetkit | undefined;
+}
+
+/** Another server's CPU an answer over petkit's, read side by side, with its 95 % interval. */
+export interface OverPetkit {
+  readonly ratio: number;
+  readonly low: number;
+  readonly high: number;
+  /** What petkit spends an answer beyond the other, in µs: the windows' mean difference. */
+  readonly extraUs: number;
+  readonly windows: number;
 }
 
 /**

@@ -192,6 +192,7 @@ async function benchServers(context: ServerContext, options: BenchOptions): Prom
       }
       const journal = await sideBySideWith(running, 'petkit-no-journal', scenario, options);
       const ceiling = await sideBySideWith(running, 'ceiling-work', scenario, options);
+      const baseline = await sideBySideWith(running, 'petkit-baseline', scenario, options);
       for (const started of running) {
         const taken = slices.get(started) ?? [];
         const figures = mergeSlices(taken);
@@ -201,6 +202,7 @@ async function benchServers(context: ServerContext, options: BenchOptions): Prom
           slices: taken.map((slice) => ({ rps: slice.rps, cpuUsPerRequest: slice.cpuUsPerRequest })),
           ...(journal !== undefined && started.spec.id === 'petkit' ? { journalSideBySide: journal } : {}),
           ...(ceiling !== undefined && started.spec.id === 'petkit' ? { ceilingSideBySide: ceiling } : {}),
+          ...(baseline !== undefined && started.spec.id === 'petkit' ? { baselineSideBySide: baseline } : {}),
         });
         log(
           `${scenario.id} on ${started.spec.label}: ${Math.round(figures.rps)} req/s, p99 ${figures.p99} ms, ` +

@@ -118,6 +118,16 @@ describe('the bench tables', () => {
     expect(lines[3]).toMatch(
       /^\| list-20 \| petkit mock, baseline build \| .* \| {2}\| {2}\| {2}\| {2}\| {2}\|$/,
     );
+    const sideBySide: BenchReport = {
+      ...withBaseline,
+      ratios: withBaseline.ratios.map((row) => ({
+        ...row,
+        baselineSideBySide: { ratio: 1.0123, low: 1.001, high: 1.0236, extraUs: -0.5, windows: 10 },
+      })),
+    };
+    expect(loadTable(sideBySide).split('\n')[2]).toMatch(
+      /\| 0\.98× \(CPU 1\.02×\); side by side 1\.012× \(95 % 1\.001× to 1\.024×\) \|$/,
+    );
   });
 
   it("states the work-matched ceiling's CPU an answer, and each scenario during which it moved by more than 15 %", () => {

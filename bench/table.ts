@@ -1,7 +1,7 @@
 // Markdown tables of a BenchReport: what the bench prints, and the performance table of the docs.
 
 import { pooledJournalCost } from './ratios.js';
-import type { BenchReport, RatioRow } from './report.js';
+import type { BenchReport, OverPetkit, RatioRow } from './report.js';
 import { SCENARIOS } from './scenarios.js';
 
 const MB = 1024 * 1024;
@@ -28,10 +28,14 @@ function ratioCells(row: RatioRow | undefined, baseline: boolean): string[] {
     `${times(row?.overPrismSilent, 1)}${cpu(row?.cpuOverPrismSilent, 1)}`,
     // Three digits where a target is read (0.8× the work-matched ceiling, the journal within 5 %):
     // two would show 0.796 as 0.80× and 1.054 as 1.05×.
-    `${times(row?.overCeiling, 2)}${cpu(row?.cpuOverCeiling, 3)}${ceilingSideBySideCell(row)}`,
+    `${times(row?.overCeiling, 2)}${cpu(row?.cpuOverCeiling, 3)}${sideBySideCell(row?.ceilingSideBySide)}`,
     `${times(row?.overPrecomputed, 2)}${cpu(row?.cpuOverPrecomputed, 2)}`,
     journalCell(row),
-    ...(baseline ? [`${times(row?.overBaseline, 2)}${cpu(row?.cpuOverBaseline, 2)}`] : []),
+    ...(baseline
+      ? [
+          `${times(row?.overBaseline, 2)}${cpu(row?.cpuOverBaseline, 2)}${sideBySideCell(row?.baselineSideBySide)}`,
+        ]
+      : []),
   ];
 }
 
@@ -55,9 +59,8 @@ function journalCell(row: RatioRow | undefined): string {
   return `${lead}${times(journal.ratio, 3)} (slices ${times(slices.min, 3)} to ${times(slices.max, 3)}, median ${times(slices.median, 3)}${within})`;
 }
 
-/** `; side by side 0.912× (95 % 0.897× to 0.927×)`: the ceiling's CPU over petkit's, read side by side; empty without. */
-function ceilingSideBySideCell(row: RatioRow | undefined): string {
-  const read = row?.ceilingSideBySide;
+/** `; side by side 0.912× (95 % 0.897× to 0.927×)`: another's CPU over petkit's, read side by side; empty without. */
+function sideBySideCell(read: OverPetkit | undefined): string {
   if (read === undefined) return '';
   return `; side by side ${times(read.ratio, 3)} (95 % ${times(read.low, 3)} to ${times(read.high, 3)})`;
 }
