@@ -1,25 +1,12 @@
-import { createServer, type RequestListener, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { testServers } from '../test/support/listen.js';
 import { createCeilingListener } from './ceiling.js';
 import { type LoadFigures, mergeSlices, runLoad, turnOrder } from './load.js';
 import { SCENARIOS, type ScenarioId } from './scenarios.js';
 
-const servers: Server[] = [];
-
-async function serve(listener: RequestListener): Promise<string> {
-  const server = createServer(listener);
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
-
-afterEach(async () => {
-  for (const server of servers.splice(0)) {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  }
-});
+const servers = testServers();
+const serve = servers.serve;
+afterEach(servers.closeAll);
 
 function scenario(id: ScenarioId) {
   const found = SCENARIOS.find((s) => s.id === id);
