@@ -2,9 +2,10 @@
 // each became an upstream request at once, so one connection of the app's became thousands of the
 // upstream's. Now they go upstream one at a time, in order, and a connection too far ahead is cut.
 import { createServer, type ServerResponse } from 'node:http';
-import { type AddressInfo, connect } from 'node:net';
+import { connect } from 'node:net';
 import { afterEach, expect, it } from 'vitest';
 import { startProxy } from '../proxy/index.js';
+import { listening } from './hostile-proxy/servers.js';
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -26,14 +27,7 @@ async function heldUpstream() {
     });
     held.push(res);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  closers.push(
-    () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  );
+  const url = await listening(server, closers);
   const release = () => {
     for (const res of held.splice(0)) {
       res.setHeader('content-type', 'application/json');
@@ -41,7 +35,7 @@ async function heldUpstream() {
     }
   };
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+    url,
     release,
     paths,
     peak: () => peak,
