@@ -98,8 +98,7 @@ async function measure(
     pid !== undefined && spec.shared === true
       ? [pid, ...(database === undefined ? [] : [database])]
       : undefined;
-  const stopResets =
-    spec.resetPath === undefined ? undefined : await startResetLoop(`${server.origin}${spec.resetPath}`);
+  const stopResets = await startResets(started);
   return runLoad(server.origin, spec.prefix, scenario, {
     connections,
     duration,
@@ -108,8 +107,13 @@ async function measure(
   }).finally(stopResets);
 }
 
+/** Resets a server's state now and every second while it is driven (when it has a reset); the stop. */
+async function startResets({ spec, server }: Started): Promise<(() => void) | undefined> {
+  return spec.resetPath === undefined ? undefined : startResetLoop(`${server.origin}${spec.resetPath}`);
+}
+
 /**
- * petkit and another server (`--journal-limit 0`, the work-matched ceiling) driven at the same time
+ * petkit and another server (`--journal-limit 0`, the work-matched ceiling, a baseline build) driven at the same time
  * for as many windows as the scenario has slices, each window a slice long (bench/side-by-side.ts):
  * what petkit costs over the other read with the machine's moves falling on both. Undefined unless
  * both run.
@@ -123,12 +127,7 @@ async function sideBySideWith(
   const petkit = running.find((r) => r.spec.id === 'petkit');
   const against = running.find((r) => r.spec.id === other);
   if (petkit === undefined || against === undefined) return undefined;
-  const pair = [petkit, against] as const;
-  const stops = await Promise.all(
-    pair.map((r) =>
-      r.spec.resetPath === undefined ? undefined : startResetLoop(`${r.server.origin}${r.spec.resetPath}`),
-    ),
-  );
+  const stops = await Promise.all([petkit, against].map(startResets));
   try {
     const figures = await runSideBySide(
       [
@@ -193,6 +192,12 @@ async function benchServers(context: ServerContext, options: BenchOptions): Prom
       const journal = await sideBySideWith(running, 'petkit-no-journal', scenario, options);
       const ceiling = await sideBySideWith(running, 'ceiling-work', scenario, options);
       const baseline = await sideBySideWith(running, 'petkit-baseline', scenario, options);
+      // Kept on petkit's row: it is the first of every pair.
+      const pairs: Pick<ScenarioResult, 'journalSideBySide' | 'ceilingSideBySide' | 'baselineSideBySide'> = {
+        ...(journal === undefined ? {} : { journalSideBySide: journal }),
+        ...(ceiling === undefined ? {} : { ceilingSideBySide: ceiling }),
+        ...(baseline === undefined ? {} : { baselineSideBySide: baseline }),
+      };
       for (const started of running) {
         const taken = slices.get(started) ?? [];
         const figures = mergeSlices(taken);
@@ -200,9 +205,7 @@ async function benchServers(context: ServerContext, options: BenchOptions): Prom
           scenario: scenario.id,
           ...figures,
           slices: taken.map((slice) => ({ rps: slice.rps, cpuUsPerRequest: slice.cpuUsPerRequest })),
-          ...(journal !== undefined && started.spec.id === 'petkit' ? { journalSideBySide: journal } : {}),
-          ...(ceiling !== undefined && started.spec.id === 'petkit' ? { ceilingSideBySide: ceiling } : {}),
-          ...(baseline !== undefined && started.spec.id === 'petkit' ? { baselineSideBySide: baseline } : {}),
+          ...(started.spec.id === 'petkit' ? pairs : {}),
         });
         log(
           `${scenario.id} on ${started.spec.label}: ${Math.round(figures.rps)} req/s, p99 ${figures.p99} ms, ` +
