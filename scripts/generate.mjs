@@ -8,6 +8,8 @@
 //   mocks/keys-schema.gen.ts   the keys file's validator, precompiled the same way from mocks/keys-schema.ts
 //   mocks/pet-names.gen.ts     faker's English pet names, the one English list the seeding uses (so the
 //                           mock loads faker's base locale, not its whole English one)
+//   mocks/seed-pets.gen.ts     the default seed's first pets as faker draws them (a mock seeded with it
+//                           loads no faker)
 // openapi/generated.test.ts, mocks/keys-schema.test.ts and mocks/seed-pets.test.ts fail when any of them is stale.
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -26,8 +28,9 @@ const { schemaModule, validatorModule } = await import(`${root}dist/openapi/stan
 writeFileSync(`${root}openapi/validators.gen.ts`, validatorModule(document));
 const { KEYS_SCHEMA_MODULE } = await import(`${root}dist/mocks/keys-schema.js`);
 writeFileSync(`${root}mocks/keys-schema.gen.ts`, schemaModule(KEYS_SCHEMA_MODULE));
-const { petNamesModule } = await import(`${root}dist/mocks/pet-names.js`);
+const { drawnPetsModule, petNamesModule } = await import(`${root}dist/mocks/pet-names.js`);
 writeFileSync(`${root}mocks/pet-names.gen.ts`, await petNamesModule());
+writeFileSync(`${root}mocks/seed-pets.gen.ts`, await drawnPetsModule());
 execFileSync(
   process.execPath,
   [
