@@ -9,6 +9,7 @@ describe('parseBenchArgs', () => {
       duration: 10,
       warmup: 2,
       slices: 10,
+      journalDuration: 30,
       contract: true,
       proxy: true,
     });
@@ -27,6 +28,12 @@ describe('parseBenchArgs', () => {
     expect(parseBenchArgs(['--quick'])).toMatchObject({ duration: 1, warmup: 0.5, slices: 1 });
     expect(parseBenchArgs(['--quick', '--duration', '3'])).toMatchObject({ duration: 3, slices: 3 });
     expect(parseBenchArgs(['--duration', '5', '--slices', '5'])).toMatchObject({ duration: 5, slices: 5 });
+  });
+
+  it('drives the journal’s pair three times a scenario’s duration, unless --journal-duration says', () => {
+    expect(parseBenchArgs(['--quick'])).toMatchObject({ journalDuration: 3 });
+    expect(parseBenchArgs(['--duration', '4'])).toMatchObject({ journalDuration: 12 });
+    expect(parseBenchArgs(['--journal-duration', '20'])).toMatchObject({ duration: 10, journalDuration: 20 });
   });
 
   it('keeps the servers and scenarios asked for, in the bench’s order', () => {
@@ -87,6 +94,8 @@ describe('parseBenchArgs', () => {
     [['--connections', '2.5']],
     [['--slices', '1.5']],
     [['--slices', '0']],
+    [['--journal-duration', '-1']],
+    [['--journal-duration', 'long']],
     [['--frobnicate']],
   ])('rejects %j with a BenchArgsError', (argv) => {
     expect(() => parseBenchArgs(argv)).toThrow(BenchArgsError);

@@ -19,6 +19,13 @@ export interface BenchOptions {
    */
   readonly slices: number;
   /**
+   * Seconds petkit and `petkit mock --journal-limit 0` are driven side by side in each scenario, in
+   * windows as long as a slice. Default three times `duration`: the journal's target is a line at
+   * 5 %, and a pair read over ten windows of a second puts its figure within ±1.5 to 5 % (95 %); over
+   * thirty, about √3 closer.
+   */
+  readonly journalDuration: number;
+  /**
    * Which servers to run. Default all but the shared mode's, which `--shared` adds (it needs a
    * PostgreSQL: the bench starts one of its own, or uses `--state URL`).
    */
@@ -44,6 +51,8 @@ export const HELP = `npm run bench -- [options]
   --quick             1 s per scenario and a 0.5 s warm-up, to try the bench out
   --warmup S          seconds of warm-up per server (default 2)
   --slices N          servers take turns N times per scenario, each for duration/N s (default one a second)
+  --journal-duration S  seconds petkit and petkit --journal-limit 0 are driven side by side per
+                      scenario (default three times --duration)
   --connections N     concurrent connections (default 50)
   --servers a,b       among ${SERVERS.map((s) => s.id).join(', ')}
                       (default all but petkit-shared*)
@@ -109,6 +118,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
     connections,
     duration,
     slices,
+    journalDuration: positive('journal-duration', values['journal-duration'], 3 * duration),
     warmup: positive('warmup', values.warmup, quick ? 0.5 : 2),
     servers: pick(
       'servers',
@@ -144,6 +154,7 @@ function parse(argv: readonly string[]) {
       quick: { type: 'boolean' },
       warmup: { type: 'string' },
       slices: { type: 'string' },
+      'journal-duration': { type: 'string' },
       connections: { type: 'string' },
       servers: { type: 'string' },
       shared: { type: 'boolean' },

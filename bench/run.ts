@@ -123,6 +123,7 @@ async function sideBySideWith(
   other: ServerId,
   scenario: Scenario,
   options: BenchOptions,
+  durationS = options.duration,
 ): Promise<SideBySideFigures | undefined> {
   const petkit = running.find((r) => r.spec.id === 'petkit');
   const against = running.find((r) => r.spec.id === other);
@@ -137,7 +138,8 @@ async function sideBySideWith(
       scenario,
       {
         connections: options.connections,
-        windows: options.slices,
+        // Windows as long as a slice, as many as the pair's seconds hold.
+        windows: Math.max(1, Math.round((durationS * options.slices) / options.duration)),
         windowMs: (options.duration * 1000) / options.slices,
       },
     );
@@ -189,7 +191,13 @@ async function benchServers(context: ServerContext, options: BenchOptions): Prom
             );
         }
       }
-      const journal = await sideBySideWith(running, 'petkit-no-journal', scenario, options);
+      const journal = await sideBySideWith(
+        running,
+        'petkit-no-journal',
+        scenario,
+        options,
+        options.journalDuration,
+      );
       const ceiling = await sideBySideWith(running, 'ceiling-work', scenario, options);
       const baseline = await sideBySideWith(running, 'petkit-baseline', scenario, options);
       // Kept on petkit's row: it is the first of every pair.
