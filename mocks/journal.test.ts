@@ -663,14 +663,15 @@ describe('the journal’s ring of bytes', () => {
   );
 
   it(
-    'reads every record kept back as it was written while the reply bodies records repeat come and go',
+    'reads every record kept back as it was written while the reply bodies records repeat, bytes and texts, come and go',
     () => {
-      // A reply body of bytes seen before (the same object: the store's cached list pages) is written by
-      // reference to its excerpt, kept once as text; its entry goes to another body only once no record
-      // kept refers to it. Bodies of every kind of length (none, short, at the excerpt's limit, cut
-      // inside a character, past the length an encoder knows by identity), the same bytes as another
-      // object, text bodies between; room for one to three excerpts; small limits, clears: every
-      // entry kept is what a journal of its own shows.
+      // A reply body seen before (bytes: the same object, the store's cached list pages; a short text:
+      // the same text, a stored pet's JSON) is written by reference to its excerpt, kept once as text;
+      // its entry goes to another body only once no record kept refers to it. Bodies of every kind of
+      // length (none, short, at the excerpt's limit, cut inside a character, past the length an
+      // encoder knows by identity or by value), the same bytes or text as another object, a text with
+      // a lone surrogate, texts never seen again between; room for one to three excerpts; small
+      // limits, clears: every entry kept is what a journal of its own shows.
       const bytes = (text: string) => new TextEncoder().encode(text);
       const pool = [
         bytes('[]'),
@@ -680,11 +681,17 @@ describe('the journal’s ring of bytes', () => {
         bytes(`[${'"z",'.repeat(1_000)}"z"]`),
         bytes('w'.repeat(20 * 1024)),
         new Uint8Array(0),
+        '{"id":2,"name":"Bella"}',
+        '€'.repeat(341),
+        '€'.repeat(342),
+        'lone \ud800 surrogate',
+        '',
       ];
+      let unique = 0;
       const body = fc.oneof(
         { arbitrary: fc.nat(pool.length - 1).map((i) => ({ shared: i })), weight: 8 },
         { arbitrary: fc.nat(pool.length - 1).map((i) => ({ copy: i })), weight: 1 },
-        { arbitrary: fc.constantFrom('{"code":"not_found"}', null), weight: 1 },
+        { arbitrary: fc.constantFrom('{"code":"not_found"}', null, 'unique'), weight: 1 },
       );
       const step = orClear(body, 12);
       fc.assert(
@@ -695,12 +702,16 @@ describe('the journal’s ring of bytes', () => {
           (limit, size, steps) => {
             const journal = createJournal({ limit, excerptsSize: size });
             readsBackAsWritten(journal, steps, (step) => {
+              const copy = (body: Uint8Array | string | undefined) =>
+                typeof body === 'string' ? ` ${body}`.slice(1) : (body?.slice() ?? null);
               const sent =
-                step === null || typeof step === 'string'
-                  ? step
-                  : 'shared' in step
-                    ? (pool[step.shared] ?? null)
-                    : (pool[step.copy]?.slice() ?? null);
+                step === 'unique'
+                  ? `{"id":${(unique += 1)}}`
+                  : step === null || typeof step === 'string'
+                    ? step
+                    : 'shared' in step
+                      ? (pool[step.shared] ?? null)
+                      : copy(pool[step.copy]);
               return exchangeOf({ reply: { status: 200, body: sent, headers: {} } });
             });
           },

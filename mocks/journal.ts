@@ -643,6 +643,11 @@ const BODIES_SEEN = 8;
  * them: at most 128 KiB of bodies the mock let go, none of them a request's); larger ones are copied.
  */
 const BODY_SEEN_LIMIT = 16 * 1024;
+/**
+ * The longest reply body of text an encoder knows by value (compared with the last BODIES_SEEN
+ * bodies): short of BODY_EXCERPT_LIMIT bytes however it encodes, so its excerpt is all of it.
+ */
+const TEXT_SEEN_LIMIT = Math.floor(BODY_EXCERPT_LIMIT / 3);
 /** A body's flag in a record: none, whole, cut, or its excerpt by reference (whole or cut: its sizes tell). */
 const NO_BODY = 0;
 const WHOLE_BODY = 1;
@@ -1317,27 +1322,38 @@ class Encoder {
     this.estimate += kept;
   }
 
-  /** Reply bodies of bytes seen lately, by identity (the store's cached list pages come again and again). */
-  readonly #bodies = new Array<Uint8Array | undefined>(BODIES_SEEN).fill(undefined);
-  /** Per body seen: the excerpt entry it was written with (ONCE: seen once, copied), and that entry's generation then. */
-  readonly #bodyCodes = new Float64Array(2 * BODIES_SEEN);
+  /**
+   * Reply bodies seen lately: bytes by identity (the store's cached list pages come again and
+   * again), short texts by value (a stored pet's JSON, an Error of the same fault made again).
+   */
+  readonly #bodies = new Array<Uint8Array | string | undefined>(BODIES_SEEN).fill(undefined);
+  /**
+   * Per body seen: the excerpt entry it was written with (ONCE: seen once, copied), that entry's
+   * generation then, and its size in bytes (for a text: counted when entered).
+   */
+  readonly #bodyCodes = new Float64Array(3 * BODIES_SEEN).fill(ONCE);
   #bodyCursor = 0;
+  /** The size in bytes of the body #excerptOf last found. */
+  #seenSize = 0;
 
   /**
-   * A reply's body: as body() writes it, but a body of bytes seen before (the same object: the store
-   * answers a list page it has not changed with the same bytes) by reference to its excerpt, kept
-   * once as text in the journal's excerpts, not 1 KiB copied per record.
+   * A reply's body: as body() writes it, but a body seen before (the same bytes, or a short text
+   * again) by reference to its excerpt, kept once as text in the journal's excerpts, not copied per
+   * record.
    */
   replyBody(body: string | Uint8Array | null): void {
-    const size = typeof body === 'string' || body === null ? 0 : body.byteLength;
     const index =
-      typeof body === 'string' || body === null || size === 0 || size > BODY_SEEN_LIMIT
+      body === null ||
+      (typeof body === 'string'
+        ? body.length === 0 || body.length > TEXT_SEEN_LIMIT
+        : body.byteLength === 0 || body.byteLength > BODY_SEEN_LIMIT)
         ? -1
         : this.#excerptOf(body);
     if (index < 0) {
       this.body(body, '/response/body');
       return;
     }
+    const size = this.#seenSize;
     const kept = Math.min(size, BODY_EXCERPT_LIMIT);
     if (kept < size) this.#note('/response/body');
     this.bytes[this.#at] = SAME_BODY;
@@ -1350,33 +1366,43 @@ class Encoder {
 
   /**
    * The excerpts entry of a body seen before, entered on its second sighting (a body seen once is only
-   * remembered); -1: copy it (seen once, or no entry free).
+   * remembered); -1: copy it (seen once, or no entry free). Its size in bytes in #seenSize.
    */
-  #excerptOf(body: Uint8Array): number {
+  #excerptOf(body: Uint8Array | string): number {
     const seen = this.#bodies;
     const codes = this.#bodyCodes;
     let i = 0;
     while (i < BODIES_SEEN && seen[i] !== body) i += 1;
     if (i === BODIES_SEEN) {
+      // Remembered in place of one seen only once (a created pet's body never comes again), if any
+      // is, before one entered: those that repeat stay.
       i = this.#bodyCursor;
+      for (let tries = 0; tries < BODIES_SEEN && codes[3 * i] !== ONCE; tries += 1)
+        i = i + 1 === BODIES_SEEN ? 0 : i + 1;
       this.#bodyCursor = i + 1 === BODIES_SEEN ? 0 : i + 1;
       seen[i] = body;
-      codes[2 * i] = ONCE;
+      codes[3 * i] = ONCE;
       return -1;
     }
     const store = this.#store;
     const excerpts = store.excerpts;
-    const known = codes[2 * i] ?? ONCE;
-    if (known >= 0 && excerpts.numbers[2 * known + 1] === codes[2 * i + 1]) {
+    const known = codes[3 * i] ?? ONCE;
+    if (known >= 0 && excerpts.numbers[2 * known + 1] === codes[3 * i + 1]) {
       excerpts.numbers[2 * known] = store.nextId;
+      this.#seenSize = codes[3 * i + 2] ?? 0;
       return known;
     }
+    // Its excerpt as the copy would show it: a text's UTF-8 decoded again (a lone surrogate shown as
+    // U+FFFD, as written), bytes' first BODY_EXCERPT_LIMIT.
+    const bytes = typeof body === 'string' ? encoder.encode(body) : body;
     const text = decoder.decode(
-      body.byteLength <= BODY_EXCERPT_LIMIT ? body : body.subarray(0, BODY_EXCERPT_LIMIT),
+      bytes.byteLength <= BODY_EXCERPT_LIMIT ? bytes : bytes.subarray(0, BODY_EXCERPT_LIMIT),
     );
     const index = excerpts.enter(text, store.nextId, store.oldestId);
-    codes[2 * i] = index < 0 ? ONCE : index;
-    codes[2 * i + 1] = index < 0 ? 0 : (excerpts.numbers[2 * index + 1] ?? 0);
+    codes[3 * i] = index < 0 ? ONCE : index;
+    codes[3 * i + 1] = index < 0 ? 0 : (excerpts.numbers[2 * index + 1] ?? 0);
+    codes[3 * i + 2] = bytes.byteLength;
+    this.#seenSize = bytes.byteLength;
     return index;
   }
 
