@@ -269,7 +269,7 @@ process.stdout.write = (chunk, ...rest) => {
       hook,
       "const Module = require('node:module');\nconst load = Module._load;\n" +
         'Module._load = function (request, ...rest) {\n' +
-        "  if (request.startsWith('@faker-js/')) process.stderr.write(`required ${request}\\n`);\n" +
+        "  if (request.startsWith('@faker-js/')) process.stderr.write('required ' + request + '\\n');\n" +
         '  return load.call(this, request, ...rest);\n};\n',
     );
     const names = async (url: string) =>

@@ -704,9 +704,10 @@ describe('the journal’s ring of bytes', () => {
             readsBackAsWritten(journal, steps, (step) => {
               const copy = (body: Uint8Array | string | undefined) =>
                 typeof body === 'string' ? ` ${body}`.slice(1) : (body?.slice() ?? null);
+              if (step === 'unique') unique += 1;
               const sent =
                 step === 'unique'
-                  ? `{"id":${(unique += 1)}}`
+                  ? `{"id":${unique}}`
                   : step === null || typeof step === 'string'
                     ? step
                     : 'shared' in step
