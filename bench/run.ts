@@ -114,7 +114,7 @@ async function startResets({ spec, server }: Started): Promise<(() => void) | un
 
 /**
  * petkit and another server (`--journal-limit 0`, the work-matched ceiling, a baseline build) driven at the same time
- * for as many windows as the scenario has slices, each window a slice long (bench/side-by-side.ts):
+ * for `durationS` (the scenario's duration unless said), in windows a slice long (bench/side-by-side.ts):
  * what petkit costs over the other read with the machine's moves falling on both. Undefined unless
  * both run.
  */
