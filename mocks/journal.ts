@@ -141,6 +141,8 @@ class Store {
     recentSize: number,
     listsSize: number,
     excerptsSize: number,
+    /** Lists in a row whose differing values settled before their template is made again (Template.settled). */
+    readonly settledLists: number,
   ) {
     this.numbers = new Float64Array(slots * NUMBERS);
     this.refs = new Array<unknown>(slots * REFS).fill(null);
@@ -360,6 +362,8 @@ export interface JournalOptions {
   readonly listsSize?: number;
   /** How many repeated reply bodies' excerpts it keeps by reference. */
   readonly excerptsSize?: number;
+  /** How many lists in a row, their differing values settled, before their template is made again. */
+  readonly settledLists?: number;
   /** Hides the keys of a keys file in what an entry shows (keyMasker); applied when an entry is read. */
   readonly mask?: ((text: string) => string) | undefined;
 }
@@ -371,6 +375,7 @@ export function createJournal({
   recentSize = RECENT_SIZE,
   listsSize = LISTS_SIZE,
   excerptsSize = EXCERPTS_SIZE,
+  settledLists = SETTLED,
   mask,
 }: JournalOptions = {}): Journal {
   // Slots for as many records as the bounds let it keep: each is estimated at ENTRY_BASE_ESTIMATE
@@ -384,6 +389,7 @@ export function createJournal({
     recentSize,
     listsSize,
     excerptsSize,
+    settledLists,
   );
   store.mask = mask;
   const encoder = new Encoder(store);
@@ -683,13 +689,15 @@ interface Template {
   readonly estimate: number;
   /**
    * How many lists in a row it wrote with a differing value that was the last list's again: at
-   * SETTLED of them it is out of date and made again. Not at the first: a client whose requests of
-   * two kinds alternate (two bodies' Content-Lengths) would have it made again every few lists.
+   * SETTLED of them it is out of date and made again. Not at the first, nor soon: requests of two
+   * kinds with the same names come in any order from many clients (two bodies' Content-Lengths), and
+   * at 4 in a row a mixed load had its template made again 150 times a second (new lists, an entry
+   * taken each time: a tenth of the journal's work).
    */
   settled: number;
 }
 /** Lists in a row whose differing values settled before their template is made again (see Template.settled). */
-const SETTLED = 4;
+const SETTLED = 64;
 
 /**
  * The texts a journal's records repeat that are not the mock's constants: a client's Host,
@@ -1115,7 +1123,7 @@ class Encoder {
       return false;
     }
     template.settled += 1;
-    return template.settled >= SETTLED;
+    return template.settled >= this.#store.settledLists;
   }
 
   /** Forgets a list begun by its template: back to where it began. */
