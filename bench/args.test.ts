@@ -10,6 +10,7 @@ describe('parseBenchArgs', () => {
       warmup: 2,
       slices: 10,
       journalDuration: 30,
+      journalPairs: 3,
       contract: true,
       proxy: true,
     });
@@ -34,6 +35,15 @@ describe('parseBenchArgs', () => {
     expect(parseBenchArgs(['--quick'])).toMatchObject({ journalDuration: 3 });
     expect(parseBenchArgs(['--duration', '4'])).toMatchObject({ journalDuration: 12 });
     expect(parseBenchArgs(['--journal-duration', '20'])).toMatchObject({ duration: 10, journalDuration: 20 });
+  });
+
+  it('reads the journal’s pair over three pairs of processes, unless --journal-pairs says', () => {
+    expect(parseBenchArgs(['--quick'])).toMatchObject({ journalPairs: 3 });
+    expect(parseBenchArgs(['--journal-pairs', '1'])).toMatchObject({ journalPairs: 1 });
+    expect(parseBenchArgs(['--journal-pairs', '5', '--journal-duration', '50'])).toMatchObject({
+      journalPairs: 5,
+      journalDuration: 50,
+    });
   });
 
   it('keeps the servers and scenarios asked for, in the bench’s order', () => {
@@ -96,6 +106,10 @@ describe('parseBenchArgs', () => {
     [['--slices', '0']],
     [['--journal-duration', '-1']],
     [['--journal-duration', 'long']],
+    [['--journal-pairs', '0']],
+    [['--journal-pairs', '-2']],
+    [['--journal-pairs', '2.5']],
+    [['--journal-pairs', 'three']],
     [['--frobnicate']],
   ])('rejects %j with a BenchArgsError', (argv) => {
     expect(() => parseBenchArgs(argv)).toThrow(BenchArgsError);

@@ -20,11 +20,18 @@ export interface BenchOptions {
   readonly slices: number;
   /**
    * Seconds petkit and `petkit mock --journal-limit 0` are driven side by side in each scenario, in
-   * windows as long as a slice. Default three times `duration`: the journal's target is a line at
-   * 5 %, and a pair read over ten windows of a second puts its figure within ±1.5 to 5 % (95 %); over
-   * thirty, about √3 closer.
+   * windows as long as a slice, shared among its `journalPairs` pairs of processes. Default three
+   * times `duration`: the journal's target is a line at 5 %, and a pair read over ten windows of a
+   * second puts its figure within ±1.5 to 5 % (95 %); over thirty, about √3 closer.
    */
   readonly journalDuration: number;
+  /**
+   * How many pairs of processes the journal's pair is read over, each driven `journalDuration /
+   * journalPairs` seconds: the run's own petkit and `--journal-limit 0`, then fresh ones for each
+   * further pair. Two processes of the same build read ±2 % apart from one pair to the next, so one
+   * pair's process layout would decide a scenario's figure. Default 3.
+   */
+  readonly journalPairs: number;
   /**
    * Which servers to run. Default all but the shared mode's, which `--shared` adds (it needs a
    * PostgreSQL: the bench starts one of its own, or uses `--state URL`).
@@ -53,6 +60,10 @@ export const HELP = `npm run bench -- [options]
   --slices N          servers take turns N times per scenario, each for duration/N s (default one a second)
   --journal-duration S  seconds petkit and petkit --journal-limit 0 are driven side by side per
                       scenario (default three times --duration)
+  --journal-pairs N   the journal's pair is read over N pairs of processes, each driven
+                      journal-duration/N s: the first pair is the run's own processes, the others
+                      are started fresh for it, warmed with the mixed workload for --warmup s,
+                      then stopped (default 3)
   --connections N     concurrent connections (default 50)
   --servers a,b       among ${SERVERS.map((s) => s.id).join(', ')}
                       (default all but petkit-shared*)
@@ -114,11 +125,14 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
   const duration = positive('duration', values.duration, quick ? 1 : 10);
   const slices = positive('slices', values.slices, Math.max(1, Math.round(duration)));
   if (!Number.isInteger(slices)) throw new BenchArgsError('--slices must be a whole number');
+  const journalPairs = positive('journal-pairs', values['journal-pairs'], 3);
+  if (!Number.isInteger(journalPairs)) throw new BenchArgsError('--journal-pairs must be a whole number');
   return {
     connections,
     duration,
     slices,
     journalDuration: positive('journal-duration', values['journal-duration'], 3 * duration),
+    journalPairs,
     warmup: positive('warmup', values.warmup, quick ? 0.5 : 2),
     servers: pick(
       'servers',
@@ -155,6 +169,7 @@ function parse(argv: readonly string[]) {
       warmup: { type: 'string' },
       slices: { type: 'string' },
       'journal-duration': { type: 'string' },
+      'journal-pairs': { type: 'string' },
       connections: { type: 'string' },
       servers: { type: 'string' },
       shared: { type: 'boolean' },

@@ -4,12 +4,14 @@ import {
   journalCost,
   meanInterval,
   overPetkitSideBySide,
+  pairDifferenceRatios,
   pooledJournalCost,
   sideBySideCost,
 } from './ratios.js';
 import type { ScenarioResult, ServerResult } from './report.js';
 import type { ScenarioId } from './scenarios.js';
 import type { ServerId } from './servers.js';
+import { mergeSideBySide, type SideBySideFigures } from './side-by-side.js';
 
 const MB = 1024 * 1024;
 
@@ -268,6 +270,91 @@ describe('sideBySideCost', () => {
     expect(sideBySideCost(figures('mixed', 1), alone)).toBeUndefined();
     expect(journalCost(three, alone)?.sideBySide?.ratio).toBeCloseTo(1.02, 10);
     expect(journalCost(figures('mixed', 1), alone)).not.toHaveProperty('sideBySide');
+  });
+});
+
+describe('the journal read over several pairs of processes', () => {
+  const windowsOf = (pairs: [number, number][]) =>
+    pairs.map(([journal, none]) => ({
+      cpuUsPerRequest: [journal, none] as const,
+      answers: [10_000, 10_000] as const,
+    }));
+  const onePair = (pairs: [number, number][]): SideBySideFigures => ({
+    windows: windowsOf(pairs),
+    unexpected: [0, 0],
+    errors: [0, 0],
+  });
+  const petkit = (journalSideBySide: SideBySideFigures | undefined) =>
+    figures('mixed', 40_000, { cpuUsPerRequest: 53, ...(journalSideBySide ? { journalSideBySide } : {}) });
+  const alone = figures('mixed', 40_000, { cpuUsPerRequest: 50 });
+
+  it("reads each pair's own cost beside the one over all the windows, and how many pairs there were", () => {
+    // Pairs whose windows differ by 1, 2 and 3 µs, and 2, 2 and 5 µs: over 50 µs alone.
+    const merged = mergeSideBySide([
+      onePair([
+        [61, 60],
+        [72, 70],
+        [73, 70],
+      ]),
+      onePair([
+        [42, 40],
+        [42, 40],
+      ]),
+      onePair([[85, 80]]),
+    ]);
+    const cost = sideBySideCost(petkit(merged), alone);
+    expect(cost?.windows).toBe(6);
+    expect(cost?.pairs).toBe(3);
+    // The figure over all the windows stays the mean of their differences: 15 / 6 = 2.5 µs.
+    expect(cost?.extraUs).toBeCloseTo(2.5, 10);
+    expect(cost?.ratio).toBeCloseTo(1.05, 10);
+    expect(cost?.pairRatios).toHaveLength(3);
+    const [first, second, third] = cost?.pairRatios ?? [];
+    expect(first).toBeCloseTo(1.04, 10);
+    expect(second).toBeCloseTo(1.04, 10);
+    expect(third).toBeCloseTo(1.1, 10);
+    // And so on its ratio row.
+    const rows = computeRatios(
+      [server('petkit', [petkit(merged)]), server('petkit-no-journal', [alone])],
+      ['mixed'],
+    );
+    expect(rows[0]?.journal?.sideBySide?.pairRatios).toEqual(cost?.pairRatios);
+  });
+
+  it('says no pairs for figures of one pair that were not merged (results written before)', () => {
+    const cost = sideBySideCost(
+      petkit(
+        onePair([
+          [51, 50],
+          [52, 50],
+          [53, 50],
+        ]),
+      ),
+      alone,
+    );
+    expect(cost?.ratio).toBeCloseTo(1.04, 10);
+    expect(cost).not.toHaveProperty('pairs');
+    expect(cost).not.toHaveProperty('pairRatios');
+  });
+
+  it("gives NaN for a pair that gave no window, and no pairs' ratios when their counts do not add up", () => {
+    const windows = windowsOf([
+      [51, 50],
+      [53, 50],
+      [55, 50],
+    ]);
+    const ratios = pairDifferenceRatios(windows, [2, 0, 1], 50);
+    expect(ratios?.[0]).toBeCloseTo(1.04, 10);
+    expect(ratios?.[1]).toBeNaN();
+    expect(ratios?.[2]).toBeCloseTo(1.1, 10);
+    expect(pairDifferenceRatios(windows, [2, 2], 50)).toBeUndefined();
+    expect(pairDifferenceRatios(windows, undefined, 50)).toBeUndefined();
+    const handEdited = sideBySideCost(
+      petkit({ windows, unexpected: [0, 0], errors: [0, 0], pairs: 2, pairWindows: [1, 1] }),
+      alone,
+    );
+    expect(handEdited?.pairs).toBe(2);
+    expect(handEdited).not.toHaveProperty('pairRatios');
   });
 });
 

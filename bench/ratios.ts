@@ -54,13 +54,40 @@ export function journalCost(
 
 /**
  * The journal's cost from petkit's side-by-side windows (see SideBySideCost): undefined without
- * three windows or without `--journal-limit 0`'s CPU an answer alone.
+ * three windows or without `--journal-limit 0`'s CPU an answer alone. When the windows came from
+ * several pairs of processes, with how many and each pair's own reading.
  */
 export function sideBySideCost(
   petkit: ScenarioResult | undefined,
   none: ScenarioResult | undefined,
 ): SideBySideCost | undefined {
-  return differenceCost(petkit?.journalSideBySide?.windows ?? [], none?.cpuUsPerRequest);
+  const figures = petkit?.journalSideBySide;
+  const alone = none?.cpuUsPerRequest;
+  const cost = differenceCost(figures?.windows ?? [], alone);
+  if (cost === undefined || figures?.pairs === undefined || alone === undefined) return cost;
+  const pairRatios = pairDifferenceRatios(figures.windows, figures.pairWindows, alone);
+  return { ...cost, pairs: figures.pairs, ...(pairRatios === undefined ? {} : { pairRatios }) };
+}
+
+/**
+ * Each pair's 1 + mean difference over `alone`, its windows found from how many each gave (NaN for a
+ * pair that gave none); undefined when the counts do not add up to the windows (results edited by hand).
+ */
+export function pairDifferenceRatios(
+  windows: readonly SideBySideWindow[],
+  pairWindows: readonly number[] | undefined,
+  alone: number,
+): number[] | undefined {
+  if (pairWindows === undefined || pairWindows.reduce((sum, n) => sum + n, 0) !== windows.length)
+    return undefined;
+  let start = 0;
+  return pairWindows.map((count) => {
+    const own = windows.slice(start, start + count);
+    start += count;
+    if (own.length === 0) return Number.NaN;
+    const extraUs = own.reduce((sum, w) => sum + w.cpuUsPerRequest[0] - w.cpuUsPerRequest[1], 0) / own.length;
+    return 1 + extraUs / alone;
+  });
 }
 
 /**

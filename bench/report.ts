@@ -132,6 +132,15 @@ export interface SideBySideCost {
   readonly together: number;
   /** Windows read. */
   readonly windows: number;
+  /** How many pairs of processes the windows came from (`--journal-pairs`); absent from one pair's run. */
+  readonly pairs?: number;
+  /**
+   * With `pairs`: each pair's own reading, 1 + the mean of its windows' differences over the same
+   * CPU an answer alone, in the order the pairs ran (NaN for a pair that gave no window). How far
+   * they stray is how much a pair's process layout moves the figure; `ratio` is the mean over all
+   * the windows, so a pair weighs as many windows as it gave.
+   */
+  readonly pairRatios?: readonly number[];
 }
 
 export interface BenchReport {

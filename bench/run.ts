@@ -24,7 +24,7 @@ import {
   type ServerId,
   type ServerSpec,
 } from './servers.js';
-import { runSideBySide, type SideBySideFigures } from './side-by-side.js';
+import { mergeSideBySide, runSideBySide, type SideBySideFigures } from './side-by-side.js';
 import { fullReport } from './table.js';
 
 const log = (line: string): void => {
@@ -115,8 +115,8 @@ async function startResets({ spec, server }: Started): Promise<(() => void) | un
 /**
  * petkit and another server (`--journal-limit 0`, the work-matched ceiling, a baseline build) driven at the same time
  * for `durationS` (the scenario's duration unless said), in windows a slice long (bench/side-by-side.ts):
- * what petkit costs over the other read with the machine's moves falling on both. Undefined unless
- * both run.
+ * what petkit costs over the other read with the machine's moves falling on both. `which` tells the
+ * log line which pair of processes it was. Undefined unless both run.
  */
 async function sideBySideWith(
   running: readonly Started[],
@@ -124,6 +124,7 @@ async function sideBySideWith(
   scenario: Scenario,
   options: BenchOptions,
   durationS = options.duration,
+  which = '',
 ): Promise<SideBySideFigures | undefined> {
   const petkit = running.find((r) => r.spec.id === 'petkit');
   const against = running.find((r) => r.spec.id === other);
@@ -145,13 +146,75 @@ async function sideBySideWith(
     );
     const wrong = figures.unexpected[0] + figures.unexpected[1] + figures.errors[0] + figures.errors[1];
     log(
-      `${scenario.id}, petkit and ${against.spec.label} side by side: ${figures.windows.length} windows` +
+      `${scenario.id}, petkit and ${against.spec.label} side by side${which}: ${figures.windows.length} windows` +
         (wrong > 0 ? `, ${wrong} unexpected answers or errors (${JSON.stringify(figures)})` : ''),
     );
     return figures;
   } finally {
     for (const stop of stops) stop?.();
   }
+}
+
+/**
+ * The journal's pair (petkit and `--journal-limit 0` side by side) read over `options.journalPairs`
+ * pairs of processes, each driven `journalDuration / journalPairs` seconds: first the run's own two,
+ * then for each further pair two fresh processes of the same commands, warmed as the run's were and
+ * stopped after. Two processes of the same build read ±2 % apart from one pair to the next, so one
+ * pair's layout would decide the scenario's figure; over several, it is averaged. A fresh pair that
+ * fails (to start, warm up or be driven) is logged and ends the reading with the pairs that ran; the
+ * next scenario tries again. Undefined unless both servers run.
+ */
+async function journalSideBySide(
+  running: readonly Started[],
+  scenario: Scenario,
+  options: BenchOptions,
+  context: ServerContext,
+): Promise<SideBySideFigures | undefined> {
+  const durationS = options.journalDuration / options.journalPairs;
+  const of = (pair: number) => (options.journalPairs > 1 ? ` (pair ${pair} of ${options.journalPairs})` : '');
+  const first = await sideBySideWith(running, 'petkit-no-journal', scenario, options, durationS, of(1));
+  if (first === undefined) return undefined;
+  const read = [first];
+  const specs = ['petkit', 'petkit-no-journal'].flatMap(
+    (id) => running.find((r) => r.spec.id === id)?.spec ?? [],
+  );
+  for (let pair = 2; pair <= options.journalPairs; pair += 1) {
+    const fresh: Started[] = [];
+    try {
+      for (const spec of specs) {
+        const server = await startServer(spec, context);
+        fresh.push({ spec, server, scenarios: [] });
+      }
+      // Warmed as the run's own were at its start: with the mixed workload, one after the other.
+      const mixed = SCENARIOS.find((s) => s.id === 'mixed');
+      for (const started of fresh) {
+        if (mixed !== undefined) await measure(started, mixed, options.connections, options.warmup);
+      }
+      const figures = await sideBySideWith(
+        fresh,
+        'petkit-no-journal',
+        scenario,
+        options,
+        durationS,
+        `${of(pair)}, fresh processes (pids ${fresh.map((f) => f.server.pid).join(', ')})`,
+      );
+      if (figures !== undefined) read.push(figures);
+    } catch (error) {
+      const said = (error as { stderr?: string }).stderr?.trim().split('\n').slice(-1)[0];
+      log(
+        `${scenario.id}, journal: pair ${pair} of ${options.journalPairs} failed (${(error as Error).message}${said ? `: ${said}` : ''}); ` +
+          `reading the ${read.length} that ran`,
+      );
+      break;
+    } finally {
+      await Promise.all(fresh.map((f) => f.server.stop()));
+    }
+  }
+  const merged = mergeSideBySide(read);
+  log(
+    `${scenario.id}, journal: ${read.length} ${read.length === 1 ? 'pair' : 'pairs'} of processes, ${merged?.windows.length ?? 0} windows`,
+  );
+  return merged;
 }
 
 /**
@@ -191,13 +254,7 @@ async function benchServers(context: ServerContext, options: BenchOptions): Prom
             );
         }
       }
-      const journal = await sideBySideWith(
-        running,
-        'petkit-no-journal',
-        scenario,
-        options,
-        options.journalDuration,
-      );
+      const journal = await journalSideBySide(running, scenario, options, context);
       const ceiling = await sideBySideWith(running, 'ceiling-work', scenario, options);
       const baseline = await sideBySideWith(running, 'petkit-baseline', scenario, options);
       // Kept on petkit's row: it is the first of every pair.

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { testServers } from '../test/support/listen.js';
 import { readCpuNsSync } from './cpu.js';
 import { SCENARIOS } from './scenarios.js';
-import { runSideBySide } from './side-by-side.js';
+import { mergeSideBySide, runSideBySide, type SideBySideFigures } from './side-by-side.js';
 
 const servers = testServers();
 const serve = servers.serve;
@@ -83,6 +83,51 @@ describe('runSideBySide', () => {
       readCpuNs: (pid) => (pid === 1 ? 1 : undefined),
     });
     expect(figures.windows).toEqual([]);
+  });
+});
+
+describe('mergeSideBySide', () => {
+  const pair = (cpus: [number, number][], unexpected: [number, number], errors: [number, number]) =>
+    ({
+      windows: cpus.map((cpu) => ({ cpuUsPerRequest: cpu, answers: [1_000, 1_000] as const })),
+      unexpected,
+      errors,
+    }) satisfies SideBySideFigures;
+
+  it("concatenates the pairs' windows in order, sums their unexpected answers and errors, and counts each pair's windows", () => {
+    const first = pair(
+      [
+        [21, 20],
+        [22, 20],
+      ],
+      [0, 1],
+      [2, 0],
+    );
+    const second = pair([[31, 30]], [3, 0], [0, 0]);
+    const third = pair(
+      [
+        [41, 40],
+        [42, 40],
+        [43, 40],
+      ],
+      [1, 1],
+      [0, 5],
+    );
+    expect(mergeSideBySide([first, second, third])).toEqual({
+      windows: [...first.windows, ...second.windows, ...third.windows],
+      unexpected: [4, 2],
+      errors: [2, 5],
+      pairs: 3,
+      pairWindows: [2, 1, 3],
+    });
+  });
+
+  it('says one pair as one, keeps a pair that gave no window, and gives nothing for no pairs', () => {
+    const one = pair([[21, 20]], [0, 0], [0, 0]);
+    expect(mergeSideBySide([one])).toEqual({ ...one, pairs: 1, pairWindows: [1] });
+    const empty = pair([], [0, 0], [1, 1]);
+    expect(mergeSideBySide([one, empty])).toMatchObject({ pairs: 2, pairWindows: [1, 0], errors: [1, 1] });
+    expect(mergeSideBySide([])).toBeUndefined();
   });
 });
 

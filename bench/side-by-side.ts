@@ -45,6 +45,34 @@ export interface SideBySideFigures {
   readonly unexpected: readonly [number, number];
   /** Connection errors and timeouts, per server. */
   readonly errors: readonly [number, number];
+  /**
+   * How many pairs of processes the windows came from (mergeSideBySide): absent from one pair's own
+   * figures and from results written before the bench read several.
+   */
+  readonly pairs?: number;
+  /** With `pairs`: how many of the windows each pair gave, in order (the windows are theirs, concatenated). */
+  readonly pairWindows?: readonly number[];
+}
+
+/**
+ * The figures of several pairs of processes driven one after the other as one: their windows
+ * concatenated in order, their unexpected answers and errors summed, and how many windows each pair
+ * gave (so each pair can still be read on its own). Undefined for no pairs.
+ */
+export function mergeSideBySide(pairs: readonly SideBySideFigures[]): SideBySideFigures | undefined {
+  if (pairs.length === 0) return undefined;
+  const sum = (pick: (figures: SideBySideFigures) => readonly [number, number]): [number, number] =>
+    pairs.reduce<[number, number]>(
+      (total, figures) => [total[0] + pick(figures)[0], total[1] + pick(figures)[1]],
+      [0, 0],
+    );
+  return {
+    windows: pairs.flatMap((figures) => figures.windows),
+    unexpected: sum((figures) => figures.unexpected),
+    errors: sum((figures) => figures.errors),
+    pairs: pairs.length,
+    pairWindows: pairs.map((figures) => figures.windows.length),
+  };
 }
 
 interface Driven {

@@ -86,6 +86,41 @@ describe('the bench tables', () => {
     );
   });
 
+  it("names the pairs of processes the journal's side-by-side reading came from, and each pair's own, when more than one", () => {
+    const cell = (
+      sideBySide: NonNullable<NonNullable<BenchReport['ratios'][number]['journal']>['sideBySide']>,
+    ) =>
+      loadTable({
+        ...report,
+        ratios: report.ratios.map((r) => ({ ...r, journal: { ratio: 1.034, sideBySide } })),
+      })
+        .split('\n')[2]
+        ?.split(' | ')
+        .at(-1);
+    const sideBySide = {
+      ratio: 1.0312,
+      low: 1.0201,
+      high: 1.0423,
+      extraUs: 1.94,
+      together: 1.02,
+      windows: 30,
+    };
+    expect(cell({ ...sideBySide, pairs: 3, pairRatios: [1.0241, 1.0449, 1.0251] })).toBe(
+      '1.031× side by side over 3 pairs of processes (1.024×, 1.045×, 1.025×), +1.9 µs an answer, 95 % 1.020× to 1.042×; in turns 1.034× |',
+    );
+    // A pair that gave no window reads –; without each pair's own, only how many.
+    expect(cell({ ...sideBySide, pairs: 2, pairRatios: [1.0241, Number.NaN] })).toBe(
+      '1.031× side by side over 2 pairs of processes (1.024×, –), +1.9 µs an answer, 95 % 1.020× to 1.042×; in turns 1.034× |',
+    );
+    expect(cell({ ...sideBySide, pairs: 3 })).toBe(
+      '1.031× side by side over 3 pairs of processes, +1.9 µs an answer, 95 % 1.020× to 1.042×; in turns 1.034× |',
+    );
+    // One pair (--journal-pairs 1) reads as before.
+    expect(cell({ ...sideBySide, pairs: 1, pairRatios: [1.0312] })).toBe(
+      '1.031× side by side, +1.9 µs an answer, 95 % 1.020× to 1.042×; in turns 1.034× |',
+    );
+  });
+
   it('draws a Markdown table with a header rule', () => {
     expect(markdownTable(['a', 'b'], [['1', '2']])).toBe('| a | b |\n| --- | --- |\n| 1 | 2 |');
   });

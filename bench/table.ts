@@ -1,7 +1,7 @@
 // Markdown tables of a BenchReport: what the bench prints, and the performance table of the docs.
 
 import { pooledJournalCost } from './ratios.js';
-import type { BenchReport, OverPetkit, RatioRow } from './report.js';
+import type { BenchReport, OverPetkit, RatioRow, SideBySideCost } from './report.js';
 import { SCENARIOS } from './scenarios.js';
 
 const MB = 1024 * 1024;
@@ -43,7 +43,8 @@ function ratioCells(row: RatioRow | undefined, baseline: boolean): string[] {
  * `1.03× (slices 1.01× to 1.06×, median 1.03×; 95 % 1.00× to 1.07×)`: what the journal costs, how far
  * its slices stray, and where its cost lies as far as the run can tell; led, when the run drove both
  * side by side, by that reading (`1.012× side by side, +0.6 µs an answer, 95 % 1.004× to 1.020×;
- * in turns …`), the one the target is read on.
+ * in turns …`), the one the target is read on, and over more than one pair of processes each pair's
+ * own (`1.031× side by side over 3 pairs of processes (1.024×, 1.045×, 1.025×), …`).
  */
 function journalCell(row: RatioRow | undefined): string {
   const journal = row?.journal;
@@ -52,11 +53,25 @@ function journalCell(row: RatioRow | undefined): string {
   const lead =
     sideBySide === undefined
       ? ''
-      : `${times(sideBySide.ratio, 3)} side by side, ${signed(sideBySide.extraUs)} µs an answer, 95 % ${times(sideBySide.low, 3)} to ${times(sideBySide.high, 3)}; in turns `;
+      : `${times(sideBySide.ratio, 3)} side by side${overPairs(sideBySide)}, ${signed(sideBySide.extraUs)} µs an answer, 95 % ${times(sideBySide.low, 3)} to ${times(sideBySide.high, 3)}; in turns `;
   if (slices === undefined) return `${lead}${times(journal.ratio, 3)}`;
   const within =
     interval === undefined ? '' : `; 95 % ${times(interval.low, 3)} to ${times(interval.high, 3)}`;
   return `${lead}${times(journal.ratio, 3)} (slices ${times(slices.min, 3)} to ${times(slices.max, 3)}, median ${times(slices.median, 3)}${within})`;
+}
+
+/**
+ * ` over 3 pairs of processes (1.024×, 1.045×, 1.025×)`: the pairs the journal's side-by-side reading
+ * came from and each one's own, a pair without windows as –; empty for one pair.
+ */
+function overPairs(cost: SideBySideCost): string {
+  const { pairs, pairRatios } = cost;
+  if (pairs === undefined || pairs <= 1) return '';
+  const each =
+    pairRatios === undefined
+      ? ''
+      : ` (${pairRatios.map((r) => (Number.isFinite(r) ? times(r, 3) : '–')).join(', ')})`;
+  return ` over ${pairs} pairs of processes${each}`;
 }
 
 /** `; side by side 0.912× (95 % 0.897× to 0.927×)`: another's CPU over petkit's, read side by side; empty without. */
