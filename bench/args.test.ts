@@ -46,6 +46,16 @@ describe('parseBenchArgs', () => {
     });
   });
 
+  it('refuses more pairs than the side-by-side windows, one each, rather than start them all', () => {
+    // The defaults: 30 s side by side in windows of a second.
+    expect(parseBenchArgs(['--journal-pairs', '30'])).toMatchObject({ journalPairs: 30 });
+    expect(() => parseBenchArgs(['--journal-pairs', '31'])).toThrow(
+      /--journal-pairs 31 is more than the 30 windows/,
+    );
+    expect(() => parseBenchArgs(['--journal-pairs', '1e9'])).toThrow(BenchArgsError);
+    expect(() => parseBenchArgs(['--quick', '--journal-pairs', '4'])).toThrow(/the 3 windows of 3 s/);
+  });
+
   it('keeps the servers and scenarios asked for, in the bench’s order', () => {
     const options = parseBenchArgs([
       '--servers',

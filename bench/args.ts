@@ -125,13 +125,21 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
   const duration = positive('duration', values.duration, quick ? 1 : 10);
   const slices = positive('slices', values.slices, Math.max(1, Math.round(duration)));
   if (!Number.isInteger(slices)) throw new BenchArgsError('--slices must be a whole number');
+  const journalDuration = positive('journal-duration', values['journal-duration'], 3 * duration);
   const journalPairs = positive('journal-pairs', values['journal-pairs'], 3);
   if (!Number.isInteger(journalPairs)) throw new BenchArgsError('--journal-pairs must be a whole number');
+  // Each pair is driven one window at least (a slice long): no more pairs than the windows, so that
+  // a number too large is refused rather than starting processes for pairs past the time given.
+  const journalWindows = Math.max(1, Math.round((journalDuration * slices) / duration));
+  if (journalPairs > journalWindows)
+    throw new BenchArgsError(
+      `--journal-pairs ${journalPairs} is more than the ${journalWindows} windows of ${journalDuration} s side by side (--journal-duration): each pair needs one`,
+    );
   return {
     connections,
     duration,
     slices,
-    journalDuration: positive('journal-duration', values['journal-duration'], 3 * duration),
+    journalDuration,
     journalPairs,
     warmup: positive('warmup', values.warmup, quick ? 0.5 : 2),
     servers: pick(
