@@ -84,6 +84,14 @@ export class BenchArgsError extends Error {
   override readonly name = 'BenchArgsError';
 }
 
+/** How many side-by-side windows, each a slice long, `seconds` hold: one at least. */
+export function sideBySideWindows(
+  seconds: number,
+  options: Pick<BenchOptions, 'slices' | 'duration'>,
+): number {
+  return Math.max(1, Math.round((seconds * options.slices) / options.duration));
+}
+
 function positive(name: string, raw: string | undefined, fallback: number): number {
   if (raw === undefined) return fallback;
   const value = Number(raw);
@@ -130,7 +138,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
   if (!Number.isInteger(journalPairs)) throw new BenchArgsError('--journal-pairs must be a whole number');
   // Each pair is driven one window at least (a slice long): no more pairs than the windows, so that
   // a number too large is refused rather than starting processes for pairs past the time given.
-  const journalWindows = Math.max(1, Math.round((journalDuration * slices) / duration));
+  const journalWindows = sideBySideWindows(journalDuration, { slices, duration });
   if (journalPairs > journalWindows)
     throw new BenchArgsError(
       `--journal-pairs ${journalPairs} is more than the ${journalWindows} windows of ${journalDuration} s side by side (--journal-duration): each pair needs one`,

@@ -84,9 +84,7 @@ export function pairDifferenceRatios(
   return pairWindows.map((count) => {
     const own = windows.slice(start, start + count);
     start += count;
-    if (own.length === 0) return Number.NaN;
-    const extraUs = own.reduce((sum, w) => sum + w.cpuUsPerRequest[0] - w.cpuUsPerRequest[1], 0) / own.length;
-    return 1 + extraUs / alone;
+    return own.length === 0 ? Number.NaN : 1 + meanDifference(own) / alone;
   });
 }
 
@@ -111,17 +109,25 @@ export function overPetkitSideBySide(
   };
 }
 
+/** What the first of a side-by-side pair costs over the second in one window, in CPU µs an answer. */
+const difference = (window: SideBySideWindow): number =>
+  window.cpuUsPerRequest[0] - window.cpuUsPerRequest[1];
+
+/** The windows' mean difference (at least one window). */
+function meanDifference(windows: readonly SideBySideWindow[]): number {
+  return windows.reduce((sum, window) => sum + difference(window), 0) / windows.length;
+}
+
 /** What the first of a side-by-side pair costs over the second, a window at a time, over the second's CPU an answer `alone`. */
 function differenceCost(
   windows: readonly SideBySideWindow[],
   alone: number | undefined,
 ): SideBySideCost | undefined {
   if (alone === undefined || alone <= 0) return undefined;
-  const differences = windows.map((w) => w.cpuUsPerRequest[0] - w.cpuUsPerRequest[1]);
-  const interval = meanInterval(differences);
+  const interval = meanInterval(windows.map(difference));
   if (interval === undefined) return undefined;
   const mean = (values: readonly number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
-  const extraUs = mean(differences);
+  const extraUs = meanDifference(windows);
   const first = mean(windows.map((w) => w.cpuUsPerRequest[0]));
   const second = mean(windows.map((w) => w.cpuUsPerRequest[1]));
   return {

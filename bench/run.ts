@@ -5,7 +5,7 @@ import { availableParallelism, cpus, release, totalmem, type } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startCluster } from '../test/support/postgres/cluster.js';
-import { BenchArgsError, type BenchOptions, HELP, parseBenchArgs } from './args.js';
+import { BenchArgsError, type BenchOptions, HELP, parseBenchArgs, sideBySideWindows } from './args.js';
 import { timeContractRun } from './contract-timing.js';
 import { BENCH_KEYS_FILE } from './keys-file.js';
 import { type LoadFigures, mergeSlices, runLoad, turnOrder } from './load.js';
@@ -107,6 +107,13 @@ async function measure(
   }).finally(stopResets);
 }
 
+/** Warms servers up with the mixed workload for `--warmup` seconds, one after the other. */
+async function warmUp(servers: readonly Started[], options: BenchOptions): Promise<void> {
+  const mixed = SCENARIOS.find((s) => s.id === 'mixed');
+  if (mixed === undefined) return;
+  for (const started of servers) await measure(started, mixed, options.connections, options.warmup);
+}
+
 /** Resets a server's state now and every second while it is driven (when it has a reset); the stop. */
 async function startResets({ spec, server }: Started): Promise<(() => void) | undefined> {
   return spec.resetPath === undefined ? undefined : startResetLoop(`${server.origin}${spec.resetPath}`);
@@ -140,7 +147,7 @@ async function sideBySideWith(
       {
         connections: options.connections,
         // Windows as long as a slice, as many as the pair's seconds hold.
-        windows: Math.max(1, Math.round((durationS * options.slices) / options.duration)),
+        windows: sideBySideWindows(durationS, options),
         windowMs: (options.duration * 1000) / options.slices,
       },
     );
@@ -185,11 +192,7 @@ async function journalSideBySide(
         const server = await startServer(spec, context);
         fresh.push({ spec, server, scenarios: [] });
       }
-      // Warmed as the run's own were at its start: with the mixed workload, one after the other.
-      const mixed = SCENARIOS.find((s) => s.id === 'mixed');
-      for (const started of fresh) {
-        if (mixed !== undefined) await measure(started, mixed, options.connections, options.warmup);
-      }
+      await warmUp(fresh, options);
       const figures = await sideBySideWith(
         fresh,
         'petkit-no-journal',
@@ -230,10 +233,7 @@ async function benchServers(context: ServerContext, options: BenchOptions): Prom
   const running = results.filter((r): r is Started => 'spec' in r);
   const starts = await startInTurns(running, context);
   try {
-    const mixed = SCENARIOS.find((s) => s.id === 'mixed');
-    for (const started of running) {
-      if (mixed !== undefined) await measure(started, mixed, options.connections, options.warmup);
-    }
+    await warmUp(running, options);
     for (const scenario of SCENARIOS.filter((s) => options.scenarios.includes(s.id))) {
       // The servers take turns slice by slice, in an order reversed every other slice: a ratio
       // compares figures taken seconds apart, and no server always follows the same one.
