@@ -56,6 +56,22 @@ describe('parseBenchArgs', () => {
     expect(() => parseBenchArgs(['--quick', '--journal-pairs', '4'])).toThrow(/the 3 windows of 3 s/);
   });
 
+  it('refuses slices shorter than a tenth of a second, and connections past 10,000, rather than run them', () => {
+    expect(parseBenchArgs(['--duration', '1', '--slices', '10'])).toMatchObject({ slices: 10 });
+    expect(parseBenchArgs(['--duration', '0.3', '--slices', '3'])).toMatchObject({ slices: 3 });
+    expect(() => parseBenchArgs(['--duration', '1', '--slices', '11'])).toThrow(
+      /--slices 11 cuts --duration 1 into slices shorter than 0.1 s: at most 10/,
+    );
+    // A count that would never end: a hundred million slices of a ten-millionth of a second.
+    expect(() => parseBenchArgs(['--slices', '100000000'])).toThrow(/at most 100$/);
+    expect(() => parseBenchArgs(['--duration', '0.05'])).toThrow(/--duration 0.05 is shorter than a slice/);
+    expect(parseBenchArgs(['--connections', '10000'])).toMatchObject({ connections: 10_000 });
+    expect(() => parseBenchArgs(['--connections', '10001'])).toThrow(
+      /--connections 10001 is more than 10000/,
+    );
+    expect(() => parseBenchArgs(['--connections', '1e9'])).toThrow(BenchArgsError);
+  });
+
   it('keeps the servers and scenarios asked for, in the bench’s order', () => {
     const options = parseBenchArgs([
       '--servers',

@@ -57,14 +57,15 @@ export const HELP = `npm run bench -- [options]
   --duration S        seconds per scenario (default 10)
   --quick             1 s per scenario and a 0.5 s warm-up, to try the bench out
   --warmup S          seconds of warm-up per server (default 2)
-  --slices N          servers take turns N times per scenario, each for duration/N s (default one a second)
+  --slices N          servers take turns N times per scenario, each for duration/N s (default one a second;
+                      a slice lasts 0.1 s at least)
   --journal-duration S  seconds petkit and petkit --journal-limit 0 are driven side by side per
                       scenario (default three times --duration)
   --journal-pairs N   the journal's pair is read over N pairs of processes, each driven
                       journal-duration/N s: the first pair is the run's own processes, the others
                       are started fresh for it, warmed with the mixed workload for --warmup s,
                       then stopped (default 3)
-  --connections N     concurrent connections (default 50)
+  --connections N     concurrent connections (default 50, at most 10000)
   --servers a,b       among ${SERVERS.map((s) => s.id).join(', ')}
                       (default all but petkit-shared*)
   --shared            add the shared mode: petkit mock --state, 1 and 2 replicas on one PostgreSQL
@@ -78,6 +79,11 @@ export const HELP = `npm run bench -- [options]
   --no-proxy          skip measuring petkit proxy's overhead against a direct call
   --output FILE       where to write the JSON (default bench-results/bench-<date>.json)
 `;
+
+/** The most connections `--connections` takes. */
+export const MAX_CONNECTIONS = 10_000;
+/** The shortest slice (seconds) `--slices` may cut a scenario's `--duration` into. */
+export const MIN_SLICE_S = 0.1;
 
 /** Thrown on a flag the bench does not know or a value it cannot use. */
 export class BenchArgsError extends Error {
@@ -130,9 +136,22 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
   const quick = values.quick === true;
   const connections = positive('connections', values.connections, 50);
   if (!Number.isInteger(connections)) throw new BenchArgsError('--connections must be a whole number');
+  // Each is a socket and autocannon's state for it, opened at once: a number past any machine's
+  // file descriptors is refused, not tried until memory or descriptors run out.
+  if (connections > MAX_CONNECTIONS)
+    throw new BenchArgsError(`--connections ${connections} is more than ${MAX_CONNECTIONS}`);
   const duration = positive('duration', values.duration, quick ? 1 : 10);
   const slices = positive('slices', values.slices, Math.max(1, Math.round(duration)));
   if (!Number.isInteger(slices)) throw new BenchArgsError('--slices must be a whole number');
+  // A slice is a load run of its own (autocannon started, driven, stopped, the CPU read): one shorter
+  // than MIN_SLICE_S reads nothing but its own start, and a huge count is a run that never ends.
+  const mostSlices = Math.floor(duration / MIN_SLICE_S + 1e-9);
+  if (mostSlices < 1)
+    throw new BenchArgsError(`--duration ${duration} is shorter than a slice: ${MIN_SLICE_S} s at least`);
+  if (slices > mostSlices)
+    throw new BenchArgsError(
+      `--slices ${slices} cuts --duration ${duration} into slices shorter than ${MIN_SLICE_S} s: at most ${mostSlices}`,
+    );
   const journalDuration = positive('journal-duration', values['journal-duration'], 3 * duration);
   const journalPairs = positive('journal-pairs', values['journal-pairs'], 3);
   if (!Number.isInteger(journalPairs)) throw new BenchArgsError('--journal-pairs must be a whole number');
