@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { startCluster } from '../test/support/postgres/cluster.js';
 import { BenchArgsError, type BenchOptions, HELP, parseBenchArgs, sideBySideWindows } from './args.js';
 import { timeContractRun } from './contract-timing.js';
+import { readFreshPairs } from './fresh-pairs.js';
 import { BENCH_KEYS_FILE } from './keys-file.js';
 import { type LoadFigures, mergeSlices, runLoad, turnOrder } from './load.js';
 import { readMemory } from './memory.js';
@@ -185,15 +186,15 @@ async function journalSideBySide(
   const specs = ['petkit', 'petkit-no-journal'].flatMap(
     (id) => running.find((r) => r.spec.id === id)?.spec ?? [],
   );
-  for (let pair = 2; pair <= options.journalPairs; pair += 1) {
-    const fresh: Started[] = [];
-    try {
-      for (const spec of specs) {
-        const server = await startServer(spec, context);
-        fresh.push({ spec, server, scenarios: [] });
-      }
+  const further = await readFreshPairs<Started, SideBySideFigures>(2, options.journalPairs, {
+    start: specs.map((spec) => async () => ({
+      spec,
+      server: await startServer(spec, context),
+      scenarios: [],
+    })),
+    read: async (fresh, pair) => {
       await warmUp(fresh, options);
-      const figures = await sideBySideWith(
+      return sideBySideWith(
         fresh,
         'petkit-no-journal',
         scenario,
@@ -201,18 +202,17 @@ async function journalSideBySide(
         durationS,
         `${of(pair)}, fresh processes (pids ${fresh.map((f) => f.server.pid).join(', ')})`,
       );
-      if (figures !== undefined) read.push(figures);
-    } catch (error) {
+    },
+    stop: (fresh) => fresh.server.stop(),
+    failed: (pair, error) => {
       const said = (error as { stderr?: string }).stderr?.trim().split('\n').slice(-1)[0];
       log(
         `${scenario.id}, journal: pair ${pair} of ${options.journalPairs} failed (${(error as Error).message}${said ? `: ${said}` : ''}); ` +
-          `reading the ${read.length} that ran`,
+          `reading the ${pair - 1} that ran`,
       );
-      break;
-    } finally {
-      await Promise.all(fresh.map((f) => f.server.stop()));
-    }
-  }
+    },
+  });
+  read.push(...further);
   const merged = mergeSideBySide(read);
   log(
     `${scenario.id}, journal: ${read.length} ${read.length === 1 ? 'pair' : 'pairs'} of processes, ${merged?.windows.length ?? 0} windows`,
