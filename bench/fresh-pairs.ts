@@ -26,18 +26,17 @@ export async function readFreshPairs<Process, Figures>(
   const read: Figures[] = [];
   for (let pair = from; pair <= to; pair += 1) {
     const started: Process[] = [];
-    let failed = false;
     try {
       for (const start of steps.start) started.push(await start());
       const figures = await steps.read(started, pair);
       if (figures !== undefined) read.push(figures);
     } catch (error) {
-      failed = true;
       steps.failed(pair, error);
+      break;
     } finally {
+      // Run before the break leaves the loop, as after a pair read.
       await Promise.all(started.map((process) => steps.stop(process).catch(() => undefined)));
     }
-    if (failed) break;
   }
   return read;
 }
