@@ -11,6 +11,8 @@ describe('parseBenchArgs', () => {
       slices: 10,
       journalDuration: 30,
       journalPairs: 3,
+      ceilingDuration: 30,
+      ceilingPairs: 3,
       contract: true,
       proxy: true,
     });
@@ -44,6 +46,24 @@ describe('parseBenchArgs', () => {
       journalPairs: 5,
       journalDuration: 50,
     });
+  });
+
+  it('reads the work-matched ceiling’s pair as the journal’s, its own flags apart', () => {
+    expect(parseBenchArgs(['--quick'])).toMatchObject({ ceilingDuration: 3, ceilingPairs: 3 });
+    expect(parseBenchArgs(['--duration', '4'])).toMatchObject({ ceilingDuration: 12, journalDuration: 12 });
+    expect(parseBenchArgs(['--ceiling-pairs', '5', '--ceiling-duration', '50'])).toMatchObject({
+      ceilingPairs: 5,
+      ceilingDuration: 50,
+      journalPairs: 3,
+      journalDuration: 30,
+    });
+    expect(parseBenchArgs(['--journal-pairs', '1'])).toMatchObject({ journalPairs: 1, ceilingPairs: 3 });
+    expect(() => parseBenchArgs(['--ceiling-pairs', '31'])).toThrow(
+      /--ceiling-pairs 31 is more than the 30 windows of 30 s side by side \(--ceiling-duration\)/,
+    );
+    expect(() => parseBenchArgs(['--ceiling-duration', '2', '--ceiling-pairs', '3'])).toThrow(
+      /the 2 windows of 2 s/,
+    );
   });
 
   it('refuses more pairs than the side-by-side windows, one each, rather than start them all', () => {
@@ -136,6 +156,11 @@ describe('parseBenchArgs', () => {
     [['--journal-pairs', '-2']],
     [['--journal-pairs', '2.5']],
     [['--journal-pairs', 'three']],
+    [['--ceiling-duration', '0']],
+    [['--ceiling-duration', 'NaN']],
+    [['--ceiling-pairs', '0']],
+    [['--ceiling-pairs', '1.5']],
+    [['--ceiling-pairs', 'Infinity']],
     [['--frobnicate']],
   ])('rejects %j with a BenchArgsError', (argv) => {
     expect(() => parseBenchArgs(argv)).toThrow(BenchArgsError);

@@ -33,6 +33,18 @@ export interface BenchOptions {
    */
   readonly journalPairs: number;
   /**
+   * Seconds petkit and the work-matched ceiling are driven side by side in each scenario, shared
+   * among its `ceilingPairs` pairs of processes, as the journal's pair is. Default three times
+   * `duration`: one pair of ten windows read a mock at 0.89× in turns as 0.78× side by side (run 56:
+   * a disturbed ten seconds, 95 % 0.67 to 0.93).
+   */
+  readonly ceilingDuration: number;
+  /**
+   * How many pairs of processes the ceiling's pair is read over, each driven `ceilingDuration /
+   * ceilingPairs` seconds: the run's own petkit and ceiling, then fresh ones. Default 3.
+   */
+  readonly ceilingPairs: number;
+  /**
    * Which servers to run. Default all but the shared mode's, which `--shared` adds (it needs a
    * PostgreSQL: the bench starts one of its own, or uses `--state URL`).
    */
@@ -65,6 +77,10 @@ export const HELP = `npm run bench -- [options]
                       journal-duration/N s: the first pair is the run's own processes, the others
                       are started fresh for it, warmed with the mixed workload for --warmup s,
                       then stopped (default 3)
+  --ceiling-duration S  seconds petkit and the work-matched ceiling are driven side by side per
+                      scenario (default three times --duration)
+  --ceiling-pairs N   the ceiling's pair is read over N pairs of processes, as --journal-pairs
+                      (default 3)
   --connections N     concurrent connections (default 50, at most 10000)
   --servers a,b       among ${SERVERS.map((s) => s.id).join(', ')}
                       (default all but petkit-shared*)
@@ -104,6 +120,29 @@ function positive(name: string, raw: string | undefined, fallback: number): numb
   if (!Number.isFinite(value) || value <= 0)
     throw new BenchArgsError(`--${name} must be a positive number, not "${raw}"`);
   return value;
+}
+
+/**
+ * A pair read side by side over several pairs of processes (`--NAME-duration`, `--NAME-pairs`):
+ * three times `duration` over three pairs unless said. Each pair is driven one window at least (a
+ * slice long): no more pairs than the windows, so that a number too large is refused rather than
+ * starting processes for pairs past the time given.
+ */
+function pairsOf(
+  name: 'journal' | 'ceiling',
+  rawDuration: string | undefined,
+  rawPairs: string | undefined,
+  options: Pick<BenchOptions, 'slices' | 'duration'>,
+): { readonly duration: number; readonly pairs: number } {
+  const duration = positive(`${name}-duration`, rawDuration, 3 * options.duration);
+  const pairs = positive(`${name}-pairs`, rawPairs, 3);
+  if (!Number.isInteger(pairs)) throw new BenchArgsError(`--${name}-pairs must be a whole number`);
+  const windows = sideBySideWindows(duration, options);
+  if (pairs > windows)
+    throw new BenchArgsError(
+      `--${name}-pairs ${pairs} is more than the ${windows} windows of ${duration} s side by side (--${name}-duration): each pair needs one`,
+    );
+  return { duration, pairs };
 }
 
 function pick<T extends string>(
@@ -152,22 +191,22 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
     throw new BenchArgsError(
       `--slices ${slices} cuts --duration ${duration} into slices shorter than ${MIN_SLICE_S} s: at most ${mostSlices}`,
     );
-  const journalDuration = positive('journal-duration', values['journal-duration'], 3 * duration);
-  const journalPairs = positive('journal-pairs', values['journal-pairs'], 3);
-  if (!Number.isInteger(journalPairs)) throw new BenchArgsError('--journal-pairs must be a whole number');
-  // Each pair is driven one window at least (a slice long): no more pairs than the windows, so that
-  // a number too large is refused rather than starting processes for pairs past the time given.
-  const journalWindows = sideBySideWindows(journalDuration, { slices, duration });
-  if (journalPairs > journalWindows)
-    throw new BenchArgsError(
-      `--journal-pairs ${journalPairs} is more than the ${journalWindows} windows of ${journalDuration} s side by side (--journal-duration): each pair needs one`,
-    );
+  const journal = pairsOf('journal', values['journal-duration'], values['journal-pairs'], {
+    slices,
+    duration,
+  });
+  const ceiling = pairsOf('ceiling', values['ceiling-duration'], values['ceiling-pairs'], {
+    slices,
+    duration,
+  });
   return {
     connections,
     duration,
     slices,
-    journalDuration,
-    journalPairs,
+    journalDuration: journal.duration,
+    journalPairs: journal.pairs,
+    ceilingDuration: ceiling.duration,
+    ceilingPairs: ceiling.pairs,
     warmup: positive('warmup', values.warmup, quick ? 0.5 : 2),
     servers: pick(
       'servers',
@@ -205,6 +244,8 @@ function parse(argv: readonly string[]) {
       slices: { type: 'string' },
       'journal-duration': { type: 'string' },
       'journal-pairs': { type: 'string' },
+      'ceiling-duration': { type: 'string' },
+      'ceiling-pairs': { type: 'string' },
       connections: { type: 'string' },
       servers: { type: 'string' },
       shared: { type: 'boolean' },

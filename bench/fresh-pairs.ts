@@ -1,7 +1,7 @@
-// The journal's further pairs of processes (bench/run.ts, --journal-pairs): each pair started one
-// process at a time, warmed and driven, then stopped, whatever happened. A pair that fails (a process
-// that does not start, or dies while it is warmed or driven) ends the reading with the pairs read
-// before it; no process it started is left running.
+// The further pairs of processes a side-by-side pair is read over (bench/run.ts, --journal-pairs,
+// --ceiling-pairs): each pair started one process at a time, warmed and driven, then stopped,
+// whatever happened. A pair that fails (a process that does not start, or dies while it is warmed or
+// driven) ends the reading with the pairs read before it; no process it started is left running.
 
 export interface FreshPairSteps<Process, Figures> {
   /** Starts the pair's processes, in this order (the next is started once the one before has). */

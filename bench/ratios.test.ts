@@ -356,6 +356,22 @@ describe('the journal read over several pairs of processes', () => {
     expect(handEdited?.pairs).toBe(2);
     expect(handEdited).not.toHaveProperty('pairRatios');
   });
+
+  it('gives no upper bound, not a negative one, when the interval of the cost reaches 0', () => {
+    // Three windows far apart: petkit's extra 30, −35 and 35 µs over the ceiling's 40 alone.
+    const windows = [
+      [70, 40],
+      [5, 40],
+      [75, 40],
+    ].map(([petkit, ceiling]) => ({
+      cpuUsPerRequest: [petkit as number, ceiling as number] as const,
+      answers: [10_000, 10_000] as const,
+    }));
+    const read = overPetkitSideBySide({ windows }, figures('list-20', 1, { cpuUsPerRequest: 40 }));
+    expect(read?.low).toBeGreaterThan(0);
+    expect(read?.low).toBeLessThan(read?.ratio ?? 0);
+    expect(read?.high).toBe(Number.POSITIVE_INFINITY);
+  });
 });
 
 describe('overPetkitSideBySide', () => {
@@ -372,14 +388,15 @@ describe('overPetkitSideBySide', () => {
       ceilingSideBySide: { windows, unexpected: [0, 0], errors: [0, 0] },
     });
     // petkit 10 µs over the ceiling's 40 alone, in every window: 40 / 50.
-    const read = overPetkitSideBySide(windows, figures('list-20', 1, { cpuUsPerRequest: 40 }));
+    const read = overPetkitSideBySide({ windows }, figures('list-20', 1, { cpuUsPerRequest: 40 }));
     expect(read?.ratio).toBeCloseTo(0.8, 10);
     expect(read?.low).toBeCloseTo(0.8, 10);
     expect(read?.high).toBeCloseTo(0.8, 10);
     expect(read?.extraUs).toBeCloseTo(10, 10);
+    expect(read).not.toHaveProperty('pairs');
     expect(overPetkitSideBySide(undefined, figures('list-20', 1))).toBeUndefined();
     expect(
-      overPetkitSideBySide(windows, figures('list-20', 1, { cpuUsPerRequest: undefined })),
+      overPetkitSideBySide({ windows }, figures('list-20', 1, { cpuUsPerRequest: undefined })),
     ).toBeUndefined();
     const rows = computeRatios(
       [server('petkit', [petkit]), server('ceiling-work', [figures('list-20', 1, { cpuUsPerRequest: 40 })])],
@@ -398,5 +415,47 @@ describe('overPetkitSideBySide', () => {
     );
     expect(withBaseline[0]?.baselineSideBySide?.ratio).toBeCloseTo(0.8, 10);
     expect(withBaseline[0]?.ceilingSideBySide).toBeUndefined();
+  });
+
+  it('reads each pair of processes on its own when the windows came from several', () => {
+    const window = (petkit: number, ceiling: number) => ({
+      cpuUsPerRequest: [petkit, ceiling] as const,
+      answers: [10_000, 10_000] as const,
+    });
+    // Against 40 µs alone: the first pair's petkit 10 µs over the ceiling, the second's 30.
+    const windows = [window(50, 40), window(60, 50), window(70, 40), window(80, 50)];
+    const read = overPetkitSideBySide(
+      { windows, pairs: 2, pairWindows: [2, 2] },
+      figures('list-20', 1, { cpuUsPerRequest: 40 }),
+    );
+    expect(read?.pairs).toBe(2);
+    const [first, second] = read?.pairRatios ?? [];
+    expect(first).toBeCloseTo(40 / 50, 10);
+    expect(second).toBeCloseTo(40 / 70, 10);
+    // Over every window: 20 µs extra.
+    expect(read?.ratio).toBeCloseTo(40 / 60, 10);
+    // Counts that do not add up to the windows (results edited by hand): the pairs, not their readings.
+    const handEdited = overPetkitSideBySide(
+      { windows, pairs: 2, pairWindows: [1, 2] },
+      figures('list-20', 1, { cpuUsPerRequest: 40 }),
+    );
+    expect(handEdited?.pairs).toBe(2);
+    expect(handEdited).not.toHaveProperty('pairRatios');
+  });
+
+  it('gives no upper bound, not a negative one, when the interval of the cost reaches 0', () => {
+    // Three windows far apart: petkit's extra 30, −35 and 35 µs over the ceiling's 40 alone.
+    const windows = [
+      [70, 40],
+      [5, 40],
+      [75, 40],
+    ].map(([petkit, ceiling]) => ({
+      cpuUsPerRequest: [petkit as number, ceiling as number] as const,
+      answers: [10_000, 10_000] as const,
+    }));
+    const read = overPetkitSideBySide({ windows }, figures('list-20', 1, { cpuUsPerRequest: 40 }));
+    expect(read?.low).toBeGreaterThan(0);
+    expect(read?.low).toBeLessThan(read?.ratio ?? 0);
+    expect(read?.high).toBe(Number.POSITIVE_INFINITY);
   });
 });

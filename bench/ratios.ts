@@ -9,7 +9,7 @@ import type {
 } from './report.js';
 import type { ScenarioId } from './scenarios.js';
 import type { ServerId } from './servers.js';
-import type { SideBySideWindow } from './side-by-side.js';
+import type { SideBySideFigures, SideBySideWindow } from './side-by-side.js';
 
 function scenariosOf(servers: readonly ServerResult[], id: ServerId): readonly ScenarioResult[] | undefined {
   const server = servers.find((s) => s.server === id);
@@ -92,20 +92,30 @@ export function pairDifferenceRatios(
  * Another server's CPU an answer over petkit's from their side-by-side windows (the work-matched
  * ceiling's, a baseline build's): the other's alone over the same plus petkit's extra (the windows'
  * mean difference), so read the way the journal's cost is. Undefined without three windows or the
- * other's CPU an answer alone.
+ * other's CPU an answer alone. When the windows came from several pairs of processes, with how many
+ * and each pair's own reading.
  */
 export function overPetkitSideBySide(
-  windows: readonly SideBySideWindow[] | undefined,
+  figures: Pick<SideBySideFigures, 'windows' | 'pairs' | 'pairWindows'> | undefined,
   other: ScenarioResult | undefined,
 ): OverPetkit | undefined {
-  const cost = differenceCost(windows ?? [], other?.cpuUsPerRequest);
+  const alone = other?.cpuUsPerRequest;
+  const cost = differenceCost(figures?.windows ?? [], alone);
   if (cost === undefined) return undefined;
-  return {
+  const read = {
     ratio: 1 / cost.ratio,
     low: 1 / cost.high,
-    high: 1 / cost.low,
+    // A cost interval reaching 0 or below (a few windows, far apart): no upper bound, not its inverse.
+    high: cost.low > 0 ? 1 / cost.low : Number.POSITIVE_INFINITY,
     extraUs: cost.extraUs,
     windows: cost.windows,
+  };
+  if (figures?.pairs === undefined || alone === undefined) return read;
+  const pairRatios = pairDifferenceRatios(figures.windows, figures.pairWindows, alone);
+  return {
+    ...read,
+    pairs: figures.pairs,
+    ...(pairRatios === undefined ? {} : { pairRatios: pairRatios.map((r) => 1 / r) }),
   };
 }
 
@@ -227,16 +237,13 @@ export function computeRatios(
     overPrecomputed: ratio(find(petkit, id), find(precomputed, id)),
     cpuOverPrecomputed: cpuRatio(find(petkit, id), find(precomputed, id)),
     journal: journalCost(find(petkit, id), find(none, id)),
-    ceilingSideBySide: overPetkitSideBySide(find(petkit, id)?.ceilingSideBySide?.windows, find(ceiling, id)),
+    ceilingSideBySide: overPetkitSideBySide(find(petkit, id)?.ceilingSideBySide, find(ceiling, id)),
     ...(baseline === undefined
       ? {}
       : {
           overBaseline: ratio(find(petkit, id), find(baseline, id)),
           cpuOverBaseline: cpuRatio(find(petkit, id), find(baseline, id)),
-          baselineSideBySide: overPetkitSideBySide(
-            find(petkit, id)?.baselineSideBySide?.windows,
-            find(baseline, id),
-          ),
+          baselineSideBySide: overPetkitSideBySide(find(petkit, id)?.baselineSideBySide, find(baseline, id)),
         }),
   }));
 }

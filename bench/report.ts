@@ -92,6 +92,10 @@ export interface OverPetkit {
   /** What petkit spends an answer beyond the other, in µs: the windows' mean difference. */
   readonly extraUs: number;
   readonly windows: number;
+  /** How many pairs of processes the windows came from (`--ceiling-pairs`); absent from one pair's run. */
+  readonly pairs?: number;
+  /** With `pairs`: each pair's own reading, in the order the pairs ran (NaN for a pair that gave no window). */
+  readonly pairRatios?: readonly number[];
 }
 
 /**

@@ -164,29 +164,31 @@ async function sideBySideWith(
 }
 
 /**
- * The journal's pair (petkit and `--journal-limit 0` side by side) read over `options.journalPairs`
- * pairs of processes, each driven `journalDuration / journalPairs` seconds: first the run's own two,
- * then for each further pair two fresh processes of the same commands, warmed as the run's were and
- * stopped after. Two processes of the same build read ±2 % apart from one pair to the next, so one
- * pair's layout would decide the scenario's figure; over several, it is averaged. A fresh pair that
- * fails (to start, warm up or be driven) is logged and ends the reading with the pairs that ran; the
- * next scenario tries again. Undefined unless both servers run.
+ * A pair side by side (petkit and `--journal-limit 0`, or the work-matched ceiling) read over `pairs`
+ * pairs of processes, each driven `seconds / pairs` seconds: first the run's own two, then for each
+ * further pair two fresh processes of the same commands, warmed as the run's were and stopped after.
+ * Two processes of the same build read ±2 % apart from one pair to the next, and one disturbed
+ * stretch of seconds moved one pair's figure by a tenth (run 56: the ceiling's pair on list-20 at
+ * 0.78 side by side, 0.89 in turns), so one pair would decide the scenario's figure; over several, it
+ * is averaged. A fresh pair that fails (to start, warm up or be driven) is logged and ends the
+ * reading with the pairs that ran; the next scenario tries again. Undefined unless both servers run.
  */
-async function journalSideBySide(
+async function pairsSideBySide(
   running: readonly Started[],
+  other: 'petkit-no-journal' | 'ceiling-work',
   scenario: Scenario,
   options: BenchOptions,
   context: ServerContext,
+  { seconds, pairs }: { readonly seconds: number; readonly pairs: number },
 ): Promise<SideBySideFigures | undefined> {
-  const durationS = options.journalDuration / options.journalPairs;
-  const of = (pair: number) => (options.journalPairs > 1 ? ` (pair ${pair} of ${options.journalPairs})` : '');
-  const first = await sideBySideWith(running, 'petkit-no-journal', scenario, options, durationS, of(1));
+  const durationS = seconds / pairs;
+  const name = other === 'ceiling-work' ? 'ceiling' : 'journal';
+  const of = (pair: number) => (pairs > 1 ? ` (pair ${pair} of ${pairs})` : '');
+  const first = await sideBySideWith(running, other, scenario, options, durationS, of(1));
   if (first === undefined) return undefined;
   const read = [first];
-  const specs = ['petkit', 'petkit-no-journal'].flatMap(
-    (id) => running.find((r) => r.spec.id === id)?.spec ?? [],
-  );
-  const further = await readFreshPairs<Started, SideBySideFigures>(2, options.journalPairs, {
+  const specs = ['petkit', other].flatMap((id) => running.find((r) => r.spec.id === id)?.spec ?? []);
+  const further = await readFreshPairs<Started, SideBySideFigures>(2, pairs, {
     start: specs.map((spec) => async () => ({
       spec,
       server: await startServer(spec, context),
@@ -196,7 +198,7 @@ async function journalSideBySide(
       await warmUp(fresh, options);
       return sideBySideWith(
         fresh,
-        'petkit-no-journal',
+        other,
         scenario,
         options,
         durationS,
@@ -207,7 +209,7 @@ async function journalSideBySide(
     failed: (pair, error) => {
       const said = (error as { stderr?: string }).stderr?.trim().split('\n').slice(-1)[0];
       log(
-        `${scenario.id}, journal: pair ${pair} of ${options.journalPairs} failed (${(error as Error).message}${said ? `: ${said}` : ''}); ` +
+        `${scenario.id}, ${name}: pair ${pair} of ${pairs} failed (${(error as Error).message}${said ? `: ${said}` : ''}); ` +
           `reading the ${pair - 1} that ran`,
       );
     },
@@ -215,7 +217,7 @@ async function journalSideBySide(
   read.push(...further);
   const merged = mergeSideBySide(read);
   log(
-    `${scenario.id}, journal: ${read.length} ${read.length === 1 ? 'pair' : 'pairs'} of processes, ${merged?.windows.length ?? 0} windows`,
+    `${scenario.id}, ${name}: ${read.length} ${read.length === 1 ? 'pair' : 'pairs'} of processes, ${merged?.windows.length ?? 0} windows`,
   );
   return merged;
 }
@@ -254,8 +256,14 @@ async function benchServers(context: ServerContext, options: BenchOptions): Prom
             );
         }
       }
-      const journal = await journalSideBySide(running, scenario, options, context);
-      const ceiling = await sideBySideWith(running, 'ceiling-work', scenario, options);
+      const journal = await pairsSideBySide(running, 'petkit-no-journal', scenario, options, context, {
+        seconds: options.journalDuration,
+        pairs: options.journalPairs,
+      });
+      const ceiling = await pairsSideBySide(running, 'ceiling-work', scenario, options, context, {
+        seconds: options.ceilingDuration,
+        pairs: options.ceilingPairs,
+      });
       const baseline = await sideBySideWith(running, 'petkit-baseline', scenario, options);
       // Kept on petkit's row: it is the first of every pair.
       const pairs: Pick<ScenarioResult, 'journalSideBySide' | 'ceilingSideBySide' | 'baselineSideBySide'> = {

@@ -263,6 +263,27 @@ describe('the bench tables', () => {
     expect(journalNote(read)).toBe(
       "petkit against the work-matched ceiling side by side (the ceiling's CPU an answer alone over the same plus petkit's extra, both driven at once): list-20 0.912×; the lowest 0.912× (list-20, 95 % 0.901× to 0.924×).",
     );
+    // Read over three pairs of processes (--ceiling-pairs): each pair's own beside the figure.
+    const overPairs: BenchReport = {
+      ...report,
+      ratios: [
+        {
+          ...base,
+          ceilingSideBySide: {
+            ratio: 0.9123,
+            low: 0.9011,
+            high: 0.9236,
+            extraUs: 4,
+            windows: 30,
+            pairs: 3,
+            pairRatios: [0.9051, 0.9212, Number.NaN],
+          },
+        },
+      ],
+    };
+    expect(loadTable(overPairs).split('\n')[2]).toContain(
+      '| 0.63× (CPU 0.600×); side by side 0.912× over 3 pairs of processes (0.905×, 0.921×, –) (95 % 0.901× to 0.924×) |',
+    );
   });
 
   it('leads the journal note with the side-by-side reading of each scenario and its highest', () => {

@@ -13,7 +13,8 @@ export function markdownTable(head: readonly string[], rows: readonly (readonly 
 
 const int = (n: number) => Math.round(n).toLocaleString('en-US');
 const mb = (bytes: number | undefined) => (bytes === undefined ? '–' : (bytes / MB).toFixed(0));
-const times = (n: number | undefined, digits: number) => (n === undefined ? '–' : `${n.toFixed(digits)}×`);
+const times = (n: number | undefined, digits: number) =>
+  n === undefined ? '–' : n === Number.POSITIVE_INFINITY ? '∞' : `${n.toFixed(digits)}×`;
 
 function statusCounts(statuses: Readonly<Record<string, number>>): string {
   return Object.entries(statuses)
@@ -64,7 +65,7 @@ function journalCell(row: RatioRow | undefined): string {
  * ` over 3 pairs of processes (1.024×, 1.045×, 1.025×)`: the pairs the journal's side-by-side reading
  * came from and each one's own, a pair without windows as –; empty for one pair.
  */
-function overPairs(cost: SideBySideCost): string {
+function overPairs(cost: Pick<SideBySideCost, 'pairs' | 'pairRatios'>): string {
   const { pairs, pairRatios } = cost;
   if (pairs === undefined || pairs <= 1) return '';
   const each =
@@ -74,10 +75,14 @@ function overPairs(cost: SideBySideCost): string {
   return ` over ${pairs} pairs of processes${each}`;
 }
 
-/** `; side by side 0.912× (95 % 0.897× to 0.927×)`: another's CPU over petkit's, read side by side; empty without. */
+/**
+ * `; side by side 0.912× (95 % 0.897× to 0.927×)`: another's CPU over petkit's, read side by side,
+ * and over more than one pair of processes each pair's own (`; side by side 0.912× over 3 pairs of
+ * processes (0.905×, 0.921×, 0.910×) (95 % …)`); empty without.
+ */
 function sideBySideCell(read: OverPetkit | undefined): string {
   if (read === undefined) return '';
-  return `; side by side ${times(read.ratio, 3)} (95 % ${times(read.low, 3)} to ${times(read.high, 3)})`;
+  return `; side by side ${times(read.ratio, 3)}${overPairs(read)} (95 % ${times(read.low, 3)} to ${times(read.high, 3)})`;
 }
 
 const signed = (n: number) => `${n < 0 ? '−' : '+'}${Math.abs(n).toFixed(1)}`;
