@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadSpec, type RequestParts } from './index.js';
-import { MAX_DETAILS } from './request.js';
+import { MAX_DETAILS, sentNumber } from './request.js';
 
 const spec = loadSpec();
 const listPets = spec.operation('listPets');
@@ -143,5 +143,34 @@ describe('spec.matchPath', () => {
       path: { template: '/pets/{petId}' },
       params: null,
     });
+  });
+});
+
+describe('sentNumber', () => {
+  it('reads a top-level member’s number as written, the last one where the body repeats it', () => {
+    expect(sentNumber('{"name":"Rex","categoryId":9223372036854775807}', '/categoryId')).toBe(
+      '9223372036854775807',
+    );
+    expect(sentNumber('{"categoryId": 1, "categoryId" : -2.5e3}', '/categoryId')).toBe('-2.5e3');
+    expect(sentNumber('{"name":"categoryId: 7"}', '/categoryId')).toBeUndefined();
+    expect(sentNumber('{"a":{"b":1}}', '/a/b')).toBeUndefined();
+    expect(sentNumber('{"a":1}', '')).toBeUndefined();
+  });
+
+  it('matches a name with the characters of a pattern as written, not as a pattern', () => {
+    expect(sentNumber('{"a.b":1,"axb":2}', '/a.b')).toBe('1');
+    expect(sentNumber('{"(x)+":3}', '/(x)+')).toBe('3');
+    expect(sentNumber('{"[":4}', '/[')).toBe('4');
+  });
+
+  it('answers the same for each body and name, one call after another and past the names it keeps', () => {
+    // The second text is shorter than where a match in the first ended: nothing carries over.
+    const long = '{"padding":"..............................","categoryId":11}';
+    expect(sentNumber(long, '/categoryId')).toBe('11');
+    expect(sentNumber('{"categoryId":12}', '/categoryId')).toBe('12');
+    expect(sentNumber('{"name":""}', '/categoryId')).toBeUndefined();
+    // More names than are kept compiled (a client's own member names): each still read right.
+    for (let round = 0; round < 2; round += 1)
+      for (let i = 0; i < 200; i += 1) expect(sentNumber(`{"m${i}":${i},"x":0}`, `/m${i}`)).toBe(String(i));
   });
 });

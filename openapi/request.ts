@@ -99,19 +99,30 @@ export function validateRequest<Refusal>(
   });
 }
 
+/** The patterns sentNumber has compiled, by member name: at most SENT_PATTERNS_KEPT, then begun again. */
+const sentPatterns = new Map<string, RegExp>();
+const SENT_PATTERNS_KEPT = 64;
+
 /**
  * A top-level member's number as written in the body's text (`/categoryId` → `9223372036854775807`),
  * the last such member as JSON.parse keeps the last; undefined for a deeper pointer or none. In valid
- * JSON a `{` or `,` followed by a quote cannot be inside a string (a quote there is escaped).
+ * JSON a `{` or `,` followed by a quote cannot be inside a string (a quote there is escaped). Every
+ * invalid body's answer asks it once a fault: its pattern is compiled once a name (a body's member
+ * names are the client's, so the patterns kept are bounded).
  */
 export function sentNumber(text: string, pointer: string): string | undefined {
   const name = pointer.slice(1);
   if (pointer === '' || name.includes('/') || name.includes('~') || name.length > 64) return undefined;
-  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  let pattern = sentPatterns.get(name);
+  if (pattern === undefined) {
+    if (sentPatterns.size >= SENT_PATTERNS_KEPT) sentPatterns.clear();
+    const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    pattern = new RegExp(`[{,]\\s*"${escaped}"\\s*:\\s*(-?[0-9][0-9.eE+-]{0,99})`, 'g');
+    sentPatterns.set(name, pattern);
+  }
+  // Every match consumes the name's quotes at least: exec moves on each time.
+  pattern.lastIndex = 0;
   let found: string | undefined;
-  for (const match of text.matchAll(
-    new RegExp(`[{,]\\s*"${escaped}"\\s*:\\s*(-?[0-9][0-9.eE+-]{0,99})`, 'g'),
-  ))
-    found = match[1];
+  for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) found = match[1];
   return found;
 }
