@@ -356,22 +356,6 @@ describe('the journal read over several pairs of processes', () => {
     expect(handEdited?.pairs).toBe(2);
     expect(handEdited).not.toHaveProperty('pairRatios');
   });
-
-  it('gives no upper bound, not a negative one, when the interval of the cost reaches 0', () => {
-    // Three windows far apart: petkit's extra 30, −35 and 35 µs over the ceiling's 40 alone.
-    const windows = [
-      [70, 40],
-      [5, 40],
-      [75, 40],
-    ].map(([petkit, ceiling]) => ({
-      cpuUsPerRequest: [petkit as number, ceiling as number] as const,
-      answers: [10_000, 10_000] as const,
-    }));
-    const read = overPetkitSideBySide({ windows }, figures('list-20', 1, { cpuUsPerRequest: 40 }));
-    expect(read?.low).toBeGreaterThan(0);
-    expect(read?.low).toBeLessThan(read?.ratio ?? 0);
-    expect(read?.high).toBe(Number.POSITIVE_INFINITY);
-  });
 });
 
 describe('overPetkitSideBySide', () => {
