@@ -64,9 +64,22 @@ export function sideBySideCost(
   const figures = petkit?.journalSideBySide;
   const alone = none?.cpuUsPerRequest;
   const cost = differenceCost(figures?.windows ?? [], alone);
-  if (cost === undefined || figures?.pairs === undefined || alone === undefined) return cost;
+  return cost === undefined ? undefined : { ...cost, ...pairsRead(figures, alone, (r) => r) };
+}
+
+/**
+ * With windows from several pairs of processes: how many, and each pair's own reading, `as` of its
+ * 1 + mean difference over `alone` (NaN for a pair that gave no window; none when the counts do not
+ * add up). Nothing from one pair's windows.
+ */
+function pairsRead(
+  figures: Pick<SideBySideFigures, 'windows' | 'pairs' | 'pairWindows'> | undefined,
+  alone: number | undefined,
+  as: (ratio: number) => number,
+): { readonly pairs?: number; readonly pairRatios?: readonly number[] } {
+  if (figures?.pairs === undefined || alone === undefined) return {};
   const pairRatios = pairDifferenceRatios(figures.windows, figures.pairWindows, alone);
-  return { ...cost, pairs: figures.pairs, ...(pairRatios === undefined ? {} : { pairRatios }) };
+  return { pairs: figures.pairs, ...(pairRatios === undefined ? {} : { pairRatios: pairRatios.map(as) }) };
 }
 
 /**
@@ -102,20 +115,14 @@ export function overPetkitSideBySide(
   const alone = other?.cpuUsPerRequest;
   const cost = differenceCost(figures?.windows ?? [], alone);
   if (cost === undefined) return undefined;
-  const read = {
+  return {
     ratio: 1 / cost.ratio,
     low: 1 / cost.high,
     // A cost interval reaching 0 or below (a few windows, far apart): no upper bound, not its inverse.
     high: cost.low > 0 ? 1 / cost.low : Number.POSITIVE_INFINITY,
     extraUs: cost.extraUs,
     windows: cost.windows,
-  };
-  if (figures?.pairs === undefined || alone === undefined) return read;
-  const pairRatios = pairDifferenceRatios(figures.windows, figures.pairWindows, alone);
-  return {
-    ...read,
-    pairs: figures.pairs,
-    ...(pairRatios === undefined ? {} : { pairRatios: pairRatios.map((r) => 1 / r) }),
+    ...pairsRead(figures, alone, (r) => 1 / r),
   };
 }
 
